@@ -1,0 +1,13 @@
+#include "common/types.h"
+
+#include <cstdio>
+
+namespace roverlab {
+
+std::string format(const Vec3& v) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "(%.6g, %.6g, %.6g)", v.x(), v.y(), v.z());
+  return buf;
+}
+
+}  // namespace roverlab

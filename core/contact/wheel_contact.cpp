@@ -1,0 +1,72 @@
+#include "contact/wheel_contact.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "geometry/gjk.h"
+
+namespace roverlab {
+namespace {
+
+// True when q lies in the convex patch polygon (on its plane) within tol.
+bool onPatch(const SharedPatch& patch, const Vec3& q, double tol) {
+  if (std::abs(patch.plane.signedDistance(q)) > tol) return false;
+  const Vec3& n = patch.plane.normal;
+  const size_t k = patch.polygon.size();
+  double sign = 0;
+  for (size_t i = 0; i < k; ++i) {
+    const Vec3& a = patch.polygon[i];
+    const Vec3& b = patch.polygon[(i + 1) % k];
+    const Vec3 edge = b - a;
+    const double s = edge.cross(q - a).dot(n) / std::max(edge.norm(), 1e-300);
+    if (std::abs(s) <= tol) continue;  // on this edge's line: inside for this edge
+    if (sign == 0) sign = s;
+    if (s * sign < 0) return false;
+  }
+  return true;
+}
+
+// A contact through a flush seam is a ghost: its nearest point lies on a face
+// shared with a neighbour, and the wheel centre is on the neighbour's side, so
+// the neighbour reports the true contact. A centre exactly on the shared plane
+// goes to the piece with the lower index.
+bool isGhost(const TerrainPiece& piece, int index, const Vec3& closest, const Vec3& centre) {
+  const double tol = 1e-9 * piece.shape.scale;
+  for (const SharedPatch& patch : piece.shared) {
+    const double s = patch.plane.signedDistance(centre);
+    const bool neighbourSide = s > tol || (s >= -tol && patch.neighbour < index);
+    if (neighbourSide && onPatch(patch, closest, tol)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre, const Vec3& axle,
+                  std::vector<WheelContact>& out) {
+  out.clear();
+  thread_local std::vector<int> near;
+  Aabb reach;
+  reach.min = centre.array() - wheel.radius;
+  reach.max = centre.array() + wheel.radius;
+  piecesNear(terrain, reach, near);
+  const double band = 0.5 * wheel.width / wheel.radius;  // |normal·axle| limit of the tread
+  for (int i : near) {
+    const TerrainPiece& piece = terrain.pieces[i];
+    const PointDistance pd = pointDistance(piece.shape, centre, wheel.radius);
+    if (pd.feature == Feature::Far || pd.distance >= wheel.radius) continue;
+    if (std::abs(pd.normal.dot(axle)) > band) continue;  // side cap: not modelled
+    if (pd.distance > 0 && isGhost(piece, i, pd.closest, centre)) continue;
+    WheelContact c;
+    c.piece = i;
+    c.normal = pd.normal;
+    c.surfacePoint = pd.closest;
+    c.point = centre - wheel.radius * pd.normal;
+    c.distance = pd.distance;
+    c.deflection = wheel.radius - pd.distance;
+    out.push_back(c);
+  }
+  return static_cast<int>(out.size());
+}
+
+}  // namespace roverlab

@@ -1,0 +1,35 @@
+// Wheel-terrain contact detection (seed 000 §2, eq. 1): the wheel is a sphere of
+// free radius r truncated on both sides to the tread width; each convex piece
+// within reach gives at most one contact point, on the line from the wheel
+// centre O towards the piece's nearest point. Several pieces give several
+// contacts. Contact with the side caps is not modelled (it means roll-over).
+#pragma once
+
+#include <vector>
+
+#include "terrain/terrain.h"
+
+namespace roverlab {
+
+/// Wheel geometry.
+struct WheelShape {
+  double radius = 0.19;  ///< free radius r (m)
+  double width = 0.12;   ///< tread width (m): the sphere is cut at ±width/2 along the axle
+};
+
+/// One contact of a wheel with one terrain piece.
+struct WheelContact {
+  int piece = -1;          ///< terrain piece index
+  Vec3 point;              ///< contact point P = O − r·normal (m), seed 000 eq. 1
+  Vec3 surfacePoint;       ///< nearest point of the piece's surface (m)
+  Vec3 normal;             ///< unit normal pushing the wheel out of the piece
+  double distance = 0.0;   ///< signed centre-to-surface distance d (m), < 0 if O is inside
+  double deflection = 0.0; ///< Z = r − d (m), > 0
+};
+
+/// Contacts of a wheel with centre `centre` (m) and unit axle direction `axle`.
+/// `out` is cleared first. Returns the number of contacts.
+int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
+                  const Vec3& axle, std::vector<WheelContact>& out);
+
+}  // namespace roverlab

@@ -1,0 +1,50 @@
+// Convex polytope: the shape of every terrain piece (seed 000 §2: terrain is a
+// set of convex polyhedra). Built once from points by a convex hull; immutable.
+#pragma once
+
+#include <vector>
+
+#include "common/types.h"
+
+namespace roverlab {
+
+/// Oriented plane n·x = offset, n unit length.
+struct Plane {
+  Vec3 normal = Vec3::UnitZ();  ///< unit outward normal
+  double offset = 0.0;          ///< n·x on the plane (m)
+  double signedDistance(const Vec3& p) const { return normal.dot(p) - offset; }
+};
+
+/// A convex polytope in world coordinates.
+struct Polytope {
+  std::vector<Vec3> vertices;           ///< hull vertices (m), no duplicates
+  std::vector<Plane> faces;             ///< one plane per face, outward normals
+  std::vector<std::vector<int>> faceVertices;  ///< per face: vertex indices, CCW seen from outside
+  std::vector<Plane> edges;             ///< per face edge: in-face plane, normal pointing out of
+                                        ///< the face (faces[f]'s edges are edgeStart[f]..edgeStart[f+1])
+  std::vector<int> edgeStart;           ///< (faces + 1) offsets into `edges`
+  Aabb box;                             ///< bounding box of the vertices (m)
+  Vec3 centroid = Vec3::Zero();         ///< mean of the vertices (m)
+  double scale = 0.0;                   ///< largest box extent (m), sets tolerances
+
+  /// Vertex index of the support point in direction d (max d·v).
+  int support(const Vec3& d) const;
+};
+
+/// Maximum number of input points the hull accepts. Terrain pieces are small
+/// convex cells; larger sets should be split into several pieces.
+constexpr int kMaxHullPoints = 128;
+
+/// Convex hull of points. Rejects non-finite coordinates, fewer than 4 points,
+/// and point sets that are (nearly) coplanar, collinear or coincident, with an
+/// Issue whose path is `points` or `points[i]`.
+Expected<Polytope> makeHull(const std::vector<Vec3>& points);
+
+/// Fills `edges` and `edgeStart` from faces and faceVertices (for shapes
+/// assembled by hand, e.g. by terrain builders).
+void buildFaceEdges(Polytope& poly);
+
+/// True when the point lies inside or on the polytope within `tol` (m).
+bool contains(const Polytope& poly, const Vec3& p, double tol = 0.0);
+
+}  // namespace roverlab

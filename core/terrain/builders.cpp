@@ -1,0 +1,187 @@
+#include "terrain/builders.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace roverlab {
+namespace {
+
+std::string idx(const char* name, size_t i) { return std::string(name) + "[" + std::to_string(i) + "]"; }
+
+bool finitePositive(double v) { return std::isfinite(v) && v > 0; }
+
+Expected<Polytope> hullOrIssue(const std::vector<Vec3>& pts, const char* what) {
+  Expected<Polytope> h = makeHull(pts);
+  if (!h) return Expected<Polytope>::failure("", std::string(what) + " is degenerate: " + h.message());
+  return h;
+}
+
+}  // namespace
+
+Expected<Quad> makeQuad(const QuadSegment& s) {
+  std::vector<Issue> issues;
+  if (!s.a.allFinite()) issues.push_back({"a", "not finite: " + format(s.a)});
+  if (!s.b.allFinite()) issues.push_back({"b", "not finite: " + format(s.b)});
+  if (!s.m.allFinite()) issues.push_back({"m", "not finite: " + format(s.m)});
+  if (!issues.empty()) return issues;
+  Quad q;
+  const Vec3 half = 0.5 * (s.b - s.a);
+  const Vec3 farA = s.m - half, farB = s.m + half;
+  q.corners[0] = s.a;
+  q.corners[1] = s.b;
+  q.corners[2] = farB;
+  q.corners[3] = farA;
+  q.sideAB = s.b - s.a;
+  q.sideAM = farA - s.a;
+  const double size = std::max(q.sideAB.norm(), q.sideAM.norm());
+  if (!(q.sideAB.norm() > 1e-9)) return Expected<Quad>::failure("b", "coincides with a");
+  Vec3 n = q.sideAB.cross(q.sideAM);
+  if (!(n.norm() > 1e-9 * size * size))
+    return Expected<Quad>::failure("m", "lies on the line through a and b: the quad has no area");
+  n.normalize();
+  if (n.z() < 0) n = -n;
+  if (n.z() < 1e-6) return Expected<Quad>::failure("m", "the quad is vertical; ground quads must face up");
+  q.normal = n;
+  q.offset = n.dot(s.a);
+  return q;
+}
+
+Expected<std::vector<Quad>> makeQuadRow(const std::vector<QuadSegment>& row) {
+  std::vector<Quad> quads;
+  std::vector<Issue> issues;
+  for (size_t i = 0; i < row.size(); ++i) {
+    Expected<Quad> q = makeQuad(row[i]);
+    if (!q) {
+      for (const Issue& is : prefixed(idx("", i), q.issues())) issues.push_back(is);
+      continue;
+    }
+    if (!quads.empty()) {
+      const Quad& prev = quads.back();
+      const double tol = 1e-9 * std::max({1.0, prev.sideAB.norm(), prev.sideAM.norm()});
+      if ((row[i].a - prev.corners[3]).norm() > tol)
+        issues.push_back({idx("", i) + ".a", "must equal the previous segment's far vertex a' = " +
+                                                format(prev.corners[3]) + ", got " + format(row[i].a)});
+      if ((row[i].b - prev.corners[2]).norm() > tol)
+        issues.push_back({idx("", i) + ".b", "must equal the previous segment's far vertex b' = " +
+                                                format(prev.corners[2]) + ", got " + format(row[i].b)});
+    }
+    quads.push_back(q.value());
+  }
+  if (!issues.empty()) return issues;
+  return quads;
+}
+
+Expected<Polytope> quadPrism(const Quad& q, double base) {
+  double low = q.corners[0].z();
+  for (const Vec3& c : q.corners) low = std::min(low, c.z());
+  if (!std::isfinite(base) || base >= low - 1e-9)
+    return Expected<Polytope>::failure("base", "must lie below the quad's lowest corner (z = " +
+                                                   std::to_string(low) + " m)");
+  std::vector<Vec3> pts;
+  for (const Vec3& c : q.corners) {
+    pts.push_back(c);
+    pts.emplace_back(c.x(), c.y(), base);
+  }
+  return hullOrIssue(pts, "quad prism");
+}
+
+Expected<Polytope> makeBox(const Vec3& centre, const Vec3& size, double yaw) {
+  std::vector<Issue> issues;
+  if (!centre.allFinite()) issues.push_back({"centre", "not finite: " + format(centre)});
+  for (int k = 0; k < 3; ++k)
+    if (!finitePositive(size[k]))
+      issues.push_back({idx("size", k), "must be a finite length > 0 m, got " + std::to_string(size[k])});
+  if (!std::isfinite(yaw)) issues.push_back({"yaw", "not finite"});
+  if (!issues.empty()) return issues;
+  const Eigen::Matrix3d rot = Eigen::AngleAxisd(yaw, Vec3::UnitZ()).toRotationMatrix();
+  std::vector<Vec3> pts;
+  for (int i = 0; i < 8; ++i) {
+    const Vec3 local(i & 1 ? 0.5 : -0.5, i & 2 ? 0.5 : -0.5, i & 4 ? 0.5 : -0.5);
+    pts.push_back(centre + rot * local.cwiseProduct(size));
+  }
+  return hullOrIssue(pts, "box");
+}
+
+Expected<Polytope> makeWedge(const Vec3& start, double length, double width, double height, double yaw) {
+  std::vector<Issue> issues;
+  if (!start.allFinite()) issues.push_back({"start", "not finite: " + format(start)});
+  if (!finitePositive(length)) issues.push_back({"length", "must be a finite length > 0 m"});
+  if (!finitePositive(width)) issues.push_back({"width", "must be a finite length > 0 m"});
+  if (!finitePositive(height)) issues.push_back({"height", "must be a finite length > 0 m"});
+  if (!std::isfinite(yaw)) issues.push_back({"yaw", "not finite"});
+  if (!issues.empty()) return issues;
+  const Vec3 fwd(std::cos(yaw), std::sin(yaw), 0), side(-std::sin(yaw), std::cos(yaw), 0);
+  const Vec3 up = Vec3::UnitZ();
+  std::vector<Vec3> pts;
+  for (double s : {-0.5, 0.5}) {
+    const Vec3 low = start + s * width * side;
+    pts.push_back(low);
+    pts.push_back(low + length * fwd);
+    pts.push_back(low + length * fwd + height * up);
+  }
+  return hullOrIssue(pts, "wedge");
+}
+
+Expected<std::vector<Polytope>> makeProfile(const std::vector<Vec2>& line, double width, double base) {
+  std::vector<Issue> issues;
+  if (line.size() < 2) issues.push_back({"polyline", "needs at least 2 points"});
+  if (!finitePositive(width)) issues.push_back({"width", "must be a finite length > 0 m"});
+  if (!std::isfinite(base)) issues.push_back({"base", "not finite"});
+  double low = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (!line[i].allFinite()) {
+      issues.push_back({idx("polyline", i), "not finite"});
+      continue;
+    }
+    low = std::min(low, line[i].y());
+    if (i > 0 && line[i].x() < line[i - 1].x())
+      issues.push_back({idx("polyline", i) + ".x", "must not decrease: " + std::to_string(line[i].x()) +
+                                                       " m after " + std::to_string(line[i - 1].x()) + " m"});
+  }
+  if (issues.empty() && !(base < low - 1e-9))
+    issues.push_back({"base", "must lie below the profile's lowest point (z = " + std::to_string(low) + " m)"});
+  if (!issues.empty()) return issues;
+
+  std::vector<Polytope> pieces;
+  auto emit = [&](size_t first, size_t last) -> bool {  // chain line[first..last]
+    std::vector<Vec3> pts;
+    for (double y : {-0.5 * width, 0.5 * width}) {
+      for (size_t k = first; k <= last; ++k) pts.emplace_back(line[k].x(), y, line[k].y());
+      pts.emplace_back(line[first].x(), y, base);
+      pts.emplace_back(line[last].x(), y, base);
+    }
+    Expected<Polytope> h = makeHull(pts);
+    if (!h) {
+      issues.push_back({idx("polyline", first), "piece is degenerate: " + h.message()});
+      return false;
+    }
+    pieces.push_back(std::move(h).value());
+    return true;
+  };
+  // Grow a chain while the slope does not increase (the region under it stays
+  // convex); vertical segments (steps) separate pieces.
+  size_t first = 0;
+  while (first + 1 < line.size()) {
+    if (line[first + 1].x() - line[first].x() <= 1e-12) {
+      ++first;
+      continue;
+    }
+    size_t last = first + 1;
+    double slope = (line[last].y() - line[first].y()) / (line[last].x() - line[first].x());
+    while (last + 1 < line.size()) {
+      const double dx = line[last + 1].x() - line[last].x();
+      if (dx <= 1e-12) break;
+      const double next = (line[last + 1].y() - line[last].y()) / dx;
+      if (next > slope + 1e-12) break;
+      slope = next;
+      ++last;
+    }
+    if (!emit(first, last)) return issues;
+    first = last;
+  }
+  if (pieces.empty()) return Expected<std::vector<Polytope>>::failure("polyline", "has no horizontal extent");
+  return pieces;
+}
+
+}  // namespace roverlab

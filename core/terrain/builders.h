@@ -1,0 +1,56 @@
+// Terrain builders: two rows of quads (seed 002 editor), blocks, convex hulls
+// and planar profiles (seed 001). Each returns pieces to add to a
+// TerrainBuilder, or issues naming the offending field relative to the
+// builder's input (callers prefix the scenario path).
+#pragma once
+
+#include <vector>
+
+#include "common/types.h"
+#include "geometry/polytope.h"
+
+namespace roverlab {
+
+/// One segment of a quad row as typed in seed 002's editor: two vertices a, b
+/// of the near side and the midpoint m of the far side. The far side is a
+/// translate of the near one: a' = m + (a − b)/2, b' = m + (b − a)/2.
+struct QuadSegment {
+  Vec3 a, b, m;  ///< (m)
+};
+
+/// A flat quadrilateral derived from a QuadSegment, with its plane data.
+struct Quad {
+  Vec3 corners[4];        ///< a, b, b', a' (m)
+  Vec3 sideAB;            ///< b − a (m)
+  Vec3 sideAM;            ///< a' − a (m), direction of the row
+  Vec3 normal;            ///< unit normal, pointing up (z > 0)
+  double offset = 0.0;    ///< plane equation normal·x = offset (m)
+};
+
+/// Quad of a segment; issues on non-finite, coincident or vertical input.
+Expected<Quad> makeQuad(const QuadSegment& s);
+
+/// A row of segments; segment i+1 must start where segment i ends
+/// (a_{i+1} = a'_i, b_{i+1} = b'_i within 1e-9 of the row's size).
+Expected<std::vector<Quad>> makeQuadRow(const std::vector<QuadSegment>& row);
+
+/// Prism under a quad, extruded vertically down to z = base (m).
+Expected<Polytope> quadPrism(const Quad& q, double base);
+
+/// Box of size (sx, sy, sz) centred at c, turned by `yaw` (rad) about z.
+Expected<Polytope> makeBox(const Vec3& centre, const Vec3& size, double yaw);
+
+/// Wedge (ramp): ground footprint `length` × `width` starting at `start`
+/// (middle of the low edge), rising along the yaw direction to `height` (m).
+Expected<Polytope> makeWedge(const Vec3& start, double length, double width, double height,
+                             double yaw);
+
+/// Convex pieces under a planar ground profile z(x): the polyline (x, z) must
+/// have non-decreasing x (vertical steps allowed). Consecutive segments are
+/// merged while their slopes do not increase (the region under a concave chain
+/// is convex), so each piece is a convex polygon extruded across the track
+/// from y = -width/2 to width/2 and down to z = base (seed 001 §2).
+Expected<std::vector<Polytope>> makeProfile(const std::vector<Vec2>& polyline, double width,
+                                            double base);
+
+}  // namespace roverlab

@@ -1,0 +1,125 @@
+#include "terrain/terrain.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roverlab {
+namespace {
+
+using Poly2 = std::vector<Vec2>;
+
+double cross2(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
+
+double signedArea(const Poly2& p) {
+  double a = 0;
+  for (size_t i = 0; i < p.size(); ++i) a += cross2(p[i], p[(i + 1) % p.size()]);
+  return 0.5 * a;
+}
+
+// Sutherland-Hodgman: the part of convex polygon `subject` inside convex,
+// counter-clockwise polygon `clip`.
+Poly2 clipConvex(Poly2 subject, const Poly2& clip) {
+  for (size_t e = 0; e < clip.size() && !subject.empty(); ++e) {
+    const Vec2& c0 = clip[e];
+    const Vec2 dir = clip[(e + 1) % clip.size()] - c0;
+    Poly2 out;
+    for (size_t i = 0; i < subject.size(); ++i) {
+      const Vec2& p = subject[i];
+      const Vec2& q = subject[(i + 1) % subject.size()];
+      const double sp = cross2(dir, p - c0), sq = cross2(dir, q - c0);
+      if (sp >= 0) out.push_back(p);
+      if ((sp >= 0) != (sq >= 0)) out.push_back(p + (sp / (sp - sq)) * (q - p));
+    }
+    subject = std::move(out);
+  }
+  return subject;
+}
+
+// Flush contacts between pieces: faces on the same plane with opposite normals
+// whose polygons overlap with positive area.
+void findSharedPatches(std::vector<TerrainPiece>& pieces, const Broadphase& bp) {
+  std::vector<int> near;
+  for (int i = 0; i < static_cast<int>(pieces.size()); ++i) {
+    const Polytope& a = pieces[i].shape;
+    const double tol = 1e-9 * a.scale;
+    Aabb query = a.box;
+    query.min.array() -= tol;
+    query.max.array() += tol;
+    near.clear();
+    queryBroadphase(bp, query, near);
+    for (int j : near) {
+      if (j <= i) continue;
+      const Polytope& b = pieces[j].shape;
+      for (size_t fa = 0; fa < a.faces.size(); ++fa)
+        for (size_t fb = 0; fb < b.faces.size(); ++fb) {
+          const Plane& pa = a.faces[fa];
+          const Plane& pb = b.faces[fb];
+          if (pa.normal.dot(pb.normal) > -1 + 1e-9 || std::abs(pa.offset + pb.offset) > tol) continue;
+          const Vec3 u = pa.normal.unitOrthogonal();
+          const Vec3 v = pa.normal.cross(u);
+          Poly2 polyA, polyB;
+          for (int k : a.faceVertices[fa]) polyA.emplace_back(u.dot(a.vertices[k]), v.dot(a.vertices[k]));
+          for (int k : b.faceVertices[fb]) polyB.emplace_back(u.dot(b.vertices[k]), v.dot(b.vertices[k]));
+          if (signedArea(polyB) < 0) std::reverse(polyB.begin(), polyB.end());
+          const Poly2 patch = clipConvex(polyA, polyB);
+          if (patch.size() < 3 || std::abs(signedArea(patch)) <= tol * a.scale) continue;
+          SharedPatch sa{j, pa, {}}, sb{i, pb, {}};
+          for (const Vec2& q : patch) sa.polygon.push_back(q.x() * u + q.y() * v + pa.offset * pa.normal);
+          sb.polygon = sa.polygon;
+          pieces[i].shared.push_back(std::move(sa));
+          pieces[j].shared.push_back(std::move(sb));
+        }
+    }
+  }
+}
+
+}  // namespace
+
+int TerrainBuilder::addMaterial(const Material& m) {
+  materials_.push_back(m);
+  return static_cast<int>(materials_.size()) - 1;
+}
+
+int TerrainBuilder::addPiece(Polytope shape, int material, std::uint32_t color) {
+  pieces_.push_back(TerrainPiece{std::move(shape), material, color, {}});
+  return static_cast<int>(pieces_.size()) - 1;
+}
+
+void TerrainBuilder::append(const Terrain& other) {
+  const int base = static_cast<int>(materials_.size());
+  for (const Material& m : other.materials) materials_.push_back(m);
+  for (const TerrainPiece& p : other.pieces) addPiece(p.shape, base + p.material, p.color);
+}
+
+Expected<Terrain> TerrainBuilder::build() && {
+  if (pieces_.empty()) return Expected<Terrain>::failure("terrain", "has no pieces");
+  if (materials_.empty()) materials_.push_back(asphalt());
+  std::vector<Issue> issues;
+  for (size_t i = 0; i < pieces_.size(); ++i)
+    if (pieces_[i].material < 0 || pieces_[i].material >= static_cast<int>(materials_.size()))
+      issues.push_back({"pieces[" + std::to_string(i) + "].material",
+                        "no material " + std::to_string(pieces_[i].material) + " (have " +
+                            std::to_string(materials_.size()) + ")"});
+  if (!issues.empty()) return issues;
+
+  Terrain t;
+  t.pieces = std::move(pieces_);
+  t.materials = std::move(materials_);
+  std::vector<Aabb> boxes;
+  boxes.reserve(t.pieces.size());
+  for (const TerrainPiece& p : t.pieces) {
+    boxes.push_back(p.shape.box);
+    t.box.grow(p.shape.box.min);
+    t.box.grow(p.shape.box.max);
+  }
+  t.broadphase = buildBroadphase(boxes);
+  findSharedPatches(t.pieces, t.broadphase);
+  return t;
+}
+
+void piecesNear(const Terrain& terrain, const Aabb& query, std::vector<int>& out) {
+  out.clear();
+  queryBroadphase(terrain.broadphase, query, out);
+}
+
+}  // namespace roverlab

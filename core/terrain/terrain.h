@@ -1,0 +1,62 @@
+// Terrain: many convex polytopes, each with a material and a colour, plus a
+// static broadphase and the flush-seam data that keeps abutting pieces from
+// producing ghost contacts. Immutable once built (see TerrainBuilder).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "geometry/polytope.h"
+#include "terrain/broadphase.h"
+#include "terrain/material.h"
+
+namespace roverlab {
+
+/// A convex polygon where a face of one piece lies flush against a face of a
+/// neighbouring piece (the same plane, opposite normals, overlapping). The
+/// surface continues across it, so a contact whose closest point lies on it
+/// belongs to the neighbour when the query point is on the neighbour's side.
+struct SharedPatch {
+  int neighbour = -1;            ///< index of the abutting piece
+  Plane plane;                   ///< the owning piece's face plane (outward normal)
+  std::vector<Vec3> polygon;     ///< patch vertices (m), convex, on the plane
+};
+
+struct TerrainPiece {
+  Polytope shape;
+  int material = 0;              ///< index into Terrain::materials
+  std::uint32_t color = 0x8a8a80;  ///< display colour, 0xRRGGBB
+  std::vector<SharedPatch> shared; ///< flush contacts with neighbours
+};
+
+struct Terrain {
+  std::vector<TerrainPiece> pieces;
+  std::vector<Material> materials;
+  Broadphase broadphase;
+  Aabb box;  ///< bounds of all pieces (m)
+};
+
+/// Collects pieces, then `build()` computes the broadphase and shared patches.
+class TerrainBuilder {
+ public:
+  /// Adds a material and returns its index.
+  int addMaterial(const Material& m);
+  /// Adds a piece; returns its index.
+  int addPiece(Polytope shape, int material = 0, std::uint32_t color = 0x8a8a80);
+  /// Adds every piece of another terrain (materials are appended).
+  void append(const Terrain& other);
+  int pieceCount() const { return static_cast<int>(pieces_.size()); }
+
+  /// Finalises: broadphase, bounds, flush seams. At least one piece is needed.
+  Expected<Terrain> build() &&;
+
+ private:
+  std::vector<TerrainPiece> pieces_;
+  std::vector<Material> materials_;
+};
+
+/// Pieces whose bounding boxes overlap the box `query`, written to `out`
+/// (cleared first) without duplicates.
+void piecesNear(const Terrain& terrain, const Aabb& query, std::vector<int>& out);
+
+}  // namespace roverlab

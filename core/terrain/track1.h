@@ -1,0 +1,32 @@
+// Track1 (seed 002 §2.4): the polyline the rover's left wheels follow. Its
+// inner nodes lie on the intersection lines of adjacent left-row quad planes,
+// which are the quads' shared edges; moving a node by one coordinate keeps it
+// on its line and recomputes the other two.
+#pragma once
+
+#include <vector>
+
+#include "common/types.h"
+#include "terrain/builders.h"
+
+namespace roverlab {
+
+struct Track1Node {
+  Vec3 point;        ///< node position (m)
+  Vec3 linePoint;    ///< a point of the node's line (m)
+  Vec3 lineDir;      ///< unit direction of the line
+  Vec3 normal;       ///< surface normal shown to the user: mean of adjacent quads' normals
+};
+
+/// Automatic Track1: one node on the near edge of the first quad, one on each
+/// shared edge, one on the far edge of the last; each at fraction `lateral`
+/// (0 = at a, 1 = at b) along its edge.
+Expected<std::vector<Track1Node>> makeTrack1(const std::vector<Quad>& leftRow,
+                                             double lateral = 0.5);
+
+/// Moves node to the point of its line whose coordinate `axis` (0 = x, 1 = y,
+/// 2 = z) equals `value`. Issue when the line is (nearly) perpendicular to the
+/// axis, or the value is not finite.
+Expected<Track1Node> moveTrack1Node(const Track1Node& node, int axis, double value);
+
+}  // namespace roverlab
