@@ -26,16 +26,39 @@ bool onPatch(const SharedPatch& patch, const Vec3& q, double tol) {
   return true;
 }
 
-// A contact through a flush seam is a ghost: its nearest point lies on a face
-// shared with a neighbour, and the wheel centre is on the neighbour's side, so
-// the neighbour reports the true contact. A centre exactly on the shared plane
-// goes to the piece with the lower index.
-bool isGhost(const TerrainPiece& piece, int index, const Vec3& closest, const Vec3& centre) {
-  const double tol = 1e-9 * piece.shape.scale;
+// Normal of the face of `poly` through q that best faces direction n,
+// ignoring faces parallel to the seam plane; false if there is none.
+bool faceAt(const Polytope& poly, const Vec3& q, const Vec3& n, const Vec3& seam, Vec3& out) {
+  const double tol = 1e-9 * poly.scale;
+  double best = -2;
+  for (const Plane& f : poly.faces) {
+    if (std::abs(f.signedDistance(q)) > tol || std::abs(f.normal.dot(seam)) > 1 - 1e-9) continue;
+    if (f.normal.dot(n) > best) best = f.normal.dot(n), out = f.normal;
+  }
+  return best > -2;
+}
+
+// A contact through a flush seam is a ghost: its nearest point q lies on a
+// face shared with a neighbour, and the wheel centre is on the neighbour's
+// side, so the neighbour reports the contact. A centre exactly on the shared
+// plane goes to the piece with the lower index. A concave crease is the
+// exception: there the piece's own surface rises over the neighbour's, its
+// contact grows from zero as the wheel approaches, and dropping it would make
+// the force jump when the wheel reaches the piece's face region.
+bool isGhost(const Terrain& terrain, int index, const PointDistance& pd, const Vec3& centre) {
+  const TerrainPiece& piece = terrain.pieces[index];
+  const double onTol = 1e-9 * piece.shape.scale;
+  const double sideTol = 1e-12 * piece.shape.scale;
   for (const SharedPatch& patch : piece.shared) {
     const double s = patch.plane.signedDistance(centre);
-    const bool neighbourSide = s > tol || (s >= -tol && patch.neighbour < index);
-    if (neighbourSide && onPatch(patch, closest, tol)) return true;
+    const bool neighbourSide = s > sideTol || (s >= -sideTol && patch.neighbour < index);
+    if (!neighbourSide || !onPatch(patch, pd.closest, onTol)) continue;
+    const Vec3& seam = patch.plane.normal;  // points into the neighbour
+    Vec3 own, other;
+    const bool concave = faceAt(piece.shape, pd.closest, pd.normal, seam, own) &&
+                         faceAt(terrain.pieces[patch.neighbour].shape, pd.closest, pd.normal, seam, other) &&
+                         (own - other).dot(seam) > 1e-9;
+    if (!concave) return true;
   }
   return false;
 }
@@ -56,7 +79,7 @@ int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& c
     const PointDistance pd = pointDistance(piece.shape, centre, wheel.radius);
     if (pd.feature == Feature::Far || pd.distance >= wheel.radius) continue;
     if (std::abs(pd.normal.dot(axle)) > band) continue;  // side cap: not modelled
-    if (pd.distance > 0 && isGhost(piece, i, pd.closest, centre)) continue;
+    if (pd.distance > 0 && isGhost(terrain, i, pd, centre)) continue;
     WheelContact c;
     c.piece = i;
     c.normal = pd.normal;

@@ -8,10 +8,10 @@ namespace {
 
 // Grid cell range covered by [lo, hi] along one axis, clamped to the grid.
 void cellRange(double lo, double hi, double origin, double cell, int n, int& a, int& b) {
-  a = static_cast<int>(std::floor((lo - origin) / cell));
-  b = static_cast<int>(std::floor((hi - origin) / cell));
-  a = std::clamp(a, 0, n - 1);
-  b = std::clamp(b, 0, n - 1);
+  // Clamp in floating point first: an unbounded query must not overflow int.
+  const double top = n - 1;
+  a = static_cast<int>(std::clamp(std::floor((lo - origin) / cell), 0.0, top));
+  b = static_cast<int>(std::clamp(std::floor((hi - origin) / cell), 0.0, top));
 }
 
 }  // namespace
@@ -63,7 +63,8 @@ Broadphase buildBroadphase(const std::vector<Aabb>& boxes) {
 }
 
 void queryBroadphase(const Broadphase& bp, const Aabb& query, std::vector<int>& out) {
-  if (bp.nx == 0) return;
+  // An empty, inverted or NaN query box overlaps nothing.
+  if (bp.nx == 0 || !(query.min.array() <= query.max.array()).all()) return;
   if (++bp.queryId == 0) {  // wrapped: reset stamps so old marks cannot match
     std::fill(bp.stamp.begin(), bp.stamp.end(), 0);
     bp.queryId = 1;

@@ -173,7 +173,9 @@ Expected<std::vector<Polytope>> makeProfile(const std::vector<Vec2>& line, doubl
       const double dx = line[last + 1].x() - line[last].x();
       if (dx <= 1e-12) break;
       const double next = (line[last + 1].y() - line[last].y()) / dx;
-      if (next > slope + 1e-12) break;
+      // The region under a concave chain is convex; also keep each piece within
+      // the hull's point limit (2 points per vertex plus 4 at the base).
+      if (next > slope + 1e-12 || 2 * (last - first + 2) + 4 > kMaxHullPoints) break;
       slope = next;
       ++last;
     }
