@@ -1,0 +1,348 @@
+// JavaScript bindings of the core (embind). The only bindings file: everything
+// the browser app and the Node tests call goes through here.
+//
+// Conventions:
+//  - Inputs are plain JS values (objects of numbers, arrays, typed arrays); no JSON.
+//  - Every call that can fail on user input returns data, never throws:
+//      { ok: true, ... }  or  { ok: false, issues: [{ path, message }, ...] }.
+//  - Bulk numbers (vertices, indices) come back as JS-owned typed arrays (copies), so
+//    nothing on the JS side points into WASM memory.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "roverlab.h"
+
+namespace roverlab {
+namespace {
+
+using emscripten::val;
+
+constexpr double kPi = 3.14159265358979323846;
+
+// ---------------------------------------------------------------- JS helpers
+
+/// Joins a path prefix and a relative issue path ("a.b" + "[2].c" → "a.b[2].c").
+std::string joinPath(const std::string& prefix, const std::string& path) {
+  if (path.empty()) return prefix;
+  if (prefix.empty()) return path;
+  return path.front() == '[' ? prefix + path : prefix + "." + path;
+}
+
+void appendIssues(std::vector<Issue>& out, const std::string& prefix,
+                  const std::vector<Issue>& issues) {
+  for (const Issue& i : issues) out.push_back({joinPath(prefix, i.path), i.message});
+}
+
+val issuesResult(const std::vector<Issue>& issues) {
+  val list = val::array();
+  for (const Issue& i : issues) {
+    val item = val::object();
+    item.set("path", i.path);
+    item.set("message", i.message);
+    list.call<void>("push", item);
+  }
+  val result = val::object();
+  result.set("ok", false);
+  result.set("issues", list);
+  return result;
+}
+
+val vec3ToJs(const Vec3& v) {
+  val a = val::array();
+  for (int k = 0; k < 3; ++k) a.call<void>("push", v[k]);
+  return a;
+}
+
+/// Copies a vector into a new JS typed array (Float32Array, Uint32Array, ...).
+template <class T>
+val toTypedArray(const std::vector<T>& data) {
+  return val(emscripten::typed_memory_view(data.size(), data.data())).call<val>("slice");
+}
+
+/// Reads an optional numeric field of a JS object; records an issue when the
+/// field is present but not a number.
+double numberField(const val& obj, const char* name, double fallback, const std::string& prefix,
+                   std::vector<Issue>& issues) {
+  if (obj.isUndefined() || obj.isNull()) return fallback;
+  const val v = obj[name];
+  if (v.isUndefined() || v.isNull()) return fallback;
+  if (!v.isNumber()) {
+    issues.push_back({joinPath(prefix, name), "must be a number"});
+    return fallback;
+  }
+  return v.as<double>();
+}
+
+/// A flat list of numbers from a JS array or typed array; an issue when `v` is neither.
+bool numberList(const val& v, const std::string& path, std::vector<double>& out,
+                std::vector<Issue>& issues) {
+  if (v.isUndefined() || v.isNull() || !v["length"].isNumber()) {
+    issues.push_back({path, "must be an array of numbers"});
+    return false;
+  }
+  out = emscripten::convertJSArrayToNumberVector<double>(v);  // non-numbers become NaN
+  return true;
+}
+
+const char* featureName(Feature f) {
+  switch (f) {
+    case Feature::Face:
+      return "face";
+    case Feature::Edge:
+      return "edge";
+    case Feature::Vertex:
+      return "vertex";
+    case Feature::Inside:
+      return "inside";
+    case Feature::Far:
+      return "far";
+  }
+  return "far";
+}
+
+// ------------------------------------------------------------- mesh export
+
+/// Triangle mesh of a polytope for display: its hull vertices and each face
+/// (a convex polygon, CCW seen from outside) fan-triangulated, CCW kept.
+val pieceMesh(const TerrainPiece& piece, const char* kind) {
+  const Polytope& poly = piece.shape;
+  std::vector<float> vertices;
+  vertices.reserve(poly.vertices.size() * 3);
+  for (const Vec3& v : poly.vertices)
+    for (int k = 0; k < 3; ++k) vertices.push_back(static_cast<float>(v[k]));
+  std::vector<std::uint32_t> indices;
+  for (const std::vector<int>& face : poly.faceVertices)
+    for (size_t i = 1; i + 1 < face.size(); ++i) {
+      indices.push_back(static_cast<std::uint32_t>(face[0]));
+      indices.push_back(static_cast<std::uint32_t>(face[i]));
+      indices.push_back(static_cast<std::uint32_t>(face[i + 1]));
+    }
+  val mesh = val::object();
+  mesh.set("kind", std::string(kind));
+  mesh.set("color", piece.color);
+  mesh.set("vertices", toTypedArray(vertices));
+  mesh.set("indices", toTypedArray(indices));
+  return mesh;
+}
+
+// ------------------------------------------------------------ demo terrain
+
+struct DemoParams {
+  int segments = 8;            ///< quads per row (-)
+  double segmentLength = 0.6;  ///< quad length along x (m)
+  double laneWidth = 0.5;      ///< width of each quad row (m)
+  double trackWidth = 1.2;     ///< distance between the rows' centre lines (m)
+  double bumpHeight = 0.12;    ///< height of the bumps in the rows (m)
+  double base = -0.3;          ///< z of every piece's bottom (m)
+};
+
+Expected<DemoParams> readDemoParams(const val& js) {
+  const std::string p = "params";
+  std::vector<Issue> issues;
+  if (!js.isUndefined() && !js.isNull() && js.typeOf().as<std::string>() != "object")
+    return Expected<DemoParams>::failure(p, "must be an object of numbers");
+  DemoParams d;
+  const double segments = numberField(js, "segments", d.segments, p, issues);
+  d.segmentLength = numberField(js, "segmentLength", d.segmentLength, p, issues);
+  d.laneWidth = numberField(js, "laneWidth", d.laneWidth, p, issues);
+  d.trackWidth = numberField(js, "trackWidth", d.trackWidth, p, issues);
+  d.bumpHeight = numberField(js, "bumpHeight", d.bumpHeight, p, issues);
+  d.base = numberField(js, "base", d.base, p, issues);
+  if (!(segments >= 1 && segments <= 64 && segments == std::floor(segments)))
+    issues.push_back({p + ".segments", "must be a whole number from 1 to 64"});
+  else
+    d.segments = static_cast<int>(segments);
+  const auto positive = [&](const char* name, double v) {
+    if (!(std::isfinite(v) && v > 0)) issues.push_back({p + "." + name, "must be a length > 0 m"});
+  };
+  positive("segmentLength", d.segmentLength);
+  positive("laneWidth", d.laneWidth);
+  if (!(std::isfinite(d.bumpHeight) && d.bumpHeight >= 0))
+    issues.push_back({p + ".bumpHeight", "must be a height >= 0 m"});
+  if (!(std::isfinite(d.trackWidth) && d.trackWidth > d.laneWidth))
+    issues.push_back({p + ".trackWidth", "must exceed laneWidth so the rows do not overlap"});
+  if (!(std::isfinite(d.base) && d.base < 0))
+    issues.push_back({p + ".base", "must be a depth below the ground, < 0 m"});
+  if (!issues.empty()) return issues;
+  return d;
+}
+
+/// A row of level-sided segments along +x with heights `h` at the segment ends.
+std::vector<QuadSegment> quadRow(double yCentre, double width, double length,
+                                 const std::vector<double>& h) {
+  std::vector<QuadSegment> row;
+  for (size_t i = 0; i + 1 < h.size(); ++i) {
+    const double x0 = i * length, x1 = (i + 1) * length;
+    row.push_back({Vec3(x0, yCentre + width / 2, h[i]), Vec3(x0, yCentre - width / 2, h[i]),
+                   Vec3(x1, yCentre, h[i + 1])});
+  }
+  return row;
+}
+
+/// Demo terrain: two rows of quads (a bumpy lane for each side of a rover),
+/// blocks and a ramp beside them, and a 2-D profile (a step and a slope) after
+/// them. Returns the mesh of every piece, or the issues.
+val buildDemoTerrain(val params) {
+  Expected<DemoParams> read = readDemoParams(params);
+  if (!read) return issuesResult(read.issues());
+  const DemoParams d = read.value();
+  std::vector<Issue> issues;
+  TerrainBuilder builder;
+  std::vector<const char*> kinds;
+  const auto add = [&](Polytope shape, std::uint32_t color, const char* kind) {
+    builder.addPiece(std::move(shape), 0, color);
+    kinds.push_back(kind);
+  };
+
+  // Two rows of quads; the right row's bumps are shifted so the rover rolls.
+  const double length = d.segments * d.segmentLength;
+  for (int side = 0; side < 2; ++side) {
+    std::vector<double> h(d.segments + 1);
+    for (int i = 0; i <= d.segments; ++i) {
+      const double phase = 2.0 * kPi * i / std::max(4, d.segments) + (side ? 1.3 : 0.0);
+      h[i] = d.bumpHeight * 0.5 * (1.0 - std::cos(phase));
+    }
+    const double y = (side == 0 ? 0.5 : -0.5) * d.trackWidth;
+    const std::string path = side == 0 ? "demo.leftRow" : "demo.rightRow";
+    Expected<std::vector<Quad>> row = makeQuadRow(quadRow(y, d.laneWidth, d.segmentLength, h));
+    if (!row) {
+      appendIssues(issues, path, row.issues());
+      continue;
+    }
+    for (size_t i = 0; i < row.value().size(); ++i) {
+      Expected<Polytope> prism = quadPrism(row.value()[i], d.base);
+      if (!prism) {
+        appendIssues(issues, path + "[" + std::to_string(i) + "]", prism.issues());
+        continue;
+      }
+      add(std::move(prism).value(), i % 2 ? 0x8c8c84 : 0x9e9e94, "quad");
+    }
+  }
+
+  // Blocks beside the lanes (the first is a unit cube) and a ramp.
+  const double yOut = 0.5 * d.trackWidth + 0.5 * d.laneWidth + 0.6;
+  const struct {
+    Vec3 centre, size;
+    double yaw;
+  } blocks[] = {
+      {Vec3(0.25 * length, yOut, 0.5 + d.base), Vec3(1, 1, 1), 0.0},
+      {Vec3(0.55 * length, yOut, 0.1 + 0.5 * d.base), Vec3(0.6, 0.4, 0.2 - d.base), 0.4},
+      {Vec3(0.8 * length, -yOut, 0.15 + 0.5 * d.base), Vec3(0.5, 0.5, 0.3 - d.base), -0.3},
+  };
+  for (size_t i = 0; i < std::size(blocks); ++i) {
+    Expected<Polytope> box = makeBox(blocks[i].centre, blocks[i].size, blocks[i].yaw);
+    if (!box)
+      appendIssues(issues, "demo.blocks[" + std::to_string(i) + "]", box.issues());
+    else
+      add(std::move(box).value(), 0xb86b3c, "box");
+  }
+  Expected<Polytope> wedge =
+      makeWedge(Vec3(0.1 * length, -yOut, d.base), 1.2, 0.8, 0.3 - d.base, 0.0);
+  if (!wedge)
+    appendIssues(issues, "demo.ramp", wedge.issues());
+  else
+    add(std::move(wedge).value(), 0x6f9a58, "wedge");
+
+  // A planar profile after the lanes: flat, a 0.1 m step, a slope, a crest.
+  const double x0 = length + 0.5;
+  const std::vector<Vec2> profile = {
+      Vec2(x0, 0.0),        Vec2(x0 + 1.0, 0.0), Vec2(x0 + 1.0, 0.1),  Vec2(x0 + 2.0, 0.1),
+      Vec2(x0 + 3.5, 0.45), Vec2(x0 + 4.0, 0.5), Vec2(x0 + 4.5, 0.45), Vec2(x0 + 5.5, 0.2)};
+  Expected<std::vector<Polytope>> pieces = makeProfile(profile, d.trackWidth + d.laneWidth, d.base);
+  if (!pieces) {
+    appendIssues(issues, "demo.profile", pieces.issues());
+  } else {
+    int k = 0;
+    for (Polytope& piece : pieces.value())
+      add(std::move(piece), k++ % 2 ? 0x5b7ea6 : 0x6a8fb8, "profile");
+  }
+  if (!issues.empty()) return issuesResult(issues);
+
+  Expected<Terrain> built = std::move(builder).build();
+  if (!built) {
+    appendIssues(issues, "demo", built.issues());
+    return issuesResult(issues);
+  }
+  const Terrain& terrain = built.value();
+  val list = val::array();
+  for (size_t i = 0; i < terrain.pieces.size(); ++i)
+    list.call<void>("push", pieceMesh(terrain.pieces[i], kinds[i]));
+  val box = val::object();
+  box.set("min", vec3ToJs(terrain.box.min));
+  box.set("max", vec3ToJs(terrain.box.max));
+  val result = val::object();
+  result.set("ok", true);
+  result.set("pieces", list);
+  result.set("box", box);
+  return result;
+}
+
+// ---------------------------------------------------------- point distance
+
+/// Signed distance from `point` ([x, y, z]) to the convex hull of `points`
+/// (flat [x0, y0, z0, x1, ...]). `radius` bounds the search (infinite if
+/// omitted): farther points come back with feature "far".
+val pointDistanceJs(val points, val point, val radius) {
+  std::vector<Issue> issues;
+  std::vector<double> flat, p;
+  if (numberList(points, "points", flat, issues) && flat.size() % 3 != 0)
+    issues.push_back({"points", "needs x, y, z per point: length must be a multiple of 3"});
+  if (numberList(point, "point", p, issues) && p.size() != 3)
+    issues.push_back({"point", "must be [x, y, z]"});
+  double r = INFINITY;
+  if (!radius.isUndefined() && !radius.isNull()) {
+    if (!radius.isNumber() || !(radius.as<double>() > 0))
+      issues.push_back({"radius", "must be a number > 0 (m)"});
+    else
+      r = radius.as<double>();
+  }
+  if (!issues.empty()) return issuesResult(issues);
+  const Vec3 q(p[0], p[1], p[2]);
+  if (!q.allFinite()) return issuesResult({{"point", "not finite: " + format(q)}});
+  std::vector<Vec3> pts;
+  for (size_t i = 0; i + 2 < flat.size(); i += 3)
+    pts.emplace_back(flat[i], flat[i + 1], flat[i + 2]);
+  Expected<Polytope> hull = makeHull(pts);
+  if (!hull) return issuesResult(hull.issues());
+
+  const PointDistance pd = pointDistance(hull.value(), q, r);
+  val result = val::object();
+  result.set("ok", true);
+  result.set("distance", pd.distance);
+  result.set("feature", std::string(featureName(pd.feature)));
+  if (pd.feature != Feature::Far) {
+    result.set("closest", vec3ToJs(pd.closest));
+    result.set("normal", vec3ToJs(pd.normal));
+  }
+  result.set("face", pd.face);
+  result.set("converged", pd.converged);
+  result.set("iterations", pd.iterations);
+  return result;
+}
+
+val buildDemoTerrainDefault() { return buildDemoTerrain(val::undefined()); }
+
+val pointDistanceExact(val points, val point) {
+  return pointDistanceJs(std::move(points), std::move(point), val::undefined());
+}
+
+std::string version() { return "0.1.0"; }
+
+}  // namespace
+}  // namespace roverlab
+
+EMSCRIPTEN_BINDINGS(roverlab) {
+  emscripten::function("version", &roverlab::version);
+  // Overloads by argument count stand in for optional arguments.
+  emscripten::function("buildDemoTerrain", &roverlab::buildDemoTerrain);
+  emscripten::function("buildDemoTerrain", &roverlab::buildDemoTerrainDefault);
+  emscripten::function("pointDistance", &roverlab::pointDistanceJs);
+  emscripten::function("pointDistance", &roverlab::pointDistanceExact);
+}

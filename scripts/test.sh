@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# `npm test`: set up, then every test suite. All suites run even when one fails;
+# a summary comes last and the exit status is non-zero if anything failed.
+#   native   cmake Release build (build/native) + ctest (Catch2: roverlab_tests)
+#   wasm     the WASM core (build/wasm -> web/src/wasm)
+#   js       vitest tests/js: the WASM core in Node, JS unit tests
+#   browser  vitest tests/browser: the web app in headless Chromium (playwright-core)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$ROOT"
+# Plain text for CI logs.
+[[ -t 1 ]] || export NO_COLOR=1
+
+results=()
+failed=0
+run() {
+  local name="$1"
+  shift
+  step "$name"
+  local start=$SECONDS
+  if "$@"; then
+    results+=("PASS  $name ($((SECONDS - start)) s)")
+  else
+    results+=("FAIL  $name ($((SECONDS - start)) s)")
+    failed=1
+  fi
+}
+
+total_start=$SECONDS
+bash scripts/setup.sh || {
+  echo "npm test: setup failed" >&2
+  exit 1
+}
+
+native_tests() {
+  bash scripts/build-native.sh && ctest --test-dir build/native --output-on-failure
+}
+run "native: build + ctest" native_tests
+run "wasm: build the core" bash scripts/build-wasm.sh
+run "js: vitest tests/js" node_modules/.bin/vitest run tests/js/
+run "browser: vitest tests/browser" node_modules/.bin/vitest run tests/browser/
+
+step "Summary"
+printf '%s\n' "${results[@]}"
+passed=$(printf '%s\n' "${results[@]}" | grep -c '^PASS' || true)
+echo "suites: $passed passed, $((${#results[@]} - passed)) failed"
+if ((failed)); then
+  echo "npm test: FAILED ($((SECONDS - total_start)) s)"
+  exit 1
+fi
+echo "npm test: all passed ($((SECONDS - total_start)) s)"

@@ -1,0 +1,11 @@
+// Loads the WebAssembly build of the C++ core (generated into ./wasm by
+// `npm run build:wasm`). Resolves to the embind module: version(),
+// buildDemoTerrain(params?), pointDistance(points, point, radius?).
+import createRoverlabCore from './wasm/roverlab_core.js';
+import wasmUrl from './wasm/roverlab_core.wasm?url';
+
+export function loadCore() {
+  return createRoverlabCore({
+    locateFile: (path, prefix) => (path.endsWith('.wasm') ? wasmUrl : prefix + path),
+  });
+}

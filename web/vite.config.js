@@ -1,0 +1,15 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  server: { host: 'localhost', port: 5173 },
+  preview: { host: 'localhost', port: 4173 },
+  build: {
+    outDir: fileURLToPath(new URL('../dist', import.meta.url)),
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1024, // three.js alone is ~700 kB
+  },
+});
