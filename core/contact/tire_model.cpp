@@ -38,19 +38,26 @@ TireForces tireForces(const TireParams& tire, const Material& ground, const Cont
     f.slip = vs;  // seed 001: absolute slip speed S
   }
   f.adhesion = adhesion(ground, f.slip);
-  if (vs > 0) f.tangentialForce = -(f.adhesion * f.normal / vs) * f.slipVelocity;  // eqs. 7, 10: R_xy = φ_s(s) R_z along −V_sk
-  f.force = f.normalForce + f.tangentialForce;
+  // eqs. 7, 10: R_xy = φ_s(s) R_z along −V_sk
+  const Vec3 tangential = vs > 0 ? Vec3(-(f.adhesion * f.normal / vs) * f.slipVelocity) : Vec3::Zero();
+  setTangentialForce(tire, ground, k, tangential, f);
+  return f;
+}
 
-  // eq. 11: M_ky = (R_x + f R_z sign ω) r0 about the axle, R_x the tangential
-  // force's moment arm taken at the free rolling radius r0 and rolling
-  // resistance opposing the spin.
+void setTangentialForce(const TireParams& tire, const Material& ground, const ContactKinematics& k,
+                        const Vec3& tangential, TireForces& f) {
+  f.tangentialForce = tangential;
+  f.force = f.normalForce + f.tangentialForce;  // eq. 12: R = R_xy + R_z
+  // eq. 11: M_ky = (R_x + f R_z sign ω) r0 about the axle: the tangential
+  // force's moment at the free rolling radius r0, and rolling resistance
+  // opposing the spin.
+  const double opLen = k.op.norm();
   const double r0 = tire.rollingRadiusRatio * k.radius;
-  const Vec3 moment = k.op.cross(f.force);
   f.spinMoment = (r0 / opLen) * k.op.cross(f.tangentialForce).dot(k.axle) -
                  ground.rolling * f.normal * r0 * sign(k.spinRate);
-  // eq. 12: R = R_xy + R_z and the rest of the moment about O goes to the axle.
+  // eq. 12: the rest of the moment about O goes to the axle.
+  const Vec3 moment = k.op.cross(f.force);
   f.axleMoment = moment - moment.dot(k.axle) * k.axle;
-  return f;
 }
 
 PlanarTireForces planarTireForces(const TireParams& tire, const Material& ground,

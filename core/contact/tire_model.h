@@ -61,6 +61,12 @@ struct TireForces {
 TireForces tireForces(const TireParams& tire, const Material& ground, const ContactKinematics& k,
                       SlipDefinition slip = SlipDefinition::Relative);
 
+/// Replaces the tangential force of `f` and recomputes the total force R, M_ky
+/// and M_k from it (eqs. 11-12); used when the tangential force comes from a
+/// model with memory (see contact/tread.h).
+void setTangentialForce(const TireParams& tire, const Material& ground, const ContactKinematics& k,
+                        const Vec3& tangential, TireForces& f);
+
 /// Planar contact (x–z plane, moments about +y), seed 001.
 struct PlanarContactKinematics {
   Vec2 rp;               ///< r_p: from wheel centre C to contact point K (m), |r_p| = rolling radius

@@ -8,6 +8,7 @@
 // the closest feature when a simplex is nearly degenerate.
 #include "geometry/gjk.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -15,86 +16,81 @@
 namespace roverlab {
 namespace {
 
+// A simplex of 1-4 support points with the closest point v = Σ λ_i w_i.
 struct Simplex {
-  Vec3 w[4];               // support points of the Minkowski difference
-  std::int64_t id[4];      // which vertices (pair) made each point
-  double lambda[4];        // barycentric weights of the closest point
+  Vec3 w[4];             // support points of the Minkowski difference
+  std::int64_t id[4];    // which vertices (pair) made each point
+  double lambda[4];      // barycentric weights of the closest point
   int n = 0;
+  Vec3 v = Vec3::Zero(); // closest point to the origin
+  double vv = 0.0;       // |v|²
 };
 
-Vec3 closestOf(const Simplex& s) {
-  Vec3 v = Vec3::Zero();
-  for (int i = 0; i < s.n; ++i) v += s.lambda[i] * s.w[i];
-  return v;
+void setPoint(Simplex& s, const Vec3& a, std::int64_t ia) {
+  s.n = 1;
+  s.w[0] = a;
+  s.id[0] = ia;
+  s.lambda[0] = 1;
+  s.v = a;
+  s.vv = a.squaredNorm();
 }
 
-Simplex pick(const Simplex& s, std::initializer_list<int> keep) {
-  Simplex r;
-  for (int i : keep) {
-    r.w[r.n] = s.w[i];
-    r.id[r.n] = s.id[i];
-    r.lambda[r.n] = 0;
-    ++r.n;
-  }
-  return r;
-}
-
-// Segment: origin projected onto the line, parameter clamped by sign.
-Simplex s1d(const Simplex& s) {
-  const Vec3 t = s.w[1] - s.w[0];
+// Segment ab: origin projected onto the line, clamped by the signs of the
+// barycentric coordinates.
+void s1d(const Vec3& a, std::int64_t ia, const Vec3& b, std::int64_t ib, Simplex& out) {
+  const Vec3 t = b - a;
   const double tt = t.squaredNorm();
-  const double mu = tt > 0 ? -s.w[0].dot(t) / tt : 0.0;
-  if (mu <= 0) {
-    Simplex r = pick(s, {0});
-    r.lambda[0] = 1;
-    return r;
-  }
-  if (mu >= 1) {
-    Simplex r = pick(s, {1});
-    r.lambda[0] = 1;
-    return r;
-  }
-  Simplex r = s;
-  r.n = 2;
-  r.lambda[0] = 1 - mu;
-  r.lambda[1] = mu;
-  return r;
+  const double mu = tt > 0 ? -a.dot(t) / tt : 0.0;
+  if (mu <= 0) return setPoint(out, a, ia);
+  if (mu >= 1) return setPoint(out, b, ib);
+  out.n = 2;
+  out.w[0] = a, out.w[1] = b;
+  out.id[0] = ia, out.id[1] = ib;
+  out.lambda[0] = 1 - mu, out.lambda[1] = mu;
+  out.v = a + mu * t;
+  out.vv = out.v.squaredNorm();
 }
 
-Simplex best(const Simplex& a, const Simplex& b) {
-  if (a.n == 0) return b;
-  return closestOf(b).squaredNorm() < closestOf(a).squaredNorm() ? b : a;
+// Keeps the candidate closer to the origin.
+void keepBest(Simplex& best, bool& have, const Simplex& candidate) {
+  if (!have || candidate.vv < best.vv) best = candidate, have = true;
 }
 
-// Triangle: barycentric coordinates of the origin's projection from signed
-// areas; an edge is tried only when the projection lies beyond it.
-Simplex s2d(const Simplex& s) {
-  const Vec3 nrm = (s.w[1] - s.w[0]).cross(s.w[2] - s.w[0]);
+// Triangle abc: barycentric coordinates of the origin's projection from
+// signed areas; only the edges the projection lies beyond are tried.
+void s2d(const Vec3* w, const std::int64_t* id, Simplex& out) {
+  const Vec3 nrm = (w[1] - w[0]).cross(w[2] - w[0]);
   const double nn = nrm.squaredNorm();
-  const double scale2 = (s.w[1] - s.w[0]).squaredNorm() + (s.w[2] - s.w[0]).squaredNorm();
-  Simplex out;
+  const double scale2 = (w[1] - w[0]).squaredNorm() + (w[2] - w[0]).squaredNorm();
+  bool have = false;
+  Simplex edge;
   if (nn > 1e-24 * scale2 * scale2) {
-    const Vec3 p0 = (s.w[0].dot(nrm) / nn) * nrm;
+    const Vec3 p0 = (w[0].dot(nrm) / nn) * nrm;
     double lam[3];
-    for (int i = 0; i < 3; ++i) {
-      const Vec3& a = s.w[(i + 1) % 3];
-      const Vec3& b = s.w[(i + 2) % 3];
-      lam[i] = (a - p0).cross(b - p0).dot(nrm) / nn;
-    }
+    for (int i = 0; i < 3; ++i)
+      lam[i] = (w[(i + 1) % 3] - p0).cross(w[(i + 2) % 3] - p0).dot(nrm) / nn;
     if (lam[0] >= 0 && lam[1] >= 0 && lam[2] >= 0) {
-      Simplex r = s;
-      r.n = 3;
+      out.n = 3;
       const double sum = lam[0] + lam[1] + lam[2];
-      for (int i = 0; i < 3; ++i) r.lambda[i] = lam[i] / sum;
-      return r;
+      for (int i = 0; i < 3; ++i) out.w[i] = w[i], out.id[i] = id[i], out.lambda[i] = lam[i] / sum;
+      out.v = p0;
+      out.vv = p0.squaredNorm();
+      return;
     }
     for (int i = 0; i < 3; ++i)
-      if (lam[i] < 0) out = best(out, s1d(pick(s, {(i + 1) % 3, (i + 2) % 3})));
-    return out;
+      if (lam[i] < 0) {
+        const int a = (i + 1) % 3, b = (i + 2) % 3;
+        s1d(w[a], id[a], w[b], id[b], edge);
+        keepBest(out, have, edge);
+      }
+    return;
   }
   // Degenerate (collinear) triangle: the closest point is on one of its edges.
-  for (int i = 0; i < 3; ++i) out = best(out, s1d(pick(s, {(i + 1) % 3, (i + 2) % 3})));
-  return out;
+  for (int i = 0; i < 3; ++i) {
+    const int a = (i + 1) % 3, b = (i + 2) % 3;
+    s1d(w[a], id[a], w[b], id[b], edge);
+    keepBest(out, have, edge);
+  }
 }
 
 double volume(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
@@ -104,84 +100,85 @@ double volume(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
 // Tetrahedron: the origin is inside when every sub-volume with the origin in
 // place of one vertex has the sign of the whole; otherwise try the faces it
 // lies beyond.
-Simplex s3d(const Simplex& s) {
-  const Vec3 o = Vec3::Zero();
-  const double det = volume(s.w[0], s.w[1], s.w[2], s.w[3]);
-  const double c[4] = {volume(o, s.w[1], s.w[2], s.w[3]), volume(s.w[0], o, s.w[2], s.w[3]),
-                       volume(s.w[0], s.w[1], o, s.w[3]), volume(s.w[0], s.w[1], s.w[2], o)};
+void s3d(const Simplex& s, Simplex& out) {
   static const int faceOf[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
-  Simplex out;
+  const Vec3 o = Vec3::Zero();
+  const Vec3* w = s.w;
+  const double det = volume(w[0], w[1], w[2], w[3]);
   double scale = 0;
-  for (int i = 1; i < 4; ++i) scale = std::max(scale, (s.w[i] - s.w[0]).norm());
-  if (std::abs(det) > 1e-14 * scale * scale * scale) {
-    bool inside = true;
-    for (int i = 0; i < 4; ++i) inside = inside && (c[i] * det >= 0);
-    if (inside) {
-      Simplex r = s;
-      for (int i = 0; i < 4; ++i) r.lambda[i] = c[i] / det;
-      return r;
+  for (int i = 1; i < 4; ++i) scale = std::max(scale, (w[i] - w[0]).norm());
+  const bool solid = std::abs(det) > 1e-14 * scale * scale * scale;
+  double c[4] = {0, 0, 0, 0};
+  if (solid) {
+    c[0] = volume(o, w[1], w[2], w[3]);
+    c[1] = volume(w[0], o, w[2], w[3]);
+    c[2] = volume(w[0], w[1], o, w[3]);
+    c[3] = volume(w[0], w[1], w[2], o);
+    if (c[0] * det >= 0 && c[1] * det >= 0 && c[2] * det >= 0 && c[3] * det >= 0) {
+      out = s;
+      for (int i = 0; i < 4; ++i) out.lambda[i] = c[i] / det;
+      out.v.setZero();
+      out.vv = 0;
+      return;
     }
-    for (int i = 0; i < 4; ++i)
-      if (c[i] * det < 0)
-        out = best(out, s2d(pick(s, {faceOf[i][0], faceOf[i][1], faceOf[i][2]})));
-    return out;
   }
-  for (int i = 0; i < 4; ++i) out = best(out, s2d(pick(s, {faceOf[i][0], faceOf[i][1], faceOf[i][2]})));
-  return out;
+  bool have = false;
+  Simplex face;
+  for (int i = 0; i < 4; ++i) {
+    if (solid && c[i] * det >= 0) continue;
+    const Vec3 fw[3] = {w[faceOf[i][0]], w[faceOf[i][1]], w[faceOf[i][2]]};
+    const std::int64_t fid[3] = {s.id[faceOf[i][0]], s.id[faceOf[i][1]], s.id[faceOf[i][2]]};
+    s2d(fw, fid, face);
+    keepBest(out, have, face);
+  }
 }
 
-Simplex reduce(const Simplex& s) {
+// Closest point of `s` plus one new point, reduced to the smallest sub-simplex.
+void extend(const Simplex& s, const Vec3& w, std::int64_t id, Simplex& out) {
   switch (s.n) {
-    case 2: return s1d(s);
-    case 3: return s2d(s);
-    case 4: return s3d(s);
+    case 1: return s1d(s.w[0], s.id[0], w, id, out);
+    case 2: {
+      const Vec3 tw[3] = {s.w[0], s.w[1], w};
+      const std::int64_t tid[3] = {s.id[0], s.id[1], id};
+      return s2d(tw, tid, out);
+    }
     default: {
-      Simplex r = s;
-      r.lambda[0] = 1;
-      return r;
+      Simplex t = s;
+      t.w[3] = w;
+      t.id[3] = id;
+      t.n = 4;
+      return s3d(t, out);
     }
   }
 }
 
-// Runs GJK on the Minkowski difference given by `support(d) -> (point, id)`,
-// starting from point `w0`. Returns the final simplex; `iterations` and
-// `converged` report how it ended.
+// GJK (Gilbert, Johnson, Keerthi 1988) on the Minkowski difference given by
+// `support(d, id)`, from the simplex `s`. Stops when the support point repeats
+// (exact for polytopes), when ‖v‖² − v·w ≤ ε‖v‖² (the distance error is then
+// below ≈ ε‖v‖/2), when ‖v‖ stops decreasing in floating point, or when the
+// origin is enclosed.
 template <class Support>
-Simplex gjk(const Support& support, const Vec3& w0, std::int64_t id0, double scale, int& iterations,
-            bool& converged) {
-  Simplex s;
-  s.w[0] = w0;
-  s.id[0] = id0;
-  s.lambda[0] = 1;
-  s.n = 1;
-  Vec3 v = w0;
-  double vv = v.squaredNorm();
-  // Relative accuracy: ‖v‖² − v·w ≤ ε‖v‖² bounds the distance error by ≈ ε‖v‖/2.
+void gjk(const Support& support, Simplex& s, double scale, int& iterations, bool& converged) {
   const double eps = 1e-15;
   const double touch = 1e-26 * scale * scale;  // (1e-13 of the size)²: touching
   converged = true;
+  Simplex next;
   for (iterations = 1; iterations <= kGjkMaxIterations; ++iterations) {
-    if (vv <= touch) return s;
+    if (s.vv <= touch) return;
     std::int64_t id;
-    const Vec3 w = support(-v, id);
+    const Vec3 w = support(Vec3(-s.v), id);
     bool repeated = false;
     for (int i = 0; i < s.n; ++i) repeated = repeated || s.id[i] == id;
-    if (repeated || vv - v.dot(w) <= eps * vv) return s;
-    Simplex next = s;
-    next.w[next.n] = w;
-    next.id[next.n] = id;
-    ++next.n;
-    next = reduce(next);
-    const Vec3 nv = closestOf(next);
-    const double nvv = nv.squaredNorm();
-    if (next.n == 4) return next;  // origin enclosed
-    if (!(nvv < vv)) return s;     // no progress: the previous simplex is optimal in precision
+    if (repeated || s.vv - s.v.dot(w) <= eps * s.vv) return;
+    extend(s, w, id, next);
+    if (next.n == 4) {  // origin enclosed
+      s = next;
+      return;
+    }
+    if (!(next.vv < s.vv)) return;  // no progress: the current simplex is optimal in precision
     s = next;
-    v = nv;
-    vv = nvv;
   }
   converged = false;
-  return s;
 }
 
 }  // namespace
@@ -190,10 +187,15 @@ PointDistance pointDistance(const Polytope& poly, const Vec3& p, double radius) 
   PointDistance r;
   // Face-plane pass: the largest signed plane distance is a lower bound of the
   // distance outside and the exact (negative) distance inside.
+  // (Scalar code: Eigen's packets do not pay off on 3-vectors.)
+  const Plane* faces = poly.faces.data();
+  const int nf = static_cast<int>(poly.faces.size());
+  const double px = p.x(), py = p.y(), pz = p.z();
   int bf = 0;
-  double bs = poly.faces[0].signedDistance(p);
-  for (int f = 1, nf = static_cast<int>(poly.faces.size()); f < nf; ++f) {
-    const double s = poly.faces[f].signedDistance(p);
+  double bs = -std::numeric_limits<double>::infinity();
+  for (int f = 0; f < nf; ++f) {
+    const Vec3& n = faces[f].normal;
+    const double s = n.x() * px + n.y() * py + n.z() * pz - faces[f].offset;
     if (s > bs) bs = s, bf = f;
   }
   if (bs > radius) {
@@ -201,49 +203,60 @@ PointDistance pointDistance(const Polytope& poly, const Vec3& p, double radius) 
     r.feature = Feature::Far;
     return r;
   }
-  const Plane& face = poly.faces[bf];
+  const Plane& face = faces[bf];
   const Vec3 projected = p - bs * face.normal;
+  r.normal = face.normal;
+  r.face = bf;
   if (bs <= 0) {
     r.distance = bs;
     r.closest = projected;
-    r.normal = face.normal;
-    r.face = bf;
     r.feature = bs < 0 ? Feature::Inside : Feature::Face;
     return r;
   }
   // Outside: if the projection onto that face lies inside the face polygon, the
   // plane distance is attained and is the distance.
-  bool inFace = true;
   const double tol = 1e-12 * poly.scale;
-  for (int e = poly.edgeStart[bf], end = poly.edgeStart[bf + 1]; e < end && inFace; ++e)
-    inFace = poly.edges[e].signedDistance(projected) <= tol;
-  if (inFace) {
+  int worst = -1;
+  double worstOut = tol;
+  const double qx = projected.x(), qy = projected.y(), qz = projected.z();
+  for (int e = poly.edgeStart[bf], end = poly.edgeStart[bf + 1]; e < end; ++e) {
+    const Plane& ep = poly.edges[e].plane;
+    const double out = ep.normal.x() * qx + ep.normal.y() * qy + ep.normal.z() * qz - ep.offset;
+    if (out > worstOut) worstOut = out, worst = e;
+  }
+  if (worst < 0) {
     r.distance = bs;
     r.closest = projected;
-    r.normal = face.normal;
-    r.face = bf;
     r.feature = Feature::Face;
     return r;
   }
 
-  // Near an edge or a vertex: GJK on the polytope translated by −p.
+  // Near an edge or a vertex: GJK on the polytope translated by −p, started
+  // from the face edge the projection lies farthest beyond (usually already
+  // the answer, so GJK only confirms it).
+  r.face = -1;
+  const Vec3* vertices = poly.vertices.data();
+  const int nv = static_cast<int>(poly.vertices.size());
   const auto support = [&](const Vec3& d, std::int64_t& id) {
-    const int k = poly.support(d);
+    const double dx = d.x(), dy = d.y(), dz = d.z();
+    int k = 0;
+    double best = -std::numeric_limits<double>::infinity();
+    for (int i = 0; i < nv; ++i) {
+      const double s = vertices[i].x() * dx + vertices[i].y() * dy + vertices[i].z() * dz;
+      if (s > best) best = s, k = i;
+    }
     id = k;
-    return Vec3(poly.vertices[k] - p);
+    return Vec3(vertices[k] - p);
   };
-  const int k0 = poly.support(p - poly.centroid);
+  const FaceEdge& start = poly.edges[worst];
+  Simplex s;
+  s1d(vertices[start.from] - p, start.from, vertices[start.to] - p, start.to, s);
   bool converged = true;
-  Simplex s = gjk(support, poly.vertices[k0] - p, k0, poly.scale, r.iterations, converged);
+  gjk(support, s, poly.scale, r.iterations, converged);
   r.converged = converged;
-  const Vec3 v = closestOf(s);
-  r.distance = v.norm();
-  r.closest = p + v;
-  if (r.distance > 0) {
-    r.normal = -v / r.distance;
-  } else {
-    r.normal = face.normal;  // touching: the nearest face's normal is the only defined direction
-  }
+  r.distance = std::sqrt(s.vv);
+  r.closest = p + s.v;
+  if (r.distance > 0) r.normal = -s.v / r.distance;  // else touching: keep the face normal
   r.feature = s.n == 1 ? Feature::Vertex : s.n == 2 ? Feature::Edge : Feature::Face;
   return r;
 }
@@ -259,9 +272,11 @@ ConvexDistance convexDistance(const Polytope& a, const Polytope& b) {
   };
   std::int64_t id0;
   const Vec3 w0 = support(b.centroid - a.centroid, id0);
+  Simplex s;
+  setPoint(s, w0, id0);
   bool converged = true;
   const double scale = std::max(a.scale, b.scale);
-  Simplex s = gjk(support, w0, id0, scale, r.iterations, converged);
+  gjk(support, s, scale, r.iterations, converged);
   r.converged = converged;
   r.pointA.setZero();
   r.pointB.setZero();
@@ -269,7 +284,7 @@ ConvexDistance convexDistance(const Polytope& a, const Polytope& b) {
     r.pointA += s.lambda[i] * a.vertices[s.id[i] / nb];
     r.pointB += s.lambda[i] * b.vertices[s.id[i] % nb];
   }
-  const double d = closestOf(s).norm();
+  const double d = std::sqrt(s.vv);
   r.intersecting = s.n == 4 || d <= 1e-13 * scale;
   r.distance = r.intersecting ? 0.0 : d;
   return r;

@@ -192,7 +192,7 @@ void buildFaceEdges(Polytope& poly) {
       const Vec3& b = poly.vertices[ring[(k + 1) % ring.size()]];
       // In-face normal of edge ab pointing out of the face (ring is CCW about n).
       Vec3 out = (b - a).cross(poly.faces[f].normal).normalized();
-      poly.edges.push_back(Plane{out, out.dot(a)});
+      poly.edges.push_back(FaceEdge{Plane{out, out.dot(a)}, ring[k], ring[(k + 1) % ring.size()]});
     }
     poly.edgeStart.push_back(static_cast<int>(poly.edges.size()));
   }

@@ -15,14 +15,20 @@ struct Plane {
   double signedDistance(const Vec3& p) const { return normal.dot(p) - offset; }
 };
 
+/// One edge of one face: the plane through the edge perpendicular to the face,
+/// normal pointing out of the face, and the edge's two vertices.
+struct FaceEdge {
+  Plane plane;
+  int from = 0, to = 0;  ///< vertex indices, in the face's counter-clockwise order
+};
+
 /// A convex polytope in world coordinates.
 struct Polytope {
   std::vector<Vec3> vertices;           ///< hull vertices (m), no duplicates
   std::vector<Plane> faces;             ///< one plane per face, outward normals
   std::vector<std::vector<int>> faceVertices;  ///< per face: vertex indices, CCW seen from outside
-  std::vector<Plane> edges;             ///< per face edge: in-face plane, normal pointing out of
-                                        ///< the face (faces[f]'s edges are edgeStart[f]..edgeStart[f+1])
-  std::vector<int> edgeStart;           ///< (faces + 1) offsets into `edges`
+  std::vector<FaceEdge> edges;          ///< face edges, grouped by face
+  std::vector<int> edgeStart;           ///< (faces + 1): faces[f]'s edges are edgeStart[f]..edgeStart[f+1]
   Aabb box;                             ///< bounding box of the vertices (m)
   Vec3 centroid = Vec3::Zero();         ///< mean of the vertices (m)
   double scale = 0.0;                   ///< largest box extent (m), sets tolerances
