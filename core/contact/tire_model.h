@@ -31,10 +31,10 @@ double adhesion(const Material& m, double slip);
 
 /// Kinematics of one contact point of one wheel (world frame).
 struct ContactKinematics {
-  Vec3 op;               ///< OP: from wheel centre O to contact point P (m)
-  Vec3 centreVelocity;   ///< V_O (m/s)
-  Vec3 omega;            ///< ω_k: absolute angular velocity of the wheel (rad/s)
-  Vec3 axle;             ///< n_k: unit axle direction
+  Vec3 op = Vec3::Zero();               ///< OP: from wheel centre O to contact point P (m)
+  Vec3 centreVelocity = Vec3::Zero();   ///< V_O (m/s)
+  Vec3 omega = Vec3::Zero();            ///< ω_k: absolute angular velocity of the wheel (rad/s)
+  Vec3 axle = Vec3::Zero();             ///< n_k: unit axle direction
   double spinRate = 0.0; ///< wheel spin relative to its axle about n_k (rad/s), sign(ω_k) of eq. 11
   double deflection = 0.0;  ///< Z = r − d (m)
   double radius = 0.19;  ///< free radius r (m)
@@ -69,8 +69,8 @@ void setTangentialForce(const TireParams& tire, const Material& ground, const Co
 
 /// Planar contact (x–z plane, moments about +y), seed 001.
 struct PlanarContactKinematics {
-  Vec2 rp;               ///< r_p: from wheel centre C to contact point K (m), |r_p| = rolling radius
-  Vec2 centreVelocity;   ///< V_C (m/s)
+  Vec2 rp = Vec2::Zero();               ///< r_p: from wheel centre C to contact point K (m), |r_p| = rolling radius
+  Vec2 centreVelocity = Vec2::Zero();   ///< V_C (m/s)
   double omega = 0.0;    ///< ω_K: wheel angular velocity about +y (rad/s)
   double radius = 0.19;  ///< free radius r (m)
 };

@@ -18,9 +18,9 @@ namespace {
 
 // A simplex of 1-4 support points with the closest point v = Σ λ_i w_i.
 struct Simplex {
-  Vec3 w[4];             // support points of the Minkowski difference
-  std::int64_t id[4];    // which vertices (pair) made each point
-  double lambda[4];      // barycentric weights of the closest point
+  Vec3 w[4] = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};  // support points
+  std::int64_t id[4] = {};  // which vertices (pair) made each point
+  double lambda[4] = {};    // barycentric weights of the closest point
   int n = 0;
   Vec3 v = Vec3::Zero(); // closest point to the origin
   double vv = 0.0;       // |v|²
@@ -52,8 +52,13 @@ void s1d(const Vec3& a, std::int64_t ia, const Vec3& b, std::int64_t ib, Simplex
 }
 
 // Keeps the candidate closer to the origin.
-void keepBest(Simplex& best, bool& have, const Simplex& candidate) {
-  if (!have || candidate.vv < best.vv) best = candidate, have = true;
+void keepBest(Simplex& best, bool& have, const Simplex& c) {
+  if (have && !(c.vv < best.vv)) return;
+  have = true;
+  best.n = c.n;
+  for (int i = 0; i < c.n; ++i) best.w[i] = c.w[i], best.id[i] = c.id[i], best.lambda[i] = c.lambda[i];
+  best.v = c.v;
+  best.vv = c.vv;
 }
 
 // Triangle abc: barycentric coordinates of the origin's projection from
@@ -258,6 +263,14 @@ PointDistance pointDistance(const Polytope& poly, const Vec3& p, double radius) 
   r.closest = p + s.v;
   if (r.distance > 0) r.normal = -s.v / r.distance;  // else touching: keep the face normal
   r.feature = s.n == 1 ? Feature::Vertex : s.n == 2 ? Feature::Edge : Feature::Face;
+  if (r.feature == Feature::Face) {
+    // The projection onto the largest-distance face fell outside it, yet the
+    // closest point is on another face: the face whose normal it is.
+    double bestDot = -2;
+    for (int f = 0; f < nf; ++f)
+      if (const double d = faces[f].normal.dot(r.normal); d > bestDot) bestDot = d, r.face = f;
+  }
+  if (r.distance > radius) r.feature = Feature::Far;  // exact, hence also a lower bound
   return r;
 }
 

@@ -34,8 +34,9 @@ struct PointDistance {
 constexpr int kGjkMaxIterations = 64;
 
 /// Signed distance from p to the polytope. Points farther than `radius` are
-/// reported as Feature::Far with distance set to a lower bound (> radius) and no
-/// closest point. Pass infinity for an exact distance at any range.
+/// reported as Feature::Far with distance set to a lower bound (> radius); the
+/// closest point and normal are then meaningful only when GJK ran
+/// (iterations > 0). Pass infinity for an exact distance at any range.
 PointDistance pointDistance(const Polytope& poly, const Vec3& p, double radius);
 
 /// Result of a convex-convex distance query.

@@ -15,15 +15,15 @@ namespace roverlab {
 /// of the near side and the midpoint m of the far side. The far side is a
 /// translate of the near one: a' = m + (a − b)/2, b' = m + (b − a)/2.
 struct QuadSegment {
-  Vec3 a, b, m;  ///< (m)
+  Vec3 a = Vec3::Zero(), b = Vec3::Zero(), m = Vec3::Zero();  ///< (m)
 };
 
 /// A flat quadrilateral derived from a QuadSegment, with its plane data.
 struct Quad {
   Vec3 corners[4];        ///< a, b, b', a' (m)
-  Vec3 sideAB;            ///< b − a (m)
-  Vec3 sideAM;            ///< a' − a (m), direction of the row
-  Vec3 normal;            ///< unit normal, pointing up (z > 0)
+  Vec3 sideAB = Vec3::Zero();            ///< b − a (m)
+  Vec3 sideAM = Vec3::Zero();            ///< a' − a (m), direction of the row
+  Vec3 normal = Vec3::Zero();            ///< unit normal, pointing up (z > 0)
   double offset = 0.0;    ///< plane equation normal·x = offset (m)
 };
 

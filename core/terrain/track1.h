@@ -12,10 +12,10 @@
 namespace roverlab {
 
 struct Track1Node {
-  Vec3 point;        ///< node position (m)
-  Vec3 linePoint;    ///< a point of the node's line (m)
-  Vec3 lineDir;      ///< unit direction of the line
-  Vec3 normal;       ///< surface normal shown to the user: mean of adjacent quads' normals
+  Vec3 point = Vec3::Zero();        ///< node position (m)
+  Vec3 linePoint = Vec3::Zero();    ///< a point of the node's line (m)
+  Vec3 lineDir = Vec3::Zero();      ///< unit direction of the line
+  Vec3 normal = Vec3::Zero();       ///< surface normal shown to the user: mean of adjacent quads' normals
 };
 
 /// Automatic Track1: one node on the near edge of the first quad, one on each

@@ -1,0 +1,109 @@
+// Articulated rigid bodies in reduced coordinates: a tree of bodies, each
+// attached to its parent by one joint (free, revolute, prismatic or fixed).
+// The Multibody is the immutable model; MultibodyState holds positions and
+// velocities; MultibodyData is per-step scratch written by the algorithms.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dynamics/spatial.h"
+
+namespace roverlab {
+
+enum class JointType : unsigned char {
+  Free,       ///< 6 DOF (floating base): q = position (m) + unit quaternion (w, x, y, z),
+              ///< v = body-frame [ω (rad/s); velocity of the body origin (m/s)]
+  Revolute,   ///< 1 DOF about `axis`: q (rad), v (rad/s)
+  Prismatic,  ///< 1 DOF along `axis`: q (m), v (m/s)
+  Fixed,      ///< 0 DOF
+};
+
+struct Body {
+  std::string name;
+  int parent = -1;                 ///< parent body, −1 for the world
+  JointType joint = JointType::Fixed;
+  Vec3 axis = Vec3::UnitY();       ///< unit joint axis in the joint frame
+  Transform tree;                  ///< parent frame → joint frame at q = 0
+  double mass = 1.0;               ///< (kg)
+  Vec3 com = Vec3::Zero();         ///< centre of mass in the body frame (m)
+  Mat3 inertia = Mat3::Identity(); ///< rotational inertia about the centre of mass, body frame (kg·m²)
+  int qIndex = 0;                  ///< first coordinate in q
+  int vIndex = 0;                  ///< first coordinate in v
+};
+
+/// Degrees of freedom of a joint type (velocity coordinates).
+int jointDofs(JointType t);
+/// Position coordinates of a joint type.
+int jointCoords(JointType t);
+
+struct Multibody {
+  std::vector<Body> bodies;  ///< parents before children
+  int nq = 0;                ///< position coordinates
+  int nv = 0;                ///< velocity coordinates
+  Vec3 gravity = Vec3(0, 0, -9.81);  ///< (m/s²)
+};
+
+/// Appends a body; its parent must already exist. Returns its index.
+int addBody(Multibody& model, Body body);
+
+struct MultibodyState {
+  Eigen::VectorXd q;  ///< (nq) joint positions
+  Eigen::VectorXd v;  ///< (nv) joint velocities
+  double time = 0.0;  ///< (s)
+};
+
+/// Zero joint positions, identity orientation of free joints, zero velocity.
+MultibodyState neutralState(const Multibody& model);
+
+struct MultibodyData {
+  std::vector<Transform> parentToBody;  ///< (nbody) λ(i) → i
+  std::vector<Transform> worldToBody;   ///< (nbody) world → i
+  std::vector<Vec6> velocity;           ///< (nbody) spatial velocity, body coordinates
+  std::vector<Vec6> externalForce;      ///< (nbody) applied spatial force at the WORLD origin,
+                                        ///< world coordinates (input to aba)
+  Eigen::VectorXd tau;                  ///< (nv) joint forces/torques (input to aba)
+  Eigen::VectorXd acceleration;         ///< (nv) output of aba
+  // scratch of the articulated-body algorithm
+  using Mat6X = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
+  using MatX6 = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+  using VecX6 = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>;
+  std::vector<Mat6> articulatedInertia;
+  std::vector<Vec6> bias, coriolis, accel;
+  std::vector<Mat6X> subspace, u;  ///< S and U = I^A S per body
+  std::vector<MatX6> dInverse;     ///< (S^T U)^-1 per body
+  std::vector<VecX6> uBias;        ///< τ − S^T p^A per body
+};
+
+MultibodyData makeData(const Multibody& model);
+
+/// Body poses and spatial velocities from the state.
+void forwardKinematics(const Multibody& model, const MultibodyState& state, MultibodyData& data);
+
+/// World position of a body-frame point (m); needs forwardKinematics.
+Vec3 worldPoint(const MultibodyData& data, int body, const Vec3& local);
+/// World rotation of a body (body → world coordinates).
+Mat3 worldRotation(const MultibodyData& data, int body);
+/// World-frame velocity of a body-frame point (m/s), and the body's angular velocity (rad/s).
+Vec3 worldPointVelocity(const MultibodyData& data, int body, const Vec3& local);
+Vec3 worldAngularVelocity(const MultibodyData& data, int body);
+
+/// Featherstone's articulated-body algorithm (RBDA Table 7.1, with the floating
+/// base of §9.4): joint accelerations from state, data.tau and
+/// data.externalForce, with gravity. Calls forwardKinematics itself.
+void aba(const Multibody& model, const MultibodyState& state, MultibodyData& data);
+
+/// Advances positions q by the velocities v over dt: joint coordinates
+/// linearly, free-joint orientations by the exact rotation of the body-frame ω
+/// (quaternions stay unit).
+void integratePositions(const Multibody& model, Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt);
+
+/// Integrates v with data.acceleration, then q with the new v (semi-implicit
+/// Euler), renormalising quaternions.
+void integrateSemiImplicit(const Multibody& model, MultibodyState& state, const MultibodyData& data,
+                           double dt);
+
+/// Kinetic + potential energy (J); needs forwardKinematics.
+double mechanicalEnergy(const Multibody& model, const MultibodyData& data);
+
+}  // namespace roverlab

@@ -1,0 +1,220 @@
+#include "robots/robot.h"
+
+#include <cmath>
+
+#include "robots/preset_kit.h"
+
+namespace roverlab {
+namespace {
+
+const std::vector<const PresetDef*>& registry() {
+  static const std::vector<const PresetDef*> all = {&articulated6Preset(), &rocker8Preset(),
+                                                    &planarVehiclePreset(), &wheelWalkerPreset(),
+                                                    &wheelRigPreset()};
+  return all;
+}
+
+const PresetDef* findPreset(const std::string& name) {
+  for (const PresetDef* d : registry())
+    if (d->name == name) return d;
+  return nullptr;
+}
+
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<std::string> presetNames() {
+  std::vector<std::string> names;
+  for (const PresetDef* d : registry()) names.push_back(d->name);
+  return names;
+}
+
+std::string presetDescription(const std::string& preset) {
+  const PresetDef* d = findPreset(preset);
+  return d ? d->description : std::string();
+}
+
+std::vector<ParamSpec> presetParams(const std::string& preset) {
+  const PresetDef* d = findPreset(preset);
+  return d ? d->params : std::vector<ParamSpec>{};
+}
+
+Mat3 boxInertia(double m, const Vec3& s) {
+  return (m / 12.0 * Vec3(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
+                          s.x() * s.x() + s.y() * s.y()))
+      .asDiagonal();
+}
+
+std::vector<ParamSpec> wheelParams(double radius, double width, double mass, double inertia,
+                                   double stiffness, double damping, double motorGain,
+                                   double torqueLimit, double maxSpeed) {
+  return {
+      {"wheel_radius", radius, 0.02, 2.0, "m", "free wheel radius r"},
+      {"wheel_width", width, 0.01, 1.0, "m", "tread width"},
+      {"wheel_mass", mass, 0.1, 200.0, "kg", "mass of one wheel"},
+      {"wheel_inertia", inertia, 1e-4, 50.0, "kg·m²", "wheel inertia about its axle"},
+      {"tire_stiffness", stiffness, 1e3, 1e8, "N/m", "radial tire stiffness c_t (seed 000 eq. 2)"},
+      {"tire_damping", damping, 0.0, 1e6, "N·s/m", "radial tire damping b_t (seed 000 eq. 2)"},
+      {"tread_stiffness", 2.0e5, 1e3, 1e8, "N/m", "tangential tread stiffness σ0 (contact/tread.h)"},
+      {"tread_damping", 2.0e3, 0.0, 1e6, "N·s/m", "tangential tread damping σ1"},
+      {"motor_gain", motorGain, 0.0, 1e5, "N·m·s/rad", "wheel speed controller gain"},
+      {"motor_torque_limit", torqueLimit, 0.0, 1e5, "N·m", "wheel motor torque limit"},
+      {"max_wheel_speed", maxSpeed, 0.0, 1e3, "rad/s", "largest wheel speed command"},
+  };
+}
+
+int addWheel(Robot& robot, const ParamValues& p, int parent, const std::string& name,
+             const Vec3& position, bool driven) {
+  Body b;
+  b.name = name;
+  b.parent = parent;
+  b.joint = JointType::Revolute;
+  b.axis = Vec3::UnitY();
+  b.tree.pos = position;
+  b.mass = p("wheel_mass");
+  const double r = p("wheel_radius"), w = p("wheel_width");
+  const double iy = p("wheel_inertia");
+  const double ix = b.mass * (3 * r * r + w * w) / 12.0;  // solid disc about a diameter
+  b.inertia = Vec3(ix, iy, ix).asDiagonal();
+  const int body = addBody(robot.bodies, b);
+  WheelModel wheel;
+  wheel.body = body;
+  wheel.shape.radius = r;
+  wheel.shape.width = w;
+  wheel.tire.stiffness = p("tire_stiffness");
+  wheel.tire.damping = p("tire_damping");
+  wheel.tread.stiffness = p("tread_stiffness");
+  wheel.tread.damping = p("tread_damping");
+  robot.wheels.push_back(wheel);
+  if (driven) {
+    Actuator a;
+    a.name = name;
+    a.body = body;
+    a.mode = ActuatorMode::Speed;
+    a.gain = p("motor_gain");
+    a.limit = p("motor_torque_limit");
+    robot.actuators.push_back(a);
+    const int index = static_cast<int>(robot.actuators.size()) - 1;
+    (position.y() >= 0 ? robot.leftDrive : robot.rightDrive).push_back(index);
+  }
+  return body;
+}
+
+int addLink(Robot& robot, const std::string& name, int parent, JointType joint, const Vec3& axis,
+            const Vec3& position, double mass, const Vec3& box, const Vec3& boxCentre) {
+  Body b;
+  b.name = name;
+  b.parent = parent;
+  b.joint = joint;
+  b.axis = axis;
+  b.tree.pos = position;
+  b.mass = mass;
+  b.com = boxCentre;
+  b.inertia = boxInertia(mass, box);
+  const int body = addBody(robot.bodies, b);
+  if (box.minCoeff() > 0) robot.boxes.push_back({body, boxCentre, box});
+  return body;
+}
+
+void addServo(Robot& robot, const std::string& name, int body, double gain, double damping,
+              double limit, double lower, double upper) {
+  Actuator a;
+  a.name = name;
+  a.body = body;
+  a.mode = ActuatorMode::Position;
+  a.gain = gain;
+  a.damping = damping;
+  a.limit = limit;
+  robot.actuators.push_back(a);
+  robot.joints[name] = static_cast<int>(robot.actuators.size()) - 1;
+  JointLimit l;
+  l.body = body;
+  l.lower = lower;
+  l.upper = upper;
+  l.stiffness = 50 * gain;
+  l.damping = 10 * damping;
+  robot.limits.push_back(l);
+}
+
+Expected<Robot> buildRobot(const std::string& preset, const std::map<std::string, double>& overrides,
+                           bool planar) {
+  const PresetDef* def = findPreset(preset);
+  if (!def) {
+    std::string known;
+    for (const std::string& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
+    return Expected<Robot>::failure("preset", "unknown preset '" + preset + "' (known: " + known + ")");
+  }
+  std::vector<Issue> issues;
+  std::map<std::string, double> values;
+  for (const ParamSpec& s : def->params) values[s.name] = s.value;
+  for (const auto& [name, value] : overrides) {
+    auto it = values.find(name);
+    const std::string path = "params." + name;
+    if (it == values.end()) {
+      issues.push_back({path, "unknown parameter of preset '" + preset + "'"});
+      continue;
+    }
+    const ParamSpec* spec = nullptr;
+    for (const ParamSpec& s : def->params)
+      if (s.name == name) spec = &s;
+    if (!std::isfinite(value)) {
+      issues.push_back({path, "must be a finite number"});
+    } else if (value < spec->min || value > spec->max) {
+      issues.push_back({path, "must be in [" + fmt(spec->min) + ", " + fmt(spec->max) + "] " + spec->unit +
+                                  ", got " + fmt(value)});
+    } else {
+      it->second = value;
+    }
+  }
+  if (!issues.empty()) return issues;
+  const ParamValues p(values);
+
+  Robot robot;
+  robot.preset = preset;
+  robot.planar = planar || def->planarByDefault;
+  const Vec3 box = def->baseBox(p), centre = def->baseBoxCentre(p);
+  const double mass = p(def->baseMass);
+  if (robot.planar) {
+    // x and z sliders (massless), then the pitch joint carrying the chassis.
+    const int x = addLink(robot, "base_x", -1, JointType::Prismatic, Vec3::UnitX(), Vec3::Zero(), 0.0,
+                          Vec3::Zero(), Vec3::Zero());
+    const bool pitch = !def->pitchLocked;
+    const int z = addLink(robot, pitch ? "base_z" : "base", x, JointType::Prismatic, Vec3::UnitZ(),
+                          Vec3::Zero(), pitch ? 0.0 : mass, pitch ? Vec3::Zero() : box, centre);
+    robot.base = pitch ? addLink(robot, "base", z, JointType::Revolute, Vec3::UnitY(), Vec3::Zero(), mass,
+                                 box, centre)
+                       : z;
+  } else {
+    robot.base = addLink(robot, "base", -1, JointType::Free, Vec3::UnitZ(), Vec3::Zero(), mass, box, centre);
+  }
+  robot.sections.push_back(robot.base);
+  def->build(p, robot);
+  robot.maxWheelSpeed = p("max_wheel_speed");
+  return robot;
+}
+
+void setBasePose(const Robot& robot, MultibodyState& state, const Pose& pose) {
+  const std::vector<Body>& bodies = robot.bodies.bodies;
+  if (robot.planar) {
+    state.q[bodies[0].qIndex] = pose.position.x();
+    state.q[bodies[1].qIndex] = pose.position.z();
+    if (bodies[robot.base].joint == JointType::Revolute) state.q[bodies[robot.base].qIndex] = -pose.pitch;
+    return;
+  }
+  const Body& b = bodies[robot.base];
+  const Eigen::Quaterniond q = Eigen::AngleAxisd(pose.yaw, Vec3::UnitZ()) *
+                               Eigen::AngleAxisd(-pose.pitch, Vec3::UnitY()) *
+                               Eigen::AngleAxisd(pose.roll, Vec3::UnitX());
+  state.q.segment<3>(b.qIndex) = pose.position;
+  state.q[b.qIndex + 3] = q.w();
+  state.q[b.qIndex + 4] = q.x();
+  state.q[b.qIndex + 5] = q.y();
+  state.q[b.qIndex + 6] = q.z();
+}
+
+}  // namespace roverlab

@@ -1,0 +1,72 @@
+// Scenario: terrain, Track1, robot, control and simulation settings in one
+// versioned JSON document shared by the browser, the tests and the command
+// line. The format is specified field by field in docs/scenario-format.md and
+// by the JSON Schema in docs/scenario.schema.json.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "robots/robot.h"
+#include "terrain/track1.h"
+
+namespace roverlab {
+
+/// Versions of the scenario format this build reads.
+constexpr int kScenarioVersion = 1;
+constexpr const char* kScenarioFormat = "roverlab-scenario";
+
+struct RobotSpec {
+  std::string preset = "articulated6";
+  std::map<std::string, double> params;  ///< overrides of the preset's parameters
+  Pose pose;
+  bool placeOnGround = true;  ///< pose.position has no z: lower the robot until a wheel touches
+};
+
+/// A timed change of the control inputs (applied once simulated time ≥ time).
+struct ScriptEntry {
+  double time = 0.0;                      ///< (s)
+  std::optional<double> leftSpeed, rightSpeed;  ///< wheel speed commands (rad/s)
+  std::map<std::string, double> joints;  ///< joint targets (rad or m) by actuator name
+};
+
+struct ControlSpec {
+  double leftSpeed = 0.0, rightSpeed = 0.0;  ///< initial wheel speed commands (rad/s)
+  std::map<std::string, double> joints;      ///< initial joint targets (rad or m)
+  std::vector<ScriptEntry> script;           ///< sorted by time
+  std::string controller = "none";           ///< named automatic controller
+};
+
+struct SimulationSpec {
+  double dt = 4e-4;       ///< fixed step (s), seed 000
+  double duration = 10.0; ///< (s)
+  bool planar = false;    ///< force the planar base (x, z, pitch) on a 3-D preset
+  SlipDefinition slip = SlipDefinition::Relative;
+  Integrator integrator = Integrator::SemiImplicitEuler;
+  bool chassisContact = false;
+};
+
+struct Scenario {
+  std::string name, description;
+  Terrain terrain;
+  std::vector<Track1Node> track1;  ///< empty when the terrain has no left quad row
+  RobotSpec robot;
+  ControlSpec control;
+  SimulationSpec simulation;
+};
+
+/// Parses and validates a scenario. Every problem found is returned as
+/// {path, message}, e.g. `robot.params.wheel_radius: must be in [0.02, 2] m`.
+Expected<Scenario> parseScenario(const std::string& json);
+
+/// Applies `PATH=VALUE` assignments (dotted paths with [i] indices, e.g.
+/// `robot.params.wheel_radius=0.2`, `terrain.boxes[0].size[2]=0.5`) to the
+/// JSON text. VALUE is read as JSON when it parses, else as a string.
+Expected<std::string> applyOverrides(const std::string& json, const std::vector<std::string>& assignments);
+
+/// Names of the automatic controllers a scenario may select.
+std::vector<std::string> controllerNames();
+
+}  // namespace roverlab

@@ -1,0 +1,47 @@
+// A running scenario: the robot and world built from a Scenario, its control
+// inputs (commands, timed script), and per-step telemetry.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace roverlab {
+
+struct Simulation {
+  Robot robot;
+  WorldModel model;
+  WorldState state;
+  WorldData data;
+  ControlSpec control;
+  double duration = 0.0;   ///< (s)
+  size_t nextScript = 0;   ///< first script entry not applied yet
+  double leftSpeed = 0.0, rightSpeed = 0.0;  ///< wheel speed commands (rad/s), before clamping
+  long steps = 0;
+};
+
+/// Builds the robot on the terrain and places it (on the ground when the pose
+/// has no z). Issues: `robot.pose.position` when a wheel would start inside
+/// the terrain or there is no ground under the robot, plus preset issues.
+Expected<Simulation> makeSimulation(const Scenario& scenario);
+
+/// Wheel speed commands for each side (rad/s), clamped to the preset's limit.
+void setWheelSpeeds(Simulation& sim, double left, double right);
+/// Target of a named joint drive (rad or m); false if there is no such drive.
+bool setJointTarget(Simulation& sim, const std::string& name, double target);
+
+/// One step: script entries due, then the world step. False (with
+/// sim.data.error set) when the state blew up; later calls do nothing.
+bool advance(Simulation& sim);
+
+/// Recomputes body poses for the current state (the step leaves them at the
+/// start of the step); call before reading poses.
+void updateKinematics(Simulation& sim);
+
+/// Pitch of a body (rad, nose-up positive: rotation of its x axis above the
+/// horizontal) and roll (rad, left side up positive), from the last kinematics.
+double bodyPitch(const Simulation& sim, int body);
+double bodyRoll(const Simulation& sim, int body);
+
+}  // namespace roverlab

@@ -1,0 +1,114 @@
+#include "sim/telemetry.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace roverlab {
+namespace {
+
+bool isJoint(const Body& b) { return b.joint == JointType::Revolute || b.joint == JointType::Prismatic; }
+
+bool isWheel(const Simulation& sim, int body) {
+  for (const WheelModel& w : sim.model.wheels)
+    if (w.body == body) return true;
+  return false;
+}
+
+double round6(double v) { return std::round(v * 1e6) / 1e6; }
+
+}  // namespace
+
+std::vector<std::string> telemetryColumns(const Simulation& sim) {
+  std::vector<std::string> c = {"time_s", "base_x_m", "base_y_m", "base_z_m", "base_yaw_rad", "base_pitch_rad",
+                                "base_roll_rad"};
+  const std::vector<Body>& bodies = sim.model.bodies.bodies;
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    const Body& b = bodies[i];
+    if (!isJoint(b) || isWheel(sim, static_cast<int>(i)) || b.name.rfind("base", 0) == 0) continue;
+    c.push_back(b.name + (b.joint == JointType::Revolute ? "_rad" : "_m"));
+  }
+  for (size_t s = 1; s < sim.robot.sections.size(); ++s)
+    c.push_back(bodies[sim.robot.sections[s]].name + "_pitch_rad");
+  for (const WheelModel& w : sim.model.wheels) {
+    const std::string n = bodies[w.body].name;
+    for (const char* k : {"_x_m", "_y_m", "_z_m", "_speed_rad_s", "_contacts", "_normal_N", "_tangential_N", "_slip"})
+      c.push_back(n + k);
+  }
+  return c;
+}
+
+void telemetryRow(const Simulation& sim, std::vector<double>& row) {
+  row.clear();
+  const MultibodyData& d = sim.data.bodies;
+  const int base = sim.robot.base;
+  const Vec3 p = worldPoint(d, base, Vec3::Zero());
+  const Vec3 x = worldRotation(d, base).col(0);
+  row.insert(row.end(), {sim.state.bodies.time, p.x(), p.y(), p.z(), std::atan2(x.y(), x.x()), bodyPitch(sim, base),
+                         bodyRoll(sim, base)});
+  const std::vector<Body>& bodies = sim.model.bodies.bodies;
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    const Body& b = bodies[i];
+    if (!isJoint(b) || isWheel(sim, static_cast<int>(i)) || b.name.rfind("base", 0) == 0) continue;
+    row.push_back(sim.state.bodies.q[b.qIndex]);
+  }
+  for (size_t s = 1; s < sim.robot.sections.size(); ++s) row.push_back(bodyPitch(sim, sim.robot.sections[s]));
+  for (size_t w = 0; w < sim.model.wheels.size(); ++w) {
+    const WheelModel& wheel = sim.model.wheels[w];
+    const WheelResult& r = sim.data.wheels[w];
+    const Vec3 c = worldPoint(d, wheel.body, Vec3::Zero());
+    double tangential = 0, slip = 0;
+    for (const TireForces& f : r.forces) {
+      tangential += (f.force - f.normalForce).norm();
+      slip = std::max(slip, f.slip);
+    }
+    row.insert(row.end(), {c.x(), c.y(), c.z(), sim.state.bodies.v[bodies[wheel.body].vIndex],
+                           static_cast<double>(r.contacts.size()), r.normalLoad, tangential, slip});
+  }
+}
+
+void RunStats::sample(const Simulation& sim) {
+  maxAbsPitch.resize(sim.robot.sections.size(), 0.0);
+  for (size_t s = 0; s < sim.robot.sections.size(); ++s)
+    maxAbsPitch[s] = std::max(maxAbsPitch[s], std::abs(bodyPitch(sim, sim.robot.sections[s])));
+}
+
+std::string summaryJson(const Simulation& sim, const RunStats& stats, double wallSeconds) {
+  using json = nlohmann::json;
+  const MultibodyData& d = sim.data.bodies;
+  const int base = sim.robot.base;
+  const Vec3 p = worldPoint(d, base, Vec3::Zero());
+  const Vec3 x = worldRotation(d, base).col(0);
+  json out;
+  out["ok"] = sim.data.error.empty();
+  if (!sim.data.error.empty()) out["error"] = sim.data.error;
+  out["preset"] = sim.robot.preset;
+  out["time_s"] = round6(sim.state.bodies.time);
+  out["base"] = {{"position_m", {round6(p.x()), round6(p.y()), round6(p.z())}},
+                 {"yaw_rad", round6(std::atan2(x.y(), x.x()))},
+                 {"pitch_rad", round6(bodyPitch(sim, base))},
+                 {"roll_rad", round6(bodyRoll(sim, base))}};
+  json wheels = json::array();
+  const std::vector<Body>& bodies = sim.model.bodies.bodies;
+  for (size_t w = 0; w < sim.model.wheels.size(); ++w) {
+    const WheelResult& r = sim.data.wheels[w];
+    const Vec3 c = worldPoint(d, sim.model.wheels[w].body, Vec3::Zero());
+    wheels.push_back({{"name", bodies[sim.model.wheels[w].body].name},
+                      {"in_contact", !r.contacts.empty()},
+                      {"contacts", r.contacts.size()},
+                      {"normal_N", round6(r.normalLoad)},
+                      {"centre_m", {round6(c.x()), round6(c.y()), round6(c.z())}}});
+  }
+  out["wheels"] = wheels;
+  json pitch = json::object();
+  for (size_t s = 0; s < sim.robot.sections.size() && s < stats.maxAbsPitch.size(); ++s)
+    pitch[bodies[sim.robot.sections[s]].name] = round6(stats.maxAbsPitch[s]);
+  out["max_abs_pitch_rad"] = pitch;
+  out["steps"] = sim.steps;
+  out["wall_s"] = round6(wallSeconds);
+  const double sps = wallSeconds > 0 ? sim.steps / wallSeconds : 0.0;
+  out["steps_per_s"] = std::round(sps);
+  out["real_time_factor"] = round6(wallSeconds > 0 ? sim.state.bodies.time / wallSeconds : 0.0);
+  return out.dump();
+}
+
+}  // namespace roverlab

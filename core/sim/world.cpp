@@ -1,0 +1,221 @@
+#include "sim/world.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "geometry/gjk.h"
+
+namespace roverlab {
+namespace {
+
+// Speeds beyond this (m/s or rad/s) mean the integration has blown up.
+constexpr double kExplodedSpeed = 1e4;
+
+double clampAbs(double v, double limit) { return std::clamp(v, -limit, limit); }
+
+// Joint forces of actuators, limits and passive springs for 1-DOF joints.
+void jointForces(const WorldModel& model, const WorldState& state, Eigen::VectorXd& tau) {
+  tau.setZero();
+  const Eigen::VectorXd& q = state.bodies.q;
+  const Eigen::VectorXd& v = state.bodies.v;
+  for (size_t a = 0; a < model.actuators.size(); ++a) {
+    const Actuator& act = model.actuators[a];
+    const Body& b = model.bodies.bodies[act.body];
+    const double target = state.targets[a];
+    double t = 0;
+    switch (act.mode) {
+      case ActuatorMode::Speed: t = act.gain * (target - v[b.vIndex]); break;
+      case ActuatorMode::Position: t = act.gain * (target - q[b.qIndex]) - act.damping * v[b.vIndex]; break;
+      case ActuatorMode::Torque: t = target; break;
+    }
+    tau[b.vIndex] += clampAbs(t, act.limit);
+  }
+  for (const JointLimit& lim : model.limits) {
+    const Body& b = model.bodies.bodies[lim.body];
+    const double x = q[b.qIndex], xd = v[b.vIndex];
+    // One-sided: the damper only resists motion further into the limit, so
+    // the joint leaves the limit without being held back.
+    if (x > lim.upper) tau[b.vIndex] -= lim.stiffness * (x - lim.upper) + lim.damping * std::max(xd, 0.0);
+    if (x < lim.lower) tau[b.vIndex] += lim.stiffness * (lim.lower - x) - lim.damping * std::min(xd, 0.0);
+  }
+  for (const JointSpring& s : model.springs) {
+    const Body& b = model.bodies.bodies[s.body];
+    const double e = q[b.qIndex] - s.rest;
+    tau[b.vIndex] -= (s.stiffness + s.cubic * e * e) * e + s.damping * v[b.vIndex];
+  }
+}
+
+Vec3 previousTread(const std::vector<TreadState>& tread, int piece) {
+  for (const TreadState& t : tread)
+    if (t.piece == piece) return t.deflection;
+  return Vec3::Zero();
+}
+
+std::string blowUpMessage(const WorldModel& model, const WorldState& state) {
+  for (const Body& b : model.bodies.bodies) {
+    const int nq = jointCoords(b.joint), nv = jointDofs(b.joint);
+    const bool finite = state.bodies.q.segment(b.qIndex, nq).allFinite() &&
+                        state.bodies.v.segment(b.vIndex, nv).allFinite();
+    const bool exploded = finite && nv > 0 && state.bodies.v.segment(b.vIndex, nv).cwiseAbs().maxCoeff() > kExplodedSpeed;
+    if (!finite || exploded) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "simulation blew up at t = %.4f s: body '%s' %s", state.bodies.time,
+                    b.name.c_str(), finite ? "exceeds 1e4 m/s or rad/s" : "has a non-finite state");
+      return buf;
+    }
+  }
+  return {};
+}
+
+// Chassis probes against the terrain: penalty normal force (spring-damper,
+// non-holding) and regularised Coulomb friction, deepest piece per probe.
+void chassisForces(const WorldModel& model, WorldData& data) {
+  data.chassisContacts = 0;
+  if (!model.chassis.enabled) return;
+  static thread_local std::vector<int> near;
+  for (const BodyProbes& probes : model.probes) {
+    for (const Vec3& local : probes.points) {
+      const Vec3 p = worldPoint(data.bodies, probes.body, local);
+      Aabb box;
+      box.min = p;
+      box.max = p;
+      near.clear();
+      piecesNear(model.terrain, box, near);
+      double depth = 0;
+      Vec3 normal = Vec3::UnitZ();
+      int piece = -1;
+      for (int i : near) {
+        const PointDistance d = pointDistance(model.terrain.pieces[i].shape, p, 0.0);
+        if (d.feature == Feature::Inside && -d.distance > depth) depth = -d.distance, normal = d.normal, piece = i;
+      }
+      if (piece < 0) continue;
+      const Vec3 vel = worldPointVelocity(data.bodies, probes.body, local);
+      const double vn = vel.dot(normal);
+      const double fn = std::max(0.0, model.chassis.stiffness * depth - model.chassis.damping * vn);
+      if (fn <= 0) continue;
+      ++data.chassisContacts;
+      const Vec3 vt = vel - vn * normal;
+      const double mu = model.terrain.materials[model.terrain.pieces[piece].material].phiMax;
+      const double speed = vt.norm();
+      const Vec3 ft = speed > 0 ? Vec3(-std::min(mu * fn, model.chassis.damping * speed) / speed * vt) : Vec3::Zero();
+      data.bodies.externalForce[probes.body] += worldForceAt(p, fn * normal + ft);
+    }
+  }
+}
+
+// Accelerations for the state: contacts, joint forces, articulated-body algorithm.
+void evaluate(const WorldModel& model, const WorldState& state, WorldData& data) {
+  computeContactForces(model, state, data);
+  chassisForces(model, data);
+  jointForces(model, state, data.bodies.tau);
+  aba(model.bodies, state.bodies, data.bodies);
+}
+
+void stepRk4(const WorldModel& model, WorldState& state, WorldData& data) {
+  const double dt = model.dt;
+  const Eigen::VectorXd q0 = state.bodies.q, v0 = state.bodies.v;
+  WorldState stage = state;
+  evaluate(model, state, data);
+  const std::vector<WheelResult> first = data.wheels;  // tread state and telemetry of the step start
+  const Eigen::VectorXd a1 = data.bodies.acceleration;
+  auto at = [&](const Eigen::VectorXd& v, double h, const Eigen::VectorXd& dv) {
+    stage.bodies.q = q0;
+    integratePositions(model.bodies, stage.bodies.q, v, h);
+    stage.bodies.v = v0 + h * dv;
+    stage.bodies.time = state.bodies.time + h;
+    evaluate(model, stage, data);
+  };
+  at(v0, dt / 2, a1);
+  const Eigen::VectorXd v2 = stage.bodies.v, a2 = data.bodies.acceleration;
+  at(v2, dt / 2, a2);
+  const Eigen::VectorXd v3 = stage.bodies.v, a3 = data.bodies.acceleration;
+  at(v3, dt, a3);
+  const Eigen::VectorXd v4 = stage.bodies.v, a4 = data.bodies.acceleration;
+  state.bodies.v = v0 + dt / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
+  integratePositions(model.bodies, state.bodies.q, (v0 + 2 * v2 + 2 * v3 + v4) / 6, dt);
+  state.bodies.time += dt;
+  data.wheels = first;
+}
+
+}  // namespace
+
+WorldState initialState(const WorldModel& model) {
+  WorldState s;
+  s.bodies = neutralState(model.bodies);
+  s.targets.assign(model.actuators.size(), 0.0);
+  s.tread.resize(model.wheels.size());
+  return s;
+}
+
+WorldData makeWorldData(const WorldModel& model) {
+  WorldData d;
+  d.bodies = makeData(model.bodies);
+  d.wheels.resize(model.wheels.size());
+  return d;
+}
+
+void computeContactForces(const WorldModel& model, const WorldState& state, WorldData& data) {
+  forwardKinematics(model.bodies, state.bodies, data.bodies);
+  for (Vec6& f : data.bodies.externalForce) f.setZero();
+  for (size_t w = 0; w < model.wheels.size(); ++w) {
+    const WheelModel& wheel = model.wheels[w];
+    const Body& body = model.bodies.bodies[wheel.body];
+    WheelResult& res = data.wheels[w];
+    const Vec3 centre = worldPoint(data.bodies, wheel.body, Vec3::Zero());
+    const Vec3 axle = worldRotation(data.bodies, wheel.body) * body.axis;
+    wheelContacts(model.terrain, wheel.shape, centre, axle, res.contacts);
+    res.forces.clear();
+    res.force.setZero();
+    res.normalLoad = 0;
+    ContactKinematics k;
+    k.centreVelocity = worldPointVelocity(data.bodies, wheel.body, Vec3::Zero());
+    k.omega = worldAngularVelocity(data.bodies, wheel.body);
+    k.axle = axle;
+    k.spinRate = state.bodies.v[body.vIndex];
+    k.radius = wheel.shape.radius;
+    Vec3 moment = Vec3::Zero();
+    res.tread.clear();
+    for (const WheelContact& c : res.contacts) {
+      k.op = c.point - centre;
+      k.deflection = c.deflection;
+      const Material& ground = model.terrain.materials[model.terrain.pieces[c.piece].material];
+      TireForces f = tireForces(wheel.tire, ground, k, model.slip);
+      // The tangential force goes through the tread element: seed 000's law
+      // in steady slip, a spring at rest (contact/tread.h).
+      TreadState next{c.piece, Vec3::Zero()};
+      const Vec3 before = previousTread(state.tread[w], c.piece);
+      const Vec3 tangential = treadForce(wheel.tread, before, f.slipVelocity, c.normal, f.adhesion * f.normal,
+                                         2 * ground.phiMax * f.normal, model.dt, next.deflection);
+      setTangentialForce(wheel.tire, ground, k, tangential, f);
+      res.tread.push_back(next);
+      res.forces.push_back(f);
+      res.force += f.force;
+      res.normalLoad += f.normal;
+      moment += f.axleMoment + f.spinMoment * axle;  // eqs. 11-12: about the centre O
+    }
+    Vec6& ext = data.bodies.externalForce[wheel.body];
+    ext.head<3>() += centre.cross(res.force) + moment;
+    ext.tail<3>() += res.force;
+  }
+}
+
+bool step(const WorldModel& model, WorldState& state, WorldData& data) {
+  if (!data.error.empty()) return false;
+  const MultibodyState previous = state.bodies;
+  if (model.integrator == Integrator::RungeKutta4) {
+    stepRk4(model, state, data);
+  } else {
+    evaluate(model, state, data);
+    integrateSemiImplicit(model.bodies, state.bodies, data.bodies, model.dt);
+  }
+  data.error = blowUpMessage(model, state);
+  if (!data.error.empty()) {
+    state.bodies = previous;
+    return false;
+  }
+  for (size_t w = 0; w < model.wheels.size(); ++w) state.tread[w] = data.wheels[w].tread;
+  return true;
+}
+
+}  // namespace roverlab

@@ -1,0 +1,135 @@
+// A robot on a terrain: the multibody model, its wheels and actuators, and the
+// terrain (immutable WorldModel), the changing WorldState, and the step that
+// advances it:
+//   kinematics → wheel contacts (point-GJK) → tire forces → actuators →
+//   articulated-body dynamics → integrate.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "contact/tire_model.h"
+#include "contact/tread.h"
+#include "contact/wheel_contact.h"
+#include "dynamics/multibody.h"
+#include "terrain/terrain.h"
+
+namespace roverlab {
+
+/// A wheel: a body attached to its carrier by a revolute spin joint. Its frame
+/// origin is the wheel centre O and the joint axis is the axle n_k.
+struct WheelModel {
+  int body = -1;         ///< the wheel's body (its joint must be Revolute)
+  WheelShape shape;
+  TireParams tire;
+  TreadParams tread;
+};
+
+enum class ActuatorMode : unsigned char {
+  Speed,     ///< wheel motor: τ = clamp(gain·(target − v), ±limit), target in rad/s or m/s
+  Position,  ///< servo: τ = clamp(gain·(target − q) − damping·v, ±limit), target in rad or m
+  Torque,    ///< direct input: τ = clamp(target, ±limit)
+};
+
+struct Actuator {
+  std::string name;
+  int body = -1;           ///< body whose 1-DOF joint is driven
+  ActuatorMode mode = ActuatorMode::Speed;
+  double gain = 100.0;     ///< Speed: N·m·s/rad (N·s/m); Position: N·m/rad (N/m)
+  double damping = 0.0;    ///< Position only: N·m·s/rad (N·s/m)
+  double limit = 100.0;    ///< torque (N·m) or force (N) limit
+};
+
+/// Joint range kept by a stiff one-sided spring-damper outside [lower, upper].
+struct JointLimit {
+  int body = -1;
+  double lower = -1e300, upper = 1e300;  ///< (rad or m)
+  double stiffness = 1e5;  ///< N·m/rad (N/m) beyond the limit
+  double damping = 1e3;    ///< N·m·s/rad (N·s/m) beyond the limit
+};
+
+/// Passive spring-damper on a 1-DOF joint (a rocker, a suspension slider):
+/// τ = −(k e + k3 e³) − c v with e = q − rest.
+struct JointSpring {
+  int body = -1;
+  double stiffness = 0.0;  ///< k: N·m/rad (N/m)
+  double damping = 0.0;    ///< c: N·m·s/rad (N·s/m)
+  double rest = 0.0;       ///< rad (m)
+  double cubic = 0.0;      ///< k3: N·m/rad³ (N/m³), the progressive part of a nonlinear spring
+};
+
+enum class Integrator : unsigned char {
+  SemiImplicitEuler,  ///< v += dt·a, then q += dt·v (default, one force evaluation per step)
+  RungeKutta4,        ///< classical RK4 on (q, v), four force evaluations per step
+};
+
+/// Penalty contact of the robot's body boxes with the terrain: each box
+/// corner and edge midpoint is probed against the terrain pieces, with the
+/// tire's spring-damper law and Coulomb friction (μ = φ_max of the piece).
+struct ChassisContact {
+  bool enabled = false;
+  double stiffness = 1.0e6;  ///< N/m per probe
+  double damping = 5.0e3;    ///< N·s/m per probe
+};
+
+struct BodyProbes {
+  int body = -1;
+  std::vector<Vec3> points;  ///< probe points in the body frame (m)
+};
+
+struct WorldModel {
+  Multibody bodies;
+  Terrain terrain;
+  std::vector<WheelModel> wheels;
+  std::vector<Actuator> actuators;
+  std::vector<JointLimit> limits;
+  std::vector<JointSpring> springs;
+  std::vector<BodyProbes> probes;  ///< chassis contact probes (used when chassis.enabled)
+  ChassisContact chassis;
+  SlipDefinition slip = SlipDefinition::Relative;
+  Integrator integrator = Integrator::SemiImplicitEuler;
+  double dt = 4e-4;  ///< fixed step (s), seed 000
+};
+
+/// Tread deflection of one wheel against one terrain piece (contact/tread.h).
+struct TreadState {
+  int piece = -1;
+  Vec3 deflection = Vec3::Zero();  ///< z (m)
+};
+
+struct WorldState {
+  MultibodyState bodies;
+  std::vector<double> targets;              ///< per actuator: speed, position or torque target
+  std::vector<std::vector<TreadState>> tread;  ///< per wheel: one per touching piece
+};
+
+/// Per-step results (what telemetry and views read).
+struct WheelResult {
+  std::vector<WheelContact> contacts;
+  std::vector<TireForces> forces;  ///< one per contact
+  std::vector<TreadState> tread;   ///< tread state after this step, one per contact
+  Vec3 force = Vec3::Zero();       ///< sum of contact forces on the wheel (N)
+  double normalLoad = 0.0;         ///< sum of R_z (N)
+};
+
+struct WorldData {
+  MultibodyData bodies;
+  std::vector<WheelResult> wheels;
+  int chassisContacts = 0;  ///< probes touching the terrain in the last evaluation
+  std::string error;  ///< set when the state became non-finite; the step refuses to go on
+};
+
+WorldState initialState(const WorldModel& model);
+WorldData makeWorldData(const WorldModel& model);
+
+/// Wheel contacts and tire forces for the current state; fills data.wheels
+/// (with the tread state for the end of the step) and
+/// data.bodies.externalForce (forces only, no joint torques).
+void computeContactForces(const WorldModel& model, const WorldState& state, WorldData& data);
+
+/// Advances one step of model.dt. Returns false (and sets data.error, naming the
+/// body and the time) if the state is not finite afterwards; the state is then
+/// left at its last finite value.
+bool step(const WorldModel& model, WorldState& state, WorldData& data);
+
+}  // namespace roverlab
