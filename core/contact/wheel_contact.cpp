@@ -78,15 +78,29 @@ int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& c
     const TerrainPiece& piece = terrain.pieces[i];
     const PointDistance pd = pointDistance(piece.shape, centre, wheel.radius);
     if (pd.feature == Feature::Far || pd.distance >= wheel.radius) continue;
-    if (std::abs(pd.normal.dot(axle)) > band) continue;  // side cap: not modelled
     if (pd.distance > 0 && isGhost(terrain, i, pd, centre)) continue;
     WheelContact c;
     c.piece = i;
     c.normal = pd.normal;
     c.surfacePoint = pd.closest;
-    c.point = centre - wheel.radius * pd.normal;
-    c.distance = pd.distance;
-    c.deflection = wheel.radius - pd.distance;
+    const double axial = pd.normal.dot(axle);
+    if (std::abs(axial) <= band) {
+      c.point = centre - wheel.radius * pd.normal;
+      c.distance = pd.distance;
+      c.deflection = wheel.radius - pd.distance;
+    } else {
+      // The sphere's nearest point lies beyond the tread (a steeply tilted
+      // wheel): the wheel bears on the rim of the cut on the ground side,
+      // the point of that circle nearest the piece. It meets the tread
+      // contact continuously at the band edge.
+      const Vec3 across = (pd.normal - axial * axle).normalized();
+      const double rim = std::sqrt(std::max(0.0, wheel.radius * wheel.radius - 0.25 * wheel.width * wheel.width));
+      c.point = centre - std::copysign(0.5 * wheel.width, axial) * axle - rim * across;
+      const PointDistance depth = pointDistance(piece.shape, c.point, 0.0);
+      if (depth.distance >= 0) continue;
+      c.deflection = -depth.distance;
+      c.distance = wheel.radius - c.deflection;
+    }
     out.push_back(c);
   }
   return static_cast<int>(out.size());

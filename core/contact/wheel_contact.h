@@ -2,7 +2,9 @@
 // free radius r truncated on both sides to the tread width; each convex piece
 // within reach gives at most one contact point, on the line from the wheel
 // centre O towards the piece's nearest point. Several pieces give several
-// contacts. Contact with the side caps is not modelled (it means roll-over).
+// contacts. A wheel tilted so far that this point falls beyond the tread
+// bears on the rim of the cut instead (the flat side caps themselves are not
+// modelled: touching them means the robot has rolled over).
 #pragma once
 
 #include <vector>

@@ -142,21 +142,45 @@ TEST_CASE("wheel centre inside a piece: exit normal and deflection beyond the ra
   CHECK((cs[0].point - Vec3(0.1, 0.1, -0.05 - 0.19)).norm() < 1e-15);
 }
 
-TEST_CASE("contact outside the tread band (side cap) is not modelled", "[wheel_contact]") {
+TEST_CASE("beyond the tread band the wheel bears on the rim of its cut", "[wheel_contact]") {
   // A wall x ≥ 0; the wheel 0.1 m in front of it.
   const Terrain t = terrainOf({boxFromTo(Vec3(0, -5, -1), Vec3(1, 5, 2))});
   const Vec3 centre(-0.1, 0, 0.5);
+  const double halfWidth = 0.5 * kWheel.width, rim = std::sqrt(0.19 * 0.19 - halfWidth * halfWidth);
   // Axle along y: the wall touches the tread. Control case.
   REQUIRE(contactsAt(t, centre, kAxleY).size() == 1);
-  // Axle pointing at the wall: the contact direction is along the axle, far
-  // outside the band |e·axle| ≤ width/(2r) = 0.06/0.19 ≈ 0.316.
+  // Axle pointing at the wall: the nearest rim point is at x = −0.1 + 0.06 < 0,
+  // clear of the wall: no contact (only a flat side cap could touch).
   CHECK(contactsAt(t, centre, Vec3(1, 0, 0)).empty());
   CHECK(contactsAt(t, centre, Vec3(-1, 0, 0)).empty());
-  // Either side of the band edge: |e·axle| = sin θ = 0.30 (inside) and 0.33 (outside).
-  for (double s : {0.30, 0.33}) {
+  // Axle tilted by s = sin θ towards the wall. Inside the band
+  // |e·axle| ≤ width/(2r) ≈ 0.316 the tread point centre − r·e touches (0.09 m
+  // deep); beyond it the rim point centre + 0.06·axle − ρ·u does, with
+  // u = unit(e − (e·axle)·axle), ρ = √(r² − 0.06²): its depth is its x.
+  for (double s : {0.30, 0.33, 0.5}) {
     const Vec3 axle(s, std::sqrt(1 - s * s), 0);
-    CHECK(contactsAt(t, centre, axle).size() == (s < 0.06 / 0.19 ? 1u : 0u));
+    const std::vector<WheelContact> cs = contactsAt(t, centre, axle);
+    REQUIRE(cs.size() == 1u);
+    CHECK((cs[0].normal - Vec3(-1, 0, 0)).norm() < 1e-12);
+    if (s < halfWidth / 0.19) {
+      CHECK(cs[0].deflection == Approx(0.09).margin(1e-12));
+    } else {
+      const Vec3 e(-1, 0, 0);
+      const Vec3 u = (e - e.dot(axle) * axle).normalized();
+      const Vec3 point = centre + halfWidth * axle - rim * u;
+      CHECK((cs[0].point - point).norm() < 1e-12);
+      CHECK(cs[0].deflection == Approx(point.x()).margin(1e-12));
+      CHECK(cs[0].deflection < 0.09);  // the rim reaches less far than the sphere would
+    }
   }
+  // Continuity at the band edge: the two rules give the same contact.
+  const double edge = halfWidth / 0.19;
+  const std::vector<WheelContact> in = contactsAt(t, centre, Vec3(edge - 1e-9, std::sqrt(1 - (edge - 1e-9) * (edge - 1e-9)), 0));
+  const std::vector<WheelContact> out = contactsAt(t, centre, Vec3(edge + 1e-9, std::sqrt(1 - (edge + 1e-9) * (edge + 1e-9)), 0));
+  REQUIRE(in.size() == 1u);
+  REQUIRE(out.size() == 1u);
+  CHECK(std::abs(in[0].deflection - out[0].deflection) < 1e-8);
+  CHECK((in[0].point - out[0].point).norm() < 1e-8);
 }
 
 TEST_CASE("seam: a wheel rolled across abutting coplanar boxes feels one flat surface", "[wheel_contact][seam]") {

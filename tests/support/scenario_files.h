@@ -1,0 +1,50 @@
+// Scenario files of terrains/ for tests: read, override, parse, simulate.
+#pragma once
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/simulation.h"
+
+namespace testing {
+
+inline std::filesystem::path terrainsDir() { return std::filesystem::path(ROVERLAB_SOURCE_DIR) / "terrains"; }
+
+inline std::string readText(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The simulation of terrains/NAME with `PATH=VALUE` overrides; fails the test on any issue.
+inline roverlab::Simulation simulationOf(const std::string& name, const std::vector<std::string>& overrides = {}) {
+  const roverlab::Expected<std::string> text = roverlab::applyOverrides(readText(terrainsDir() / name), overrides);
+  INFO(text.message());
+  REQUIRE(text.ok());
+  const roverlab::Expected<roverlab::Scenario> scenario = roverlab::parseScenario(text.value());
+  INFO(scenario.message());
+  REQUIRE(scenario.ok());
+  roverlab::Expected<roverlab::Simulation> sim = roverlab::makeSimulation(scenario.value());
+  INFO(sim.message());
+  REQUIRE(sim.ok());
+  return std::move(sim).value();
+}
+
+/// Advances to simulated time t (s); fails the test if the simulation blows up.
+inline void runUntil(roverlab::Simulation& sim, double t) {
+  while (sim.state.bodies.time < t - 1e-9)
+    if (!roverlab::advance(sim)) FAIL(sim.data.error);
+  roverlab::updateKinematics(sim);
+}
+
+inline roverlab::Vec3 wheelCentre(const roverlab::Simulation& sim, int wheel) {
+  return roverlab::worldPoint(sim.data.bodies, sim.model.wheels[wheel].body, roverlab::Vec3::Zero());
+}
+
+}  // namespace testing
