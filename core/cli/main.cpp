@@ -148,6 +148,9 @@ int main(int argc, char** argv) {
   Expected<Scenario> scenario = parseScenario(doc.value());
   if (!scenario) return printIssues(scenario.issues());
   if (o.command == "validate") {
+    // The complete check: the file, then the robot placed on its terrain.
+    Expected<Simulation> sim = makeSimulation(scenario.value());
+    if (!sim) return printIssues(sim.issues());
     std::cout << json{{"ok", true}}.dump() << "\n";
     return 0;
   }

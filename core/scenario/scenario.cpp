@@ -570,7 +570,7 @@ Expected<Scenario> parseScenario(const std::string& text) {
   readRobot(r, doc, s);
   readControl(r, doc, s);
   readSimulation(r, doc, s);
-  if (r.issues.empty()) checkJointNames(r, s);
+  if (!s.robot.preset.empty()) checkJointNames(r, s);  // preset parameters too, alongside other issues
   if (!r.issues.empty()) return r.issues;
   Expected<Terrain> terrain = std::move(t.builder).build();
   if (!terrain) return prefixed("terrain", terrain.issues());

@@ -92,6 +92,21 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   sim.state = initialState(m);
   sim.data = makeWorldData(m);
 
+  // The explicit step resolves a tire spring only when dt·ω stays well below
+  // 2 (the stability limit of semi-implicit Euler), ω = √(c_t / m) with m the
+  // robot's mass shared among its wheels; beyond ω·dt = 0.5 the contact
+  // gains energy and launches the robot.
+  double mass = 0;
+  for (const Body& b : m.bodies.bodies) mass += b.mass;
+  for (const WheelModel& w : m.wheels) {
+    const double omega = std::sqrt(w.tire.stiffness * m.wheels.size() / mass);
+    if (omega * m.dt > 0.5)
+      return Expected<Simulation>::failure(
+          "simulation.dt", "too large for the tire stiffness: " + fmt(m.dt) + " s with " + fmt(w.tire.stiffness) +
+                               " N/m on " + fmt(mass / m.wheels.size()) + " kg per wheel; use dt ≤ " +
+                               fmt(0.5 / omega) + " s");
+  }
+
   Pose pose = scenario.robot.pose;
   const std::string where = "robot.pose.position";
   if (scenario.robot.placeOnGround) {

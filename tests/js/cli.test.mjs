@@ -1,0 +1,124 @@
+// The native command-line tool (build/native/roverlab): validate, run with
+// overrides and CSV telemetry, and its exit statuses.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const cli = path.join(root, 'build/native/roverlab');
+const terrains = path.join(root, 'terrains');
+let tmp;
+
+function roverlab(...args) {
+  const r = spawnSync(cli, args, { encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: build it with scripts/build-native.sh`);
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'roverlab-cli-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('validate', () => {
+  const files = readdirSync(terrains).filter((f) => f.endsWith('.json'));
+
+  test('every scenario in terrains/ is valid', () => {
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    for (const f of files) {
+      const r = roverlab('validate', path.join(terrains, f));
+      expect(r.status, `${f}: ${r.stdout}`).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true });
+    }
+  });
+
+  test('an unknown version names the versions understood', () => {
+    const doc = JSON.parse(readFileSync(path.join(terrains, 'flat-wheel-rig.json'), 'utf8'));
+    doc.version = 7;
+    const file = path.join(tmp, 'v7.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const r = roverlab('validate', file);
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.ok).toBe(false);
+    expect(out.issues).toEqual([
+      { path: 'version', message: 'unsupported scenario version 7; this build reads version 1' },
+    ]);
+  });
+
+  test('--set reaches the validator and every problem is listed with its path', () => {
+    const r = roverlab(
+      'validate',
+      path.join(terrains, 'step-articulated6.json'),
+      '--set', 'robot.params.wheel_radius=-1',
+      '--set', 'terrain.boxes[1].size[2]=-3',
+      '--set', 'simulation.slip="sideways"',
+    );
+    expect(r.status).toBe(1);
+    const paths = JSON.parse(r.stdout).issues.map((i) => i.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(['terrain.boxes[1].size[2]', 'simulation.slip', 'robot.params.wheel_radius']),
+    );
+  });
+
+  test('a wheel starting inside the ground is refused', () => {
+    const at = (z) => {
+      const r = roverlab('validate', path.join(terrains, 'flat-wheel-rig.json'), '--set', `robot.pose.position=[0,0,${z}]`);
+      expect(r.status).toBe(1);
+      const [issue] = JSON.parse(r.stdout).issues;
+      expect(issue.path).toBe('robot.pose.position');
+      return issue.message;
+    };
+    expect(at(-0.05)).toMatch(/wheel 'wheel' starts with its centre inside terrain piece 0 \(0.05 m deep\)/);
+    expect(at(0.05)).toMatch(/wheel 'wheel' starts pressed 0.14 m into terrain piece 0/);
+  });
+
+  test('malformed JSON and usage errors', () => {
+    const file = path.join(tmp, 'broken.json');
+    writeFileSync(file, '{"format": "roverlab-scenario", "version": 1,');
+    const r = roverlab('validate', file);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).issues[0].message).toMatch(/^not valid JSON/);
+    expect(roverlab('validate').status).toBe(2);
+    expect(roverlab('fly', file).status).toBe(2);
+    expect(roverlab('run', file, '--dt').status).toBe(2);
+    expect(roverlab('run', path.join(tmp, 'missing.json')).status).toBe(2);
+  });
+});
+
+describe('run', () => {
+  test('summary and CSV telemetry', () => {
+    const csv = path.join(tmp, 'rig.csv');
+    const r = roverlab('run', path.join(terrains, 'flat-wheel-rig.json'), '--duration', '1', '--csv', csv);
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.ok).toBe(true);
+    expect(summary.steps).toBe(2500);  // 1 s at 0.4 ms
+    expect(summary.time_s).toBeCloseTo(1, 9);
+    expect(summary.base.position_m[0]).toBeGreaterThan(0.3);  // 3 rad/s × 0.19 m for ~1 s, from rest
+    expect(summary.wheels).toHaveLength(1);
+    expect(summary.wheels[0].in_contact).toBe(true);
+    expect(summary.steps_per_s).toBeGreaterThan(0);
+    expect(summary.real_time_factor).toBeGreaterThan(0);
+    const lines = readFileSync(csv, 'utf8').trim().split('\n');
+    const header = lines[0].split(',');
+    expect(header).toEqual(
+      expect.arrayContaining(['time_s', 'base_x_m', 'base_z_m', 'base_pitch_rad', 'wheel_x_m', 'wheel_z_m',
+        'wheel_contacts', 'wheel_normal_N', 'wheel_tangential_N', 'wheel_slip']),
+    );
+    expect(lines.length - 1).toBe(100);  // 100 samples per simulated second by default
+    const last = lines.at(-1).split(',').map(Number);
+    expect(last[header.indexOf('time_s')]).toBeCloseTo(1, 9);
+    expect(last[header.indexOf('wheel_normal_N')]).toBeCloseTo(55 * 9.81, -1);  // carries the rig's weight
+  });
+
+  test('a step too large for the tire stiffness is refused before it can blow up', () => {
+    const r = roverlab('run', path.join(terrains, 'flat-wheel-rig.json'), '--set', 'robot.params.tire_stiffness=1e8',
+      '--dt', '0.01');
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).issues[0].path).toBe('simulation.dt');
+  });
+});
