@@ -8,8 +8,10 @@
 //  - Bulk numbers (vertices, indices) come back as JS-owned typed arrays (copies), so
 //    nothing on the JS side points into WASM memory.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -335,10 +337,41 @@ val pointDistanceExact(val points, val point) {
 
 std::string version() { return "0.1.0"; }
 
+// ---------------------------------------------------------------- scenarios
+
+/// Runs a scenario (JSON text) for `seconds` of simulated time (the scenario's
+/// duration when ≤ 0): { ok: true, summary } with the same summary the
+/// command-line tool prints, or { ok: false, issues }. A blow-up is reported
+/// in summary.ok / summary.error.
+val runScenario(const std::string& text, double seconds) {
+  Expected<Scenario> scenario = parseScenario(text);
+  if (!scenario) return issuesResult(scenario.issues());
+  Expected<Simulation> made = makeSimulation(scenario.value());
+  if (!made) return issuesResult(made.issues());
+  Simulation& sim = made.value();
+  RunStats stats;
+  const long every = std::max(1L, std::lround(0.01 / sim.model.dt));
+  const long total = std::lround((seconds > 0 ? seconds : sim.duration) / sim.model.dt);
+  const double start = emscripten_get_now();
+  for (long i = 0; i < total && advance(sim); ++i)
+    if (sim.steps % every == 0) {
+      updateKinematics(sim);
+      stats.sample(sim);
+    }
+  const double wall = (emscripten_get_now() - start) / 1000.0;
+  updateKinematics(sim);
+  stats.sample(sim);
+  val result = val::object();
+  result.set("ok", true);
+  result.set("summary", val::global("JSON").call<val>("parse", summaryJson(sim, stats, wall)));
+  return result;
+}
+
 }  // namespace
 }  // namespace roverlab
 
 EMSCRIPTEN_BINDINGS(roverlab) {
+  emscripten::function("runScenario", &roverlab::runScenario);
   emscripten::function("version", &roverlab::version);
   // Overloads by argument count stand in for optional arguments.
   emscripten::function("buildDemoTerrain", &roverlab::buildDemoTerrain);

@@ -493,6 +493,36 @@ void checkJointNames(Reader& r, const Scenario& s) {
   for (size_t i = 0; i < s.control.script.size(); ++i) check(s.control.script[i].joints, Reader::at("control.script", i));
 }
 
+// Parses JSON without exceptions (the WebAssembly build cannot catch them):
+// a SAX pass that records the first syntax error, then the DOM parse.
+class SyntaxCheck : public nlohmann::json_sax<json> {
+ public:
+  std::string error;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    error = e.what();
+    return false;
+  }
+};
+
+Expected<json> parseJson(const std::string& text) {
+  SyntaxCheck check;
+  if (!json::sax_parse(text, &check) || !check.error.empty())
+    return Expected<json>::failure("", "not valid JSON: " + check.error);
+  return json::parse(text, nullptr, false);
+}
+
 // Splits "a.b[2].c" into keys and indices.
 std::optional<json::json_pointer> pointerOf(const std::string& path) {
   std::string ptr;
@@ -532,12 +562,9 @@ std::optional<json::json_pointer> pointerOf(const std::string& path) {
 std::vector<std::string> controllerNames() { return {"none"}; }
 
 Expected<Scenario> parseScenario(const std::string& text) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    return Expected<Scenario>::failure("", std::string("not valid JSON: ") + e.what());
-  }
+  Expected<json> parsed = parseJson(text);
+  if (!parsed) return parsed.issues();
+  const json& doc = parsed.value();
   Reader r;
   if (!r.object(doc, "", {"format", "version", "name", "description", "terrain", "track1", "robot", "control",
                           "simulation"}))
@@ -545,7 +572,8 @@ Expected<Scenario> parseScenario(const std::string& text) {
   const std::string format = r.string(doc, "", "format", "");
   if (format != kScenarioFormat) r.add("format", std::string("must be \"") + kScenarioFormat + "\"");
   if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != kScenarioVersion) {
-    const std::string got = doc.contains("version") ? doc["version"].dump() : "nothing";
+    const std::string got =
+        doc.contains("version") ? doc["version"].dump(-1, ' ', false, json::error_handler_t::replace) : "nothing";
     r.add("version", "unsupported scenario version " + got + "; this build reads version " +
                          std::to_string(kScenarioVersion));
     return r.issues;  // the rest may mean something else in another version
@@ -579,12 +607,9 @@ Expected<Scenario> parseScenario(const std::string& text) {
 }
 
 Expected<std::string> applyOverrides(const std::string& text, const std::vector<std::string>& assignments) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    return Expected<std::string>::failure("", std::string("not valid JSON: ") + e.what());
-  }
+  Expected<json> parsed = parseJson(text);
+  if (!parsed) return parsed.issues();
+  json& doc = parsed.value();
   std::vector<Issue> issues;
   for (const std::string& a : assignments) {
     const size_t eq = a.find('=');

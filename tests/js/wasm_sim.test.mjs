@@ -1,0 +1,57 @@
+// The same scenarios run natively (build/native/roverlab) and in the WASM
+// core under Node give the same trajectory: both builds are IEEE double
+// without fused multiply-add, so they differ at most through libm functions
+// (sin, cos, exp, atan2), and after seconds of contact-rich motion the final
+// poses still agree to the summary's resolution of 1e-6 m and 1e-6 rad.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, expect, test } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const modulePath = path.join(root, 'web/src/wasm/roverlab_core.js');
+const cli = path.join(root, 'build/native/roverlab');
+let core;
+
+beforeAll(async () => {
+  for (const f of [modulePath, cli]) if (!existsSync(f)) throw new Error(`${f} is missing: run npm test to build it`);
+  const { default: createRoverlabCore } = await import(modulePath);
+  core = await createRoverlabCore();
+});
+
+const cases = [
+  ['step-articulated6.json', 6],
+  ['block-planar-vehicle.json', 6],
+  ['depression-rocker8.json', 10],
+  ['profile-wheel-rig.json', 3],
+  ['flat-wheel-walker.json', 3],
+];
+
+test.each(cases)('%s for %d s: native and WASM agree', (file, seconds) => {
+  const scenario = path.join(root, 'terrains', file);
+  const wasm = core.runScenario(readFileSync(scenario, 'utf8'), seconds);
+  expect(wasm.ok).toBe(true);
+  const native = JSON.parse(
+    spawnSync(cli, ['run', scenario, '--duration', String(seconds)], { encoding: 'utf8' }).stdout,
+  );
+  const w = wasm.summary;
+  expect(w.ok).toBe(true);
+  expect(native.ok).toBe(true);
+  expect(w.steps).toBe(native.steps);
+  for (let k = 0; k < 3; k++) expect(Math.abs(w.base.position_m[k] - native.base.position_m[k])).toBeLessThanOrEqual(1e-6);
+  for (const angle of ['yaw_rad', 'pitch_rad', 'roll_rad']) {
+    const d = Math.abs(w.base[angle] - native.base[angle]);
+    expect(Math.min(d, 2 * Math.PI - d)).toBeLessThanOrEqual(1e-6);  // ±π is one heading
+  }
+  expect(w.wheels.map((x) => x.in_contact)).toEqual(native.wheels.map((x) => x.in_contact));
+});
+
+test('an invalid scenario comes back as issues, not an exception', () => {
+  const r = core.runScenario('{"format": "roverlab-scenario", "version": 2}', 1);
+  expect(r.ok).toBe(false);
+  expect(r.issues[0].path).toBe('version');
+  const bad = core.runScenario('not json', 1);
+  expect(bad.ok).toBe(false);
+  expect(bad.issues[0].message).toMatch(/^not valid JSON/);
+});
