@@ -94,3 +94,20 @@ TEST_CASE("seed 002: on the slope the right rear rocker's wheels 7-8 hang in the
     CHECK(load == Approx(weight).epsilon(0.1));  // still carried, by the other six (dynamic ±10 %)
   }
 }
+
+TEST_CASE("seed 001: the wheel-walker steps its wheels up a step that rolling cannot climb", "[sim][paper]") {
+  // Step 0.3 m (2 wheel radii) at x = 1. The timed script lifts legs 1-3
+  // onto it one by one, then raises the body so wheel 4 follows: at the end
+  // every wheel centre is at step height + r (less a few mm of deflection).
+  Simulation walker = simulationOf("step-wheel-walker.json");
+  runUntil(walker, 30.0);
+  for (int w = 0; w < 4; ++w) {
+    INFO("wheel " << w + 1);
+    CHECK(wheelCentre(walker, w).z() > 0.3 + 0.15 - 0.01);
+    CHECK(wheelCentre(walker, w).x() > 1.0);
+  }
+  // Without the script the machine only drives into the step and stays below it.
+  Simulation rolling = simulationOf("step-wheel-walker.json", {"control.script=[]"});
+  runUntil(rolling, 30.0);
+  CHECK(lowestWheel(rolling) < 0.3);
+}
