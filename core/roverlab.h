@@ -11,6 +11,7 @@
 #include "geometry/polytope.h"
 #include "robots/robot.h"
 #include "scenario/scenario.h"
+#include "sim/frame.h"
 #include "sim/simulation.h"
 #include "sim/telemetry.h"
 #include "sim/world.h"

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -367,10 +368,188 @@ val runScenario(const std::string& text, double seconds) {
   return result;
 }
 
+// ------------------------------------------------------------------- world
+
+/// A running scenario for the browser: `new World(json)`, then `ok()` or
+/// `issues()`; `step(n)`, inputs, and `frame()`, a Float64Array view into WASM
+/// memory laid out as in sim/frame.h (valid until the next call that may grow
+/// memory: take it again after each step, or copy it).
+class World {
+ public:
+  explicit World(const std::string& text) {
+    Expected<Scenario> scenario = parseScenario(text);
+    if (!scenario) {
+      issues_ = scenario.issues();
+      return;
+    }
+    scenario_ = std::move(scenario).value();
+    reset();
+  }
+
+  bool ok() const { return sim_.has_value(); }
+  val issues() const { return issuesResult(issues_)["issues"]; }
+
+  /// Back to the initial state (false if the scenario was rejected).
+  bool reset() {
+    Expected<Simulation> made = makeSimulation(scenario_);
+    if (!made) {
+      issues_ = made.issues();
+      sim_.reset();
+      return false;
+    }
+    sim_ = std::move(made).value();
+    layout_ = frameLayout(*sim_);
+    writeFrame(*sim_, layout_, frame_);
+    return true;
+  }
+
+  /// Advances up to n steps; returns how many were taken (fewer on a blow-up).
+  int step(int n) {
+    if (!sim_) return 0;
+    int taken = 0;
+    while (taken < n && advance(*sim_)) ++taken;
+    writeFrame(*sim_, layout_, frame_);
+    return taken;
+  }
+
+  std::string error() const { return sim_ ? sim_->data.error : std::string(); }
+  double time() const { return sim_ ? sim_->state.bodies.time : 0.0; }
+  double dt() const { return sim_ ? sim_->model.dt : 0.0; }
+  void setWheelSpeeds(double left, double right) {
+    if (sim_) roverlab::setWheelSpeeds(*sim_, left, right);
+  }
+  bool setJointTarget(const std::string& name, double target) {
+    return sim_ && roverlab::setJointTarget(*sim_, name, target);
+  }
+  val frame() const { return val(emscripten::typed_memory_view(frame_.size(), frame_.data())); }
+
+  /// What the view needs to build the scene once: bodies and their boxes,
+  /// wheels, terrain meshes, Track1, joint drives, the frame layout and the
+  /// telemetry columns.
+  val model() const {
+    val m = val::object();
+    if (!sim_) return m;
+    const Simulation& sim = *sim_;
+    val bodies = val::array();
+    for (const Body& b : sim.model.bodies.bodies) {
+      val body = val::object();
+      body.set("name", b.name);
+      body.set("parent", b.parent);
+      body.set("boxes", val::array());
+      bodies.call<void>("push", body);
+    }
+    for (const BodyBox& box : sim.robot.boxes) {
+      val item = val::object();
+      item.set("centre", vec3ToJs(box.centre));
+      item.set("size", vec3ToJs(box.size));
+      bodies[box.body]["boxes"].call<void>("push", item);
+    }
+    m.set("bodies", bodies);
+    val wheels = val::array();
+    for (const WheelModel& w : sim.model.wheels) {
+      val wheel = val::object();
+      wheel.set("body", w.body);
+      wheel.set("name", sim.model.bodies.bodies[w.body].name);
+      wheel.set("radius", w.shape.radius);
+      wheel.set("width", w.shape.width);
+      wheels.call<void>("push", wheel);
+    }
+    m.set("wheels", wheels);
+    val pieces = val::array();
+    for (const TerrainPiece& piece : sim.model.terrain.pieces) pieces.call<void>("push", pieceMesh(piece, "piece"));
+    val terrain = val::object();
+    terrain.set("pieces", pieces);
+    val box = val::object();
+    box.set("min", vec3ToJs(sim.model.terrain.box.min));
+    box.set("max", vec3ToJs(sim.model.terrain.box.max));
+    terrain.set("box", box);
+    m.set("terrain", terrain);
+    val track1 = val::array();
+    for (const Track1Node& n : scenario_.track1) track1.call<void>("push", vec3ToJs(n.point));
+    m.set("track1", track1);
+    val joints = val::array();
+    for (const auto& [name, index] : sim.robot.joints) joints.call<void>("push", name);
+    m.set("joints", joints);
+    val sections = val::array();
+    for (int s : sim.robot.sections) sections.call<void>("push", s);
+    m.set("sections", sections);
+    val columns = val::array();
+    for (const std::string& c : telemetryColumns(sim)) columns.call<void>("push", c);
+    m.set("columns", columns);
+    val layout = val::object();
+    layout.set("bodies", layout_.bodies);
+    layout.set("wheels", layout_.wheels);
+    layout.set("poses", layout_.poses);
+    layout.set("contacts", layout_.contacts);
+    layout.set("row", layout_.row);
+    layout.set("size", layout_.size);
+    layout.set("pose", FrameLayout::kPose);
+    layout.set("slot", FrameLayout::kSlot);
+    layout.set("wheel", FrameLayout::kWheel);
+    layout.set("slots", kContactSlots);
+    m.set("layout", layout);
+    m.set("preset", sim.robot.preset);
+    m.set("planar", sim.robot.planar);
+    m.set("base", sim.robot.base);
+    m.set("maxWheelSpeed", sim.robot.maxWheelSpeed);
+    m.set("dt", sim.model.dt);
+    m.set("duration", sim.duration);
+    m.set("name", scenario_.name);
+    m.set("description", scenario_.description);
+    return m;
+  }
+
+ private:
+  Scenario scenario_;
+  std::optional<Simulation> sim_;
+  std::vector<Issue> issues_;
+  FrameLayout layout_;
+  std::vector<double> frame_;
+};
+
+/// Every preset with its parameters: [{ preset, description, params: [{ name,
+/// value, min, max, unit, description }] }].
+val presets() {
+  val list = val::array();
+  for (const std::string& name : presetNames()) {
+    val params = val::array();
+    for (const ParamSpec& p : presetParams(name)) {
+      val item = val::object();
+      item.set("name", p.name);
+      item.set("value", p.value);
+      item.set("min", p.min);
+      item.set("max", p.max);
+      item.set("unit", p.unit);
+      item.set("description", p.description);
+      params.call<void>("push", item);
+    }
+    val preset = val::object();
+    preset.set("preset", name);
+    preset.set("description", presetDescription(name));
+    preset.set("params", params);
+    list.call<void>("push", preset);
+  }
+  return list;
+}
+
 }  // namespace
 }  // namespace roverlab
 
 EMSCRIPTEN_BINDINGS(roverlab) {
+  emscripten::class_<roverlab::World>("World")
+      .constructor<std::string>()
+      .function("ok", &roverlab::World::ok)
+      .function("issues", &roverlab::World::issues)
+      .function("reset", &roverlab::World::reset)
+      .function("step", &roverlab::World::step)
+      .function("error", &roverlab::World::error)
+      .function("time", &roverlab::World::time)
+      .function("dt", &roverlab::World::dt)
+      .function("setWheelSpeeds", &roverlab::World::setWheelSpeeds)
+      .function("setJointTarget", &roverlab::World::setJointTarget)
+      .function("frame", &roverlab::World::frame)
+      .function("model", &roverlab::World::model);
+  emscripten::function("presets", &roverlab::presets);
   emscripten::function("runScenario", &roverlab::runScenario);
   emscripten::function("version", &roverlab::version);
   // Overloads by argument count stand in for optional arguments.

@@ -1,0 +1,50 @@
+#include "sim/frame.h"
+
+#include <Eigen/Geometry>
+
+#include "sim/telemetry.h"
+
+namespace roverlab {
+
+FrameLayout frameLayout(const Simulation& sim) {
+  FrameLayout l;
+  l.bodies = static_cast<int>(sim.model.bodies.bodies.size());
+  l.wheels = static_cast<int>(sim.model.wheels.size());
+  l.telemetry = static_cast<int>(telemetryColumns(sim).size());
+  l.contacts = l.poses + FrameLayout::kPose * l.bodies;
+  l.row = l.contacts + FrameLayout::kWheel * l.wheels;
+  l.size = l.row + l.telemetry;
+  return l;
+}
+
+void writeFrame(Simulation& sim, const FrameLayout& layout, std::vector<double>& frame) {
+  updateKinematics(sim);
+  frame.assign(layout.size, 0.0);
+  frame[0] = sim.state.bodies.time;
+  frame[1] = static_cast<double>(sim.steps);
+  frame[2] = sim.data.error.empty() ? 0.0 : 1.0;
+  for (int b = 0; b < layout.bodies; ++b) {
+    double* out = &frame[layout.poses + FrameLayout::kPose * b];
+    const Vec3 p = worldPoint(sim.data.bodies, b, Vec3::Zero());
+    const Eigen::Quaterniond q(worldRotation(sim.data.bodies, b));
+    out[0] = p.x(), out[1] = p.y(), out[2] = p.z();
+    out[3] = q.w(), out[4] = q.x(), out[5] = q.y(), out[6] = q.z();
+  }
+  for (int w = 0; w < layout.wheels; ++w) {
+    const WheelResult& r = sim.data.wheels[w];
+    double* out = &frame[layout.contacts + FrameLayout::kWheel * w];
+    out[0] = static_cast<double>(r.contacts.size());
+    for (int k = 0; k < kContactSlots && k < static_cast<int>(r.contacts.size()); ++k) {
+      double* slot = out + 1 + FrameLayout::kSlot * k;
+      const Vec3& p = r.contacts[k].point;
+      const Vec3& n = r.forces[k].normalForce;
+      const Vec3 t = r.forces[k].force - n;
+      for (int i = 0; i < 3; ++i) slot[i] = p[i], slot[3 + i] = n[i], slot[6 + i] = t[i];
+    }
+  }
+  thread_local std::vector<double> row;  // reused: no allocation per frame
+  telemetryRow(sim, row);
+  std::copy(row.begin(), row.end(), frame.begin() + layout.row);
+}
+
+}  // namespace roverlab
