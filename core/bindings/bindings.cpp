@@ -468,7 +468,18 @@ class World {
     for (const Track1Node& n : scenario_.track1) track1.call<void>("push", vec3ToJs(n.point));
     m.set("track1", track1);
     val joints = val::array();
-    for (const auto& [name, index] : sim.robot.joints) joints.call<void>("push", name);
+    for (const auto& [name, index] : sim.robot.joints) {
+      const int body = sim.model.actuators[index].body;
+      val joint = val::object();
+      joint.set("name", name);
+      joint.set("prismatic", sim.model.bodies.bodies[body].joint == JointType::Prismatic);
+      for (const JointLimit& l : sim.model.limits)
+        if (l.body == body) {
+          joint.set("lower", l.lower);
+          joint.set("upper", l.upper);
+        }
+      joints.call<void>("push", joint);
+    }
     m.set("joints", joints);
     val sections = val::array();
     for (int s : sim.robot.sections) sections.call<void>("push", s);

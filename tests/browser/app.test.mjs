@@ -1,8 +1,8 @@
 // The web app in headless Chromium (Debian's, driven by playwright-core): served
 // by the Vite dev server (what `npm start` runs) and as a production build
-// (`vite build` + `vite preview`). Each must load without console errors, draw
-// the demo terrain, and give a canvas that is not blank. Screenshots go to
-// test-results/terrain.png (dev) and test-results/terrain-build.png.
+// (`vite build` + `vite preview`). Each must load the default scenario without
+// console errors, play it (the robot drives forward), and give a canvas that is
+// not blank. Screenshots go to test-results/app.png (dev) and app-build.png.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -82,7 +82,7 @@ async function imageStats(page, png, background) {
   );
 }
 
-/** Loads the app at `url`, checks it drew the terrain, saves a screenshot as `name`. */
+/** Loads the app at `url`, checks the default scenario plays, saves a screenshot as `name`. */
 async function checkApp(url, name) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = [];
@@ -97,9 +97,14 @@ async function checkApp(url, name) {
       timeout: 60_000,
     });
     const state = await page.evaluate(() => window.__roverlab);
-    expect(state.error).toBeUndefined();
+    expect(state.error).toBeNull();
     expect(state.ready).toBe(true);
-    expect(state.pieces).toBeGreaterThanOrEqual(20);
+    expect(state.preset).toBe('articulated6');
+    // The default scenario plays: after 3 s of simulated time the robot has driven forward.
+    const x0 = state.base[0];
+    await page.waitForFunction(() => window.__roverlab.time >= 3, null, { timeout: 60_000 });
+    const later = await page.evaluate(() => window.__roverlab);
+    expect(later.base[0] - x0, 'distance driven in 3 s (m)').toBeGreaterThan(0.5);
     // Let a few more frames render (orbit damping settles), then capture.
     await page.evaluate(
       () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
@@ -119,7 +124,7 @@ async function checkApp(url, name) {
 }
 
 describe('web app', () => {
-  test('dev server (npm start) draws the demo terrain', async () => {
+  test('dev server (npm start) plays the default scenario', async () => {
     const port = await freePort();
     const server = await createServer({
       configFile,
@@ -128,13 +133,13 @@ describe('web app', () => {
     });
     try {
       await server.listen();
-      await checkApp(server.resolvedUrls.local[0], 'terrain.png');
+      await checkApp(server.resolvedUrls.local[0], 'app.png');
     } finally {
       await server.close();
     }
   }, 120_000);
 
-  test('production build draws the demo terrain', async () => {
+  test('production build plays the default scenario', async () => {
     const outDir = mkdtempSync(path.join(os.tmpdir(), 'roverlab-dist-'));
     try {
       await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
@@ -146,7 +151,7 @@ describe('web app', () => {
         preview: { host: 'localhost', port, strictPort: true },
       });
       try {
-        await checkApp(server.resolvedUrls.local[0], 'terrain-build.png');
+        await checkApp(server.resolvedUrls.local[0], 'app-build.png');
       } finally {
         await server.close();
       }

@@ -1,0 +1,100 @@
+// The worker protocol (web/src/sim_host.js) driven directly with the real WASM
+// core in Node: load, frames, stepping, inputs, a rejected scenario, a blow-up.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from 'vitest';
+
+import { createSimHost } from '../../web/src/sim_host.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const modulePath = path.join(root, 'web/src/wasm/roverlab_core.js');
+const scenario = (name) => readFileSync(path.join(root, 'terrains', name), 'utf8');
+let core;
+
+beforeAll(async () => {
+  if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run npm test to build it`);
+  const { default: createRoverlabCore } = await import(modulePath);
+  core = await createRoverlabCore();
+});
+
+/** A host with its outbox. */
+function host() {
+  const out = [];
+  const handle = createSimHost(core, (message, transfer) => out.push({ message, transfer }));
+  return { handle, out, last: (type) => out.filter((o) => o.message.type === type).at(-1)?.message };
+}
+
+describe('sim host', () => {
+  test('load answers the model and a first frame at t = 0', () => {
+    const h = host();
+    h.handle({ type: 'load', scenario: scenario('flat-wheel-rig.json') });
+    const model = h.last('model').model;
+    expect(model.preset).toBe('wheel-rig');
+    expect(model.wheels).toHaveLength(1);
+    const { frame } = h.last('frame');
+    expect(frame).toBeInstanceOf(Float64Array);
+    expect(frame.length).toBe(model.layout.size);
+    expect(frame[0]).toBe(0);
+    // The frame travels in a buffer of its own (transferable, not a view of WASM memory).
+    expect(h.out.at(-1).transfer).toEqual([frame.buffer]);
+  });
+
+  test('ticks advance only while playing, at the requested speed', () => {
+    const h = host();
+    h.handle({ type: 'load', scenario: scenario('flat-wheel-rig.json') });
+    h.handle({ type: 'tick', wallSeconds: 0.1 });
+    expect(h.last('frame').frame[0]).toBe(0);  // paused
+    h.handle({ type: 'play' });
+    h.handle({ type: 'speed', speed: 2 });
+    for (let i = 0; i < 30; i++) h.handle({ type: 'tick', wallSeconds: 1 / 60 });
+    const t = h.last('frame').frame[0];
+    expect(t).toBeGreaterThan(0.9);  // 30 frames × 1/60 s × 2, if stepping keeps up
+    expect(t).toBeLessThanOrEqual(1.0 + 1e-9);
+    h.handle({ type: 'pause' });
+    h.handle({ type: 'tick', wallSeconds: 1 });
+    expect(h.last('frame').frame[0]).toBe(t);
+  });
+
+  test('single step, reset, inputs', () => {
+    const h = host();
+    h.handle({ type: 'load', scenario: scenario('flat-articulated6.json') });
+    h.handle({ type: 'step', steps: 1 });
+    expect(h.last('frame').frame[0]).toBeCloseTo(4e-4, 12);
+    expect(h.last('frame').frame[1]).toBe(1);
+    h.handle({ type: 'wheels', left: 0, right: 0 });
+    h.handle({ type: 'joint', name: 'fold_front', target: 0.5 });
+    h.handle({ type: 'step', steps: 2500 });
+    const model = h.last('model').model;
+    const column = model.columns.indexOf('fold_front_rad');
+    expect(h.last('frame').frame[model.layout.row + column]).toBeCloseTo(0.5, 1);  // the servo reached its target
+    h.handle({ type: 'reset' });
+    expect(h.last('frame').frame[0]).toBe(0);
+  });
+
+  test('a rejected scenario answers its issues', () => {
+    const h = host();
+    const bad = JSON.parse(scenario('flat-wheel-rig.json'));
+    bad.robot.params = { wheel_radius: -1 };
+    h.handle({ type: 'load', scenario: JSON.stringify(bad) });
+    expect(h.last('issues').issues).toEqual([
+      { path: 'robot.params.wheel_radius', message: 'must be in [0.02, 2] m, got -1' },
+    ]);
+    h.handle({ type: 'tick', wallSeconds: 0.1 });  // nothing loaded: no frame, no exception
+    expect(h.last('frame')).toBeUndefined();
+  });
+
+  test('presets lists every preset with its parameters', () => {
+    const h = host();
+    h.handle({ type: 'presets' });
+    const presets = h.last('presets').presets;
+    expect(presets.map((p) => p.preset).sort()).toEqual(
+      ['articulated6', 'planar-vehicle', 'rocker8', 'wheel-rig', 'wheel-walker'].sort(),
+    );
+    expect(presets[0].params.find((p) => p.name === 'wheel_radius').unit).toBe('m');
+  });
+
+  test('unknown messages are an error', () => {
+    expect(() => host().handle({ type: 'fly' })).toThrow(/unknown message type 'fly'/);
+  });
+});

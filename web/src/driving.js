@@ -1,0 +1,65 @@
+// Keyboard driving: throttle and skid steering for every preset (steering
+// only where the robot is 3-D), and a key pair per joint drive that nudges
+// its target within the joint's range. Returns the help text to show.
+const JOINT_KEYS = [
+  ['q', 'a'],
+  ['w', 's'],
+  ['e', 'd'],
+  ['r', 'f'],
+  ['t', 'g'],
+  ['y', 'h'],
+];
+
+export class Driver {
+  /** send(message) posts to the simulation worker. */
+  constructor(model, send) {
+    this.model = model;
+    this.send = send;
+    this.keys = new Set();
+    this.targets = Object.fromEntries(model.joints.map((j) => [j.name, 0]));
+    this.manual = false;
+    this.speed = Math.min(model.maxWheelSpeed, 5);
+  }
+
+  help() {
+    const lines = ['↑ / ↓  drive forward / back' + (this.model.planar ? '' : ',  ← / →  skid steer')];
+    this.model.joints.forEach((j, i) => {
+      const [up, down] = JOINT_KEYS[i] ?? [];
+      if (up) lines.push(`${up.toUpperCase()} / ${down.toUpperCase()}  ${j.name} + / −`);
+    });
+    lines.push('Space play/pause · . step · Backspace reset');
+    return lines.join('\n');
+  }
+
+  /** Handles a key; returns true when it was a driving or joint key. */
+  key(event, down) {
+    const k = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].includes(k)) {
+      if (down) this.keys.add(k);
+      else this.keys.delete(k);
+      this.manual = true;
+      this.sendWheels();
+      return true;
+    }
+    const index = JOINT_KEYS.findIndex((pair) => pair.includes(k));
+    const joint = this.model.joints[index];
+    if (!joint || !down) return Boolean(joint);
+    const step = joint.prismatic ? 0.02 : 0.1;
+    const sign = JOINT_KEYS[index][0] === k ? 1 : -1;
+    const lower = joint.lower ?? -Infinity;
+    const upper = joint.upper ?? Infinity;
+    this.targets[joint.name] = Math.min(upper, Math.max(lower, this.targets[joint.name] + sign * step));
+    this.send({ type: 'joint', name: joint.name, target: this.targets[joint.name] });
+    return true;
+  }
+
+  sendWheels() {
+    const throttle = (this.keys.has('ArrowUp') ? 1 : 0) - (this.keys.has('ArrowDown') ? 1 : 0);
+    const steer = this.model.planar ? 0 : (this.keys.has('ArrowLeft') ? 1 : 0) - (this.keys.has('ArrowRight') ? 1 : 0);
+    const v = this.speed;
+    // Turning left: the left side slower (or backwards when standing).
+    const left = throttle ? v * throttle * (steer > 0 ? 0.3 : 1) : -steer * v;
+    const right = throttle ? v * throttle * (steer < 0 ? 0.3 : 1) : steer * v;
+    this.send({ type: 'wheels', left, right });
+  }
+}

@@ -1,0 +1,72 @@
+// Recorded frames of a run: the timeline scrubs through them, the plots and
+// the CSV export read their telemetry rows. Frames are kept at most every
+// `interval` seconds of simulated time, up to `capacity` frames (the oldest
+// are dropped first).
+export class History {
+  constructor({ interval = 1 / 60, capacity = 20000 } = {}) {
+    this.interval = interval;
+    this.capacity = capacity;
+    this.frames = [];
+  }
+
+  clear() {
+    this.frames.length = 0;
+  }
+
+  /** Adds a frame (Float64Array, [0] = time) unless it is too close to the last; a time going back clears first. */
+  push(frame) {
+    const last = this.frames.at(-1);
+    if (last && frame[0] < last[0] - 1e-12) this.clear();
+    else if (last && frame[0] - last[0] < this.interval - 1e-12) return false;
+    this.frames.push(frame);
+    if (this.frames.length > this.capacity) this.frames.splice(0, this.frames.length - this.capacity);
+    return true;
+  }
+
+  get length() {
+    return this.frames.length;
+  }
+
+  get start() {
+    return this.frames.length ? this.frames[0][0] : 0;
+  }
+
+  get end() {
+    return this.frames.length ? this.frames.at(-1)[0] : 0;
+  }
+
+  /** The last frame at or before time t, and the one after it with the blend fraction. */
+  at(t) {
+    const f = this.frames;
+    if (!f.length) return null;
+    if (t <= f[0][0]) return { a: f[0], b: f[0], s: 0 };
+    if (t >= f.at(-1)[0]) return { a: f.at(-1), b: f.at(-1), s: 0 };
+    let lo = 0;
+    let hi = f.length - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (f[mid][0] <= t) lo = mid;
+      else hi = mid;
+    }
+    const span = f[hi][0] - f[lo][0];
+    return { a: f[lo], b: f[hi], s: span > 0 ? (t - f[lo][0]) / span : 0 };
+  }
+
+  /** One telemetry column over all frames: Float64Array. */
+  column(layout, index) {
+    const out = new Float64Array(this.frames.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.frames[i][layout.row + index];
+    return out;
+  }
+
+  /** CSV text of the telemetry: header of column names, one row per frame. */
+  toCsv(layout, columns) {
+    const lines = [columns.join(',')];
+    for (const f of this.frames) {
+      const row = new Array(columns.length);
+      for (let i = 0; i < columns.length; i++) row[i] = f[layout.row + i];
+      lines.push(row.join(','));
+    }
+    return lines.join('\n') + '\n';
+  }
+}

@@ -1,0 +1,194 @@
+// three.js view of a robot as the core describes it (World.model()): one
+// group per body, posed from each frame (sim/frame.h layout); boxes for the
+// bodies, wheels as tyres with spokes so that their spin shows; contact
+// points with normal, tangential and resultant force arrows; wheel-centre
+// trails. Frames are interpolated: pose(a, b, s) blends two frames.
+import * as THREE from 'three';
+
+const WHEEL_COLOR = 0x2b2b2b;
+const BODY_COLORS = [0xd9822b, 0x3d7fbf, 0x6aa84f, 0xb85450, 0x8e6bbf];
+const FORCE_COLORS = { normal: 0x1f6fd1, tangential: 0xd1401f, resultant: 0x2e9e44 };
+const TRAIL_POINTS = 4000;
+
+function wheelObject(radius, width) {
+  const group = new THREE.Group();
+  const tyre = new THREE.Mesh(
+    new THREE.CylinderGeometry(radius, radius, width, 32, 1),
+    new THREE.MeshStandardMaterial({ color: WHEEL_COLOR, roughness: 0.9 }),
+  );
+  group.add(tyre);  // the cylinder's axis is y: the wheel's axle
+  const spokes = new THREE.MeshStandardMaterial({ color: 0xe8e8e8, roughness: 0.5 });
+  for (let k = 0; k < 3; k++) {
+    const spoke = new THREE.Mesh(new THREE.BoxGeometry(1.7 * radius, width * 1.04, 0.12 * radius), spokes);
+    spoke.rotation.y = (k * Math.PI) / 3;
+    group.add(spoke);
+  }
+  return group;
+}
+
+function arrow(color) {
+  const a = new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), 1, color, 0.06, 0.035);
+  a.visible = false;
+  return a;
+}
+
+export class RobotView {
+  constructor(model) {
+    this.model = model;
+    this.object = new THREE.Group();
+    this.object.name = 'robot';
+    this.bodies = model.bodies.map((body, index) => {
+      const group = new THREE.Group();
+      group.name = body.name;
+      const color = BODY_COLORS[index % BODY_COLORS.length];
+      for (const box of body.boxes) {
+        const mesh = new THREE.Mesh(
+          new THREE.BoxGeometry(...box.size),
+          new THREE.MeshStandardMaterial({ color, roughness: 0.6, metalness: 0.1 }),
+        );
+        mesh.position.set(...box.centre);
+        mesh.castShadow = true;
+        group.add(mesh);
+      }
+      this.object.add(group);
+      return group;
+    });
+    for (const wheel of model.wheels) {
+      const w = wheelObject(wheel.radius, wheel.width);
+      w.traverse((o) => (o.castShadow = true));
+      this.bodies[wheel.body].add(w);
+    }
+    // Joint axes: a short dark rod at each non-wheel joint, drawn in the child body.
+    const wheelBodies = new Set(model.wheels.map((w) => w.body));
+    model.bodies.forEach((body, index) => {
+      if (body.parent < 0 || wheelBodies.has(index) || body.boxes.length === 0) return;
+      const rod = new THREE.Mesh(
+        new THREE.CylinderGeometry(0.02, 0.02, 0.5, 8),
+        new THREE.MeshStandardMaterial({ color: 0x333333 }),
+      );
+      this.bodies[index].add(rod);
+    });
+
+    const { slots } = model.layout;
+    this.forces = new THREE.Group();
+    this.forces.name = 'forces';
+    this.contactMarks = [];
+    for (let w = 0; w < model.wheels.length; w++) {
+      for (let k = 0; k < slots; k++) {
+        const mark = new THREE.Mesh(new THREE.SphereGeometry(0.02, 8, 6), new THREE.MeshBasicMaterial({ color: 0xffd400 }));
+        mark.visible = false;
+        const arrows = { normal: arrow(FORCE_COLORS.normal), tangential: arrow(FORCE_COLORS.tangential), resultant: arrow(FORCE_COLORS.resultant) };
+        this.forces.add(mark, arrows.normal, arrows.tangential, arrows.resultant);
+        this.contactMarks.push({ mark, arrows });
+      }
+    }
+    this.object.add(this.forces);
+
+    this.trails = model.wheels.map(() => {
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(TRAIL_POINTS * 3), 3));
+      geometry.setDrawRange(0, 0);
+      const line = new THREE.Line(geometry, new THREE.LineBasicMaterial({ color: 0x8a2be2 }));
+      line.frustumCulled = false;
+      this.object.add(line);
+      return { line, count: 0, lastTime: -Infinity };
+    });
+    this.options = { forces: true, normal: true, tangential: true, resultant: true, forceScale: 0.002, trails: true };
+    this.qa = new THREE.Quaternion();
+    this.qb = new THREE.Quaternion();
+  }
+
+  /** Poses every body from frame a, or between a and b at fraction s (0 … 1). */
+  pose(a, b = a, s = 0) {
+    const { poses, pose } = this.model.layout;
+    this.bodies.forEach((group, i) => {
+      const o = poses + pose * i;
+      group.position.set(
+        a[o] + s * (b[o] - a[o]),
+        a[o + 1] + s * (b[o + 1] - a[o + 1]),
+        a[o + 2] + s * (b[o + 2] - a[o + 2]),
+      );
+      this.qa.set(a[o + 4], a[o + 5], a[o + 6], a[o + 3]);
+      this.qb.set(b[o + 4], b[o + 5], b[o + 6], b[o + 3]);
+      group.quaternion.slerpQuaternions(this.qa, this.qb, s);
+    });
+    this.drawForces(s < 0.5 ? a : b);
+  }
+
+  drawForces(frame) {
+    const { contacts, wheel, slot, slots } = this.model.layout;
+    const o = this.options;
+    const tmp = new THREE.Vector3();
+    const origin = new THREE.Vector3();
+    this.model.wheels.forEach((_, w) => {
+      const base = contacts + wheel * w;
+      const count = frame[base];
+      for (let k = 0; k < slots; k++) {
+        const { mark, arrows } = this.contactMarks[w * slots + k];
+        const on = o.forces && k < count;
+        mark.visible = on;
+        for (const a of Object.values(arrows)) a.visible = false;
+        if (!on) continue;
+        const p = base + 1 + slot * k;
+        origin.set(frame[p], frame[p + 1], frame[p + 2]);
+        mark.position.copy(origin);
+        const vectors = {
+          normal: [frame[p + 3], frame[p + 4], frame[p + 5]],
+          tangential: [frame[p + 6], frame[p + 7], frame[p + 8]],
+        };
+        vectors.resultant = vectors.normal.map((v, i) => v + vectors.tangential[i]);
+        for (const [name, v] of Object.entries(vectors)) {
+          if (!o[name]) continue;
+          tmp.set(...v);
+          const length = tmp.length() * o.forceScale;
+          if (length < 1e-4) continue;
+          arrows[name].position.copy(origin);
+          arrows[name].setDirection(tmp.normalize());
+          arrows[name].setLength(length, Math.min(0.08, 0.3 * length), Math.min(0.05, 0.2 * length));
+          arrows[name].visible = true;
+        }
+      }
+    });
+  }
+
+  /** Appends the wheel centres of a frame to the trails (no more often than every 20 ms of simulated time). */
+  record(frame) {
+    const { poses, pose } = this.model.layout;
+    const time = frame[0];
+    this.model.wheels.forEach((wheel, w) => {
+      const trail = this.trails[w];
+      if (time < trail.lastTime) this.clearTrail(trail);  // after a reset or a scrub back
+      if (time - trail.lastTime < 0.02 || trail.count >= TRAIL_POINTS) return;
+      const o = poses + pose * wheel.body;
+      const attr = trail.line.geometry.getAttribute('position');
+      attr.setXYZ(trail.count++, frame[o], frame[o + 1], frame[o + 2]);
+      attr.needsUpdate = true;
+      trail.line.geometry.setDrawRange(0, trail.count);
+      trail.lastTime = time;
+    });
+    for (const t of this.trails) t.line.visible = this.options.trails;
+  }
+
+  clearTrail(trail) {
+    trail.count = 0;
+    trail.lastTime = -Infinity;
+    trail.line.geometry.setDrawRange(0, 0);
+  }
+
+  clearTrails() {
+    for (const t of this.trails) this.clearTrail(t);
+  }
+
+  /** World position of the base in a frame (for the follow camera). */
+  basePosition(frame, out = new THREE.Vector3()) {
+    const o = this.model.layout.poses + this.model.layout.pose * this.model.base;
+    return out.set(frame[o], frame[o + 1], frame[o + 2]);
+  }
+
+  dispose() {
+    this.object.traverse((o) => {
+      o.geometry?.dispose();
+      if (o.material) (Array.isArray(o.material) ? o.material : [o.material]).forEach((m) => m.dispose());
+    });
+  }
+}

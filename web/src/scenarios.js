@@ -1,0 +1,52 @@
+// The scenarios shipped in terrains/ (bundled at build time) and the edits the
+// app makes to a scenario: switching the robot, setting a preset parameter,
+// a ground material property or a simulation setting.
+export const DEFAULT_ID = 'step-articulated6';
+
+const files = import.meta.glob('../../terrains/*.json', { query: '?raw', import: 'default', eager: true });
+
+/** [{ id, name, text }], sorted by id; the default first. */
+export const scenarios = Object.entries(files)
+  .map(([path, text]) => ({ id: path.split('/').pop().replace(/\.json$/, ''), name: JSON.parse(text).name, text }))
+  .sort((a, b) => (a.id === DEFAULT_ID ? -1 : b.id === DEFAULT_ID ? 1 : a.id.localeCompare(b.id)));
+
+const clone = (x) => structuredClone(x);
+
+/** The same scenario with another robot preset (its parameters at their defaults, placed on the ground). */
+export function withPreset(scenario, preset) {
+  const s = clone(scenario);
+  const position = s.robot?.pose?.position ?? [0, 0];
+  s.robot = { preset, pose: { position: position.slice(0, 2), yaw: s.robot?.pose?.yaw ?? 0 } };
+  if (s.control) {
+    delete s.control.joints;
+    delete s.control.script;
+  }
+  return s;
+}
+
+export function withParam(scenario, name, value) {
+  const s = clone(scenario);
+  s.robot.params = { ...(s.robot.params ?? {}), [name]: value };
+  return s;
+}
+
+/** Sets a property of every ground material (they all change together in the panel). */
+export function withMaterial(scenario, key, value) {
+  const s = clone(scenario);
+  s.terrain.materials = s.terrain.materials ?? {};
+  if (!Object.keys(s.terrain.materials).length) s.terrain.materials.default = {};
+  for (const m of Object.values(s.terrain.materials)) m[key] = value;
+  return s;
+}
+
+export function withSimulation(scenario, key, value) {
+  const s = clone(scenario);
+  s.simulation = { ...(s.simulation ?? {}), [key]: value };
+  return s;
+}
+
+/** The material values shown in the panel: the first material's, or the defaults (asphalt). */
+export function materialOf(scenario) {
+  const first = Object.values(scenario.terrain?.materials ?? {})[0] ?? {};
+  return { phi_max: 0.8, s0: 0.1, s1: 0.5, rolling: 0.018, ...first };
+}

@@ -1,0 +1,142 @@
+// The simulation side of the worker protocol, free of worker globals so that
+// tests drive it directly: createSimHost(core, post) returns handle(message).
+//
+// Messages in (main → worker):
+//   { type: 'load', scenario }          scenario JSON text; answers 'model' or 'issues'
+//   { type: 'tick', wallSeconds }       one render frame passed; answers one 'frame'
+//   { type: 'play' } { type: 'pause' }  start / stop real-time stepping
+//   { type: 'step', steps }             advance a number of steps now (paused single step); answers 'frame'
+//   { type: 'reset' }                   back to t = 0; answers 'frame'
+//   { type: 'speed', speed }            0.1 … 10, or Infinity for as fast as possible
+//   { type: 'wheels', left, right }     wheel speed commands (rad/s)
+//   { type: 'joint', name, target }     a joint drive's target (rad or m)
+//   { type: 'presets' }                 answers 'presets'
+// Messages out (worker → main):
+//   { type: 'presets', presets }        core.presets(): every preset with its parameter specs
+//   { type: 'model', model }            the World's model() (sim/frame.h layout, columns, ...)
+//   { type: 'issues', issues }          [{ path, message }] of a rejected scenario
+//   { type: 'frame', frame, stats }     frame: Float64Array (own buffer, transferable);
+//                                       stats: { playing, speed, steps, stepMs, stepsPerSecond, realTimeFactor }
+//   { type: 'error', message }          the simulation stopped (blow-up); stepping is paused
+import { smooth, stepBudget, stepsForTick } from './pacing.js';
+
+// The simulation's share of a frame: half the time between render frames,
+// at least 8 ms (half a 60 Hz frame), at most 100 ms (the page stays responsive).
+const budgetFor = (wallSeconds) => Math.min(100, Math.max(8, 500 * wallSeconds));
+
+export function createSimHost(core, post) {
+  let world = null;
+  let playing = false;
+  let speed = 1;
+  let pacing = { debt: 0 };
+  let msPerStep = 0.05;
+  let stepsPerSecond;
+  let realTimeFactor;
+  let reported = false;
+
+  function dispose() {
+    world?.delete();
+    world = null;
+  }
+
+  function sendFrame(steps, stepMs) {
+    const frame = world.frame().slice();  // a copy in a buffer of its own, transferred
+    post(
+      {
+        type: 'frame',
+        frame,
+        stats: { playing, speed, steps, stepMs, stepsPerSecond, realTimeFactor },
+      },
+      [frame.buffer],
+    );
+    const error = world.error();
+    if (error && !reported) {
+      reported = true;
+      playing = false;
+      post({ type: 'error', message: error });
+    }
+  }
+
+  function advance(steps) {
+    const start = performance.now();
+    const taken = steps > 0 ? world.step(steps) : 0;
+    const ms = performance.now() - start;
+    if (taken > 0) {
+      msPerStep = smooth(msPerStep, ms / taken, 0.2);
+      if (ms > 0) {
+        stepsPerSecond = smooth(stepsPerSecond, (taken * 1000) / ms);
+      }
+    }
+    return { taken, ms };
+  }
+
+  return function handle(message) {
+    switch (message.type) {
+      case 'load': {
+        dispose();
+        const created = new core.World(message.scenario);
+        if (!created.ok()) {
+          const issues = created.issues();
+          created.delete();
+          playing = false;
+          post({ type: 'issues', issues });
+          return;
+        }
+        world = created;
+        pacing = { debt: 0 };
+        reported = false;
+        realTimeFactor = undefined;
+        post({ type: 'model', model: world.model() });
+        sendFrame(0, 0);
+        return;
+      }
+      case 'presets':
+        post({ type: 'presets', presets: core.presets() });
+        return;
+      case 'play':
+        if (world && !world.error()) playing = true;
+        return;
+      case 'pause':
+        playing = false;
+        return;
+      case 'speed':
+        speed = message.speed === Infinity ? Infinity : Math.min(Math.max(Number(message.speed) || 1, 0.1), 10);
+        return;
+      case 'wheels':
+        world?.setWheelSpeeds(message.left, message.right);
+        return;
+      case 'joint':
+        world?.setJointTarget(message.name, message.target);
+        return;
+      case 'reset':
+        if (!world) return;
+        world.reset();
+        reported = false;
+        pacing = { debt: 0 };
+        sendFrame(0, 0);
+        return;
+      case 'step': {
+        if (!world) return;
+        const { taken, ms } = advance(Math.max(1, Math.floor(message.steps) || 1));
+        sendFrame(taken, ms);
+        return;
+      }
+      case 'tick': {
+        if (!world) return;
+        let taken = 0;
+        let ms = 0;
+        if (playing) {
+          const maxSteps = stepBudget(msPerStep, budgetFor(message.wallSeconds));
+          const plan = stepsForTick(pacing, { wallSeconds: message.wallSeconds, speed, dt: world.dt(), maxSteps });
+          pacing = plan.state;
+          ({ taken, ms } = advance(plan.steps));
+          if (message.wallSeconds > 0) realTimeFactor = smooth(realTimeFactor, (taken * world.dt()) / message.wallSeconds);
+        }
+        sendFrame(taken, ms);
+        return;
+      }
+      default:
+        throw new Error(`unknown message type '${message.type}'`);
+    }
+  };
+}

@@ -1,0 +1,26 @@
+// The Web Worker that holds the WASM world (protocol: sim_host.js).
+import { loadCore } from './core.js';
+import { createSimHost } from './sim_host.js';
+
+const pending = [];
+let handle = null;
+
+function dispatch(message) {
+  try {
+    handle(message);
+  } catch (error) {
+    self.postMessage({ type: 'fatal', message: String(error?.message ?? error) });
+  }
+}
+
+self.onmessage = (event) => {
+  if (handle) dispatch(event.data);
+  else pending.push(event.data);
+};
+
+loadCore()
+  .then((core) => {
+    handle = createSimHost(core, (message, transfer) => self.postMessage(message, transfer));
+    for (const message of pending.splice(0)) dispatch(message);
+  })
+  .catch((error) => self.postMessage({ type: 'fatal', message: String(error?.message ?? error) }));
