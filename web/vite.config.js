@@ -5,6 +5,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
   root,
+  base: './',  // relative URLs: the built site works from any static host and path
   server: { host: 'localhost', port: 5173 },
   preview: { host: 'localhost', port: 4173 },
   build: {

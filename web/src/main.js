@@ -221,6 +221,10 @@ function wireControls() {
   for (const id of ['follow', 'forces', 'f-normal', 'f-tangential', 'f-resultant', 'force-scale', 'trails'])
     $(id).addEventListener('input', applyViewOptions);
   $('csv').addEventListener('click', exportCsv);
+  $('shadows').addEventListener('input', () => {
+    quality.userSet = true;
+    stage.setShadows($('shadows').checked);
+  });
   const timeline = $('timeline');
   timeline.addEventListener('input', () => {
     if (state.playing) setPlaying(false);
@@ -242,6 +246,23 @@ function wireControls() {
 
 let lastTick = performance.now();
 let lastPlot = 0;
+// Frame rate watch: below 20 frames/s after the first 3 s, shadows go off
+// (unless the user chose), since they are the most expensive part to draw.
+const quality = { frames: 0, since: null, userSet: false, checked: false };
+
+function watchQuality(now) {
+  if (quality.checked || quality.userSet || state.firstFrameAt === null) return;
+  quality.since ??= now;
+  quality.frames++;
+  if (now - quality.since < 3000) return;
+  quality.checked = true;
+  const fps = (1000 * quality.frames) / (now - quality.since);
+  published.fps = fps;
+  if (fps < 20) {
+    stage.setShadows(false);
+    $('shadows').checked = false;
+  }
+}
 
 function frameToShow(now) {
   if (state.scrubbing) return state.history.at(Number($('timeline').value));
@@ -279,6 +300,7 @@ function loop(now) {
   }
   stage.render();
   if (shown && state.firstFrameAt === null) state.firstFrameAt = now;
+  watchQuality(now);
   publish(shown);
   requestAnimationFrame(loop);
 }

@@ -77,6 +77,14 @@ export class Stage {
     this.lastTarget.copy(position);
   }
 
+  /** Shadows on or off (they cost the most on software rendering). */
+  setShadows(on) {
+    this.renderer.shadowMap.enabled = on;
+    this.scene.traverse((o) => {
+      if (o.material) o.material.needsUpdate = true;
+    });
+  }
+
   render() {
     this.controls.update();
     this.renderer.render(this.scene, this.camera);
