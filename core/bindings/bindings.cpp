@@ -398,18 +398,36 @@ class World {
       return false;
     }
     sim_ = std::move(made).value();
+    samples_.clear();
     layout_ = frameLayout(*sim_);
     writeFrame(*sim_, layout_, frame_);
     return true;
   }
 
   /// Advances up to n steps; returns how many were taken (fewer on a blow-up).
+  /// Every 10 ms of simulated time the telemetry row is kept for samples().
   int step(int n) {
     if (!sim_) return 0;
+    const long every = std::max(1L, std::lround(0.01 / sim_->model.dt));
     int taken = 0;
-    while (taken < n && advance(*sim_)) ++taken;
+    while (taken < n && advance(*sim_)) {
+      ++taken;
+      if (sim_->steps % every == 0) {
+        updateKinematics(*sim_);
+        telemetryRow(*sim_, row_);
+        samples_.insert(samples_.end(), row_.begin(), row_.end());
+      }
+    }
     writeFrame(*sim_, layout_, frame_);
     return taken;
+  }
+
+  /// Telemetry rows kept since the last call (flat, `columns` numbers each) as
+  /// a Float64Array of its own; the store is emptied.
+  val samples() {
+    val out = val(emscripten::typed_memory_view(samples_.size(), samples_.data())).call<val>("slice");
+    samples_.clear();
+    return out;
   }
 
   std::string error() const { return sim_ ? sim_->data.error : std::string(); }
@@ -516,6 +534,7 @@ class World {
   std::vector<Issue> issues_;
   FrameLayout layout_;
   std::vector<double> frame_;
+  std::vector<double> row_, samples_;
 };
 
 /// Every preset with its parameters: [{ preset, description, params: [{ name,
@@ -559,6 +578,7 @@ EMSCRIPTEN_BINDINGS(roverlab) {
       .function("setWheelSpeeds", &roverlab::World::setWheelSpeeds)
       .function("setJointTarget", &roverlab::World::setJointTarget)
       .function("frame", &roverlab::World::frame)
+      .function("samples", &roverlab::World::samples)
       .function("model", &roverlab::World::model);
   emscripten::function("presets", &roverlab::presets);
   emscripten::function("runScenario", &roverlab::runScenario);

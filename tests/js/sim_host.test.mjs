@@ -37,7 +37,7 @@ describe('sim host', () => {
     expect(frame.length).toBe(model.layout.size);
     expect(frame[0]).toBe(0);
     // The frame travels in a buffer of its own (transferable, not a view of WASM memory).
-    expect(h.out.at(-1).transfer).toEqual([frame.buffer]);
+    expect(h.out.at(-1).transfer).toEqual([frame.buffer, h.last('frame').samples.buffer]);
   });
 
   test('ticks advance only while playing, at the requested speed', () => {
@@ -54,6 +54,10 @@ describe('sim host', () => {
     h.handle({ type: 'pause' });
     h.handle({ type: 'tick', wallSeconds: 1 });
     expect(h.last('frame').frame[0]).toBe(t);
+    // Telemetry rows came with the frames, one per 10 ms of simulated time.
+    const model = h.last('model').model;
+    const rows = h.out.filter((o) => o.message.type === 'frame').reduce((n, o) => n + o.message.samples.length, 0) / model.columns.length;
+    expect(rows).toBe(Math.round(t / 0.01));
   });
 
   test('single step, reset, inputs', () => {

@@ -1,5 +1,4 @@
-// Recorded frames of a run: the timeline scrubs through them, the plots and
-// the CSV export read their telemetry rows. Frames are kept at most every
+// Recorded frames of a run: the timeline scrubs through them. Frames are kept at most every
 // `interval` seconds of simulated time, up to `capacity` frames (the oldest
 // are dropped first).
 export class History {
@@ -50,23 +49,5 @@ export class History {
     }
     const span = f[hi][0] - f[lo][0];
     return { a: f[lo], b: f[hi], s: span > 0 ? (t - f[lo][0]) / span : 0 };
-  }
-
-  /** One telemetry column over all frames: Float64Array. */
-  column(layout, index) {
-    const out = new Float64Array(this.frames.length);
-    for (let i = 0; i < out.length; i++) out[i] = this.frames[i][layout.row + index];
-    return out;
-  }
-
-  /** CSV text of the telemetry: header of column names, one row per frame. */
-  toCsv(layout, columns) {
-    const lines = [columns.join(',')];
-    for (const f of this.frames) {
-      const row = new Array(columns.length);
-      for (let i = 0; i < columns.length; i++) row[i] = f[layout.row + i];
-      lines.push(row.join(','));
-    }
-    return lines.join('\n') + '\n';
   }
 }

@@ -10,6 +10,7 @@ import { Plots } from './plots.js';
 import { RobotView } from './robot_view.js';
 import { DEFAULT_ID, scenarios, withMaterial, withParam, withPreset, withSimulation } from './scenarios.js';
 import { Stage } from './scene.js';
+import { Telemetry } from './telemetry.js';
 import './style.css';
 
 const $ = (id) => document.getElementById(id);
@@ -20,6 +21,7 @@ const state = {
   view: null,
   driver: null,
   history: new History(),
+  telemetry: null,
   latest: null,    // newest frame from the worker
   previous: null,  // the one before (for interpolation)
   arrivedAt: 0,
@@ -105,6 +107,7 @@ worker.onmessage = ({ data }) => {
       onModel(data.model);
       return;
     case 'frame':
+      state.telemetry?.append(data.samples);
       onFrame(data.frame, data.stats);
       return;
     case 'error':
@@ -137,6 +140,7 @@ function onModel(model) {
   state.view = new RobotView(model);
   applyViewOptions();
   state.history.clear();
+  state.telemetry = new Telemetry(model.columns);
   state.latest = state.previous = null;
   state.driver = new Driver(model, send);
   $('help').textContent = state.driver.help();
@@ -195,7 +199,7 @@ function applyViewOptions() {
 
 function exportCsv() {
   if (!state.model) return;
-  const blob = new Blob([state.history.toCsv(state.model.layout, state.model.columns)], { type: 'text/csv' });
+  const blob = new Blob([state.telemetry.toCsv()], { type: 'text/csv' });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = `roverlab-${state.model.preset}-${Date.now()}.csv`;
@@ -214,6 +218,7 @@ function wireControls() {
     showBanner('');
     state.view?.clearTrails();
     state.history.clear();
+    state.telemetry?.clear();
     state.latest = state.previous = null;
     send({ type: 'reset' });
   });
@@ -294,9 +299,9 @@ function loop(now) {
   const st = state.stats;
   if (st.realTimeFactor !== undefined)
     $('rate').textContent = `real-time factor ${st.realTimeFactor.toFixed(2)}× · ${Math.round(st.stepsPerSecond ?? 0)} steps/s`;
-  if (now - lastPlot > 250 && state.model && state.history.length) {
+  if (now - lastPlot > 250 && state.telemetry?.rows) {
     lastPlot = now;
-    plots.update(state.history);
+    plots.update(state.telemetry);
   }
   stage.render();
   if (shown && state.firstFrameAt === null) state.firstFrameAt = now;
@@ -313,10 +318,14 @@ function publish(shown) {
   Object.assign(published, {
     preset: state.model.preset,
     scenario: state.scenario?.name,
+    scenarioId: $('scenario').value,
+    wheelRadius: state.model.wheels[0]?.radius,
+    scrubbing: state.scrubbing,
     time: latest[0],
     shownTime: shown.a[0] + shown.s * (shown.b[0] - shown.a[0]),
     base: [latest[o], latest[o + 1], latest[o + 2]],
     frames: state.history.length,
+    samples: state.telemetry?.rows ?? 0,
     playing: state.playing,
     realTimeFactor: state.stats.realTimeFactor,
     stepMs: state.stats.stepMs,

@@ -86,37 +86,38 @@ export class Plots {
     this.charts.push({ kind: 'xz', canvas, wheels, title: title.textContent });
   }
 
-  /** Redraws every chart from the history up to the frame shown. */
-  update(history) {
-    const frames = history.frames;
-    const k = stride(frames.length);
-    const row = this.model.layout.row;
+  /** Redraws every chart from the telemetry (telemetry.js). */
+  update(telemetry) {
+    const n = telemetry.rows;
+    const k = stride(n);
     const t = [];
-    for (let i = 0; i < frames.length; i += k) t.push(frames[i][0]);
+    for (let i = 0; i < n; i += k) t.push(telemetry.value(i, 0));
     for (const c of this.charts) {
       if (c.kind === 'time') {
         const data = [t];
         for (const s of c.series) {
           const v = [];
-          for (let i = 0; i < frames.length; i += k) v.push(frames[i][row + s.index] * c.scale);
+          for (let i = 0; i < n; i += k) v.push(telemetry.value(i, s.index) * c.scale);
           data.push(v);
         }
         c.chart.setData(data);
       } else {
-        this.drawTrajectory(c, frames, k, row);
+        this.drawTrajectory(c, telemetry, k);
       }
     }
   }
 
-  drawTrajectory(c, frames, k, row) {
+  drawTrajectory(c, telemetry, k) {
+    const n = telemetry.rows;
+    const at = (i, col) => telemetry.value(i, col);
     const g = c.canvas.getContext('2d');
     const { width, height } = c.canvas;
     g.clearRect(0, 0, width, height);
-    const left = frames.length ? c.wheels.filter((w) => w.y < 0 || frames[0][row + w.y] >= -1e-9) : [];
+    const left = n ? c.wheels.filter((w) => w.y < 0 || at(0, w.y) >= -1e-9) : [];
     let x0 = Infinity, x1 = -Infinity, z0 = Infinity, z1 = -Infinity;
     for (const w of left)
-      for (let i = 0; i < frames.length; i += k) {
-        const x = frames[i][row + w.x], z = frames[i][row + w.z];
+      for (let i = 0; i < n; i += k) {
+        const x = at(i, w.x), z = at(i, w.z);
         x0 = Math.min(x0, x); x1 = Math.max(x1, x); z0 = Math.min(z0, z); z1 = Math.max(z1, z);
       }
     if (!(x1 >= x0)) return;
@@ -132,8 +133,8 @@ export class Plots {
     left.forEach((w, j) => {
       g.strokeStyle = PALETTE[j % PALETTE.length];
       g.beginPath();
-      for (let i = 0; i < frames.length; i += k) {
-        const X = px(frames[i][row + w.x]), Z = pz(frames[i][row + w.z]);
+      for (let i = 0; i < n; i += k) {
+        const X = px(at(i, w.x)), Z = pz(at(i, w.z));
         if (i === 0) g.moveTo(X, Z);
         else g.lineTo(X, Z);
       }

@@ -15,7 +15,10 @@
 //   { type: 'presets', presets }        core.presets(): every preset with its parameter specs
 //   { type: 'model', model }            the World's model() (sim/frame.h layout, columns, ...)
 //   { type: 'issues', issues }          [{ path, message }] of a rejected scenario
-//   { type: 'frame', frame, stats }     frame: Float64Array (own buffer, transferable);
+//   { type: 'frame', frame, samples, stats }
+//                                       frame: Float64Array (own buffer, transferable);
+//                                       samples: telemetry rows every 10 ms of simulated time
+//                                       since the last frame (Float64Array, columns each);
 //                                       stats: { playing, speed, steps, stepMs, stepsPerSecond, realTimeFactor }
 //   { type: 'error', message }          the simulation stopped (blow-up); stepping is paused
 import { smooth, stepBudget, stepsForTick } from './pacing.js';
@@ -41,13 +44,15 @@ export function createSimHost(core, post) {
 
   function sendFrame(steps, stepMs) {
     const frame = world.frame().slice();  // a copy in a buffer of its own, transferred
+    const samples = world.samples();
     post(
       {
         type: 'frame',
         frame,
+        samples,
         stats: { playing, speed, steps, stepMs, stepsPerSecond, realTimeFactor },
       },
-      [frame.buffer],
+      [frame.buffer, samples.buffer],
     );
     const error = world.error();
     if (error && !reported) {

@@ -1,0 +1,130 @@
+// What a person does in the app, in headless Chromium: switch scenarios and
+// robots, pause / single-step / scrub, change a parameter (the run restarts),
+// export the telemetry, and meet a rejected scenario (the page keeps working).
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+import { collectErrors, launchBrowser, startDevServer } from './support.mjs';
+
+let browser;
+let server;
+let page;
+let errors;
+
+const state = () => page.evaluate(() => ({ ...window.__roverlab }));
+const waitFor = (fn, arg, timeout = 60_000) => page.waitForFunction(fn, arg, { timeout });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  ({ server, url: globalThis.appUrl } = await startDevServer());
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  errors = collectErrors(page);
+  await page.goto(globalThis.appUrl, { waitUntil: 'load' });
+  await waitFor(() => window.__roverlab?.ready);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Changes a <select> and waits until the new run shows frames past t = 0.2 s. */
+async function choose(selector, value) {
+  await page.selectOption(selector, value);
+  await waitFor(
+    ({ selector, value }) => {
+      const s = window.__roverlab;
+      const current = selector === '#preset' ? s.preset : s.scenarioId;
+      return current === value && s.time > 0.2 && s.issues.length === 0;
+    },
+    { selector, value },
+  );
+}
+
+describe('the app', () => {
+  test('every scenario of terrains/ loads and plays', async () => {
+    const ids = await page.$$eval('#scenario option', (options) => options.map((o) => o.value));
+    expect(ids.length).toBeGreaterThanOrEqual(14);
+    for (const id of ids) await choose('#scenario', id);
+    expect(errors).toEqual([]);
+  }, 240_000);
+
+  test('every preset can be picked and plays', async () => {
+    await choose('#scenario', 'flat-articulated6');
+    const presets = await page.$$eval('#preset option', (options) => options.map((o) => o.value));
+    expect(presets.sort()).toEqual(['articulated6', 'planar-vehicle', 'rocker8', 'wheel-rig', 'wheel-walker']);
+    for (const p of presets) await choose('#preset', p);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  test('pause holds the time, step advances one step, the timeline scrubs', async () => {
+    await choose('#scenario', 'flat-rocker8');
+    await waitFor(() => window.__roverlab.time > 1.0);
+    await page.click('#play');  // pause
+    await waitFor(() => !window.__roverlab.playing);
+    await page.waitForTimeout(300);
+    const paused = (await state()).time;
+    await page.waitForTimeout(500);
+    expect((await state()).time).toBe(paused);
+    await page.click('#step');
+    await waitFor((t) => window.__roverlab.time > t, paused);
+    expect((await state()).time - paused).toBeCloseTo(4e-4, 9);  // one step of dt
+    // Scrub to the middle of the recording: the view shows that time.
+    const middle = await page.$eval('#timeline', (el) => (Number(el.min) + Number(el.max)) / 2);
+    await page.$eval('#timeline', (el, v) => {
+      el.value = String(v);
+      el.dispatchEvent(new Event('input'));
+    }, middle);
+    await waitFor(() => window.__roverlab.scrubbing);
+    await page.waitForTimeout(200);
+    const scrubbed = await state();
+    expect(Math.abs(scrubbed.shownTime - middle)).toBeLessThan(0.05);  // frames are recorded every 1/60 s
+    await page.click('#play');
+    await waitFor(() => window.__roverlab.playing && !window.__roverlab.scrubbing);
+  }, 120_000);
+
+  test('a parameter change restarts the run with the new value', async () => {
+    await choose('#scenario', 'flat-wheel-rig');
+    await waitFor(() => window.__roverlab.time > 1.0);
+    const input = page.locator('#params input[data-name="wheel_radius"]');
+    await input.fill('0.25');
+    await input.dispatchEvent('change');
+    await waitFor(() => window.__roverlab.wheelRadius === 0.25 && window.__roverlab.time > 0.2);
+    expect((await state()).time).toBeLessThan(1.0);  // a new run, not the old one continued
+    // Out of range: marked at the field, not applied.
+    await input.fill('-1');
+    await input.dispatchEvent('change');
+    const row = page.locator('#params .param.invalid');
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.locator('.message').textContent()).toMatch(/must be a number in \[0.02, 2\] m/);
+    expect((await state()).wheelRadius).toBe(0.25);
+  }, 120_000);
+
+  test('the telemetry exports as CSV with the expected columns', async () => {
+    await waitFor(() => window.__roverlab.time > 1.0);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+    const text = readFileSync(await download.path(), 'utf8');
+    const [header, ...rows] = text.trim().split('\n');
+    expect(header.split(',')).toEqual(
+      expect.arrayContaining(['time_s', 'base_x_m', 'base_z_m', 'base_pitch_rad', 'wheel_normal_N', 'wheel_slip']),
+    );
+    expect(rows.length).toBeGreaterThan(50);  // frames recorded every 1/60 s of simulated time
+    expect(rows[0].split(',').every((v) => Number.isFinite(Number(v)))).toBe(true);
+  }, 60_000);
+
+  test('a rejected scenario shows its message at the field and the page keeps working', async () => {
+    await choose('#scenario', 'flat-articulated6');
+    const dt = page.locator('#params input[data-name="dt"]');
+    await dt.fill('0.01');  // in range for dt, but too large for the tire stiffness
+    await dt.dispatchEvent('change');
+    await waitFor(() => window.__roverlab.issues.length > 0);
+    expect(await page.locator('#banner').textContent()).toMatch(/simulation\.dt: too large for the tire stiffness/);
+    expect(await page.locator('#params .param.invalid .message').textContent()).toMatch(/use dt ≤/);
+    // Fixing it runs again.
+    await dt.fill('0.0004');
+    await dt.dispatchEvent('change');
+    await waitFor(() => window.__roverlab.issues.length === 0 && window.__roverlab.time > 0.5);
+    expect(await page.locator('#banner').isHidden()).toBe(true);
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
