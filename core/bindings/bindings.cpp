@@ -521,6 +521,9 @@ class World {
     m.set("planar", sim.robot.planar);
     m.set("base", sim.robot.base);
     m.set("maxWheelSpeed", sim.robot.maxWheelSpeed);
+    double mass = 0;
+    for (const Body& b : sim.model.bodies.bodies) mass += b.mass;
+    m.set("mass", mass);
     m.set("dt", sim.model.dt);
     m.set("duration", sim.duration);
     m.set("name", scenario_.name);

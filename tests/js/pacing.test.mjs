@@ -42,9 +42,9 @@ describe('stepsForTick', () => {
     expect(state.debt).toBeLessThanOrEqual(0.2 + dt);
   });
 
-  test('a tab back from the background catches up at most 0.5 s', () => {
+  test('a tab back from the background catches up at most 2 s', () => {
     const r = stepsForTick({ debt: 0 }, { wallSeconds: 30, speed: 1, dt, maxSteps: 1e9 });
-    expect(r.steps).toBe(Math.floor(0.5 / dt + 1e-9));
+    expect(r.steps).toBe(Math.floor(2 / dt + 1e-9));
   });
 
   test('as fast as possible takes the whole budget', () => {

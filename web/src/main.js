@@ -191,7 +191,7 @@ function applyViewOptions() {
     normal: $('f-normal').checked,
     tangential: $('f-tangential').checked,
     resultant: $('f-resultant').checked,
-    forceScale: 10 ** Number($('force-scale').value),
+    forceScale: state.view.unitScale * 10 ** Number($('force-scale').value),
     trails: $('trails').checked,
   });
   stage.follow = $('follow').checked;
@@ -252,7 +252,8 @@ function wireControls() {
 let lastTick = performance.now();
 let lastPlot = 0;
 // Frame rate watch: below 20 frames/s after the first 3 s, shadows go off
-// (unless the user chose), since they are the most expensive part to draw.
+// and the canvas renders at 60 % resolution (unless the user chose shadows),
+// since shadows and pixel fill are the most expensive parts to draw.
 const quality = { frames: 0, since: null, userSet: false, checked: false };
 
 function watchQuality(now) {
@@ -266,6 +267,7 @@ function watchQuality(now) {
   if (fps < 20) {
     stage.setShadows(false);
     $('shadows').checked = false;
+    stage.setResolution(0.6);  // fewer pixels to fill: software rendering is fill-bound
   }
 }
 
@@ -278,11 +280,12 @@ function frameToShow(now) {
 }
 
 function loop(now) {
-  const wall = (now - lastTick) / 1000;
-  lastTick = now;
   if (state.model && !state.awaitingFrame) {
-    state.awaitingFrame = true;  // one frame in flight per render frame
-    send({ type: 'tick', wallSeconds: wall });
+    // One frame in flight at a time; the wall time counts from the last tick
+    // sent, so render frames that had to wait are not lost to the pacing.
+    state.awaitingFrame = true;
+    send({ type: 'tick', wallSeconds: (now - lastTick) / 1000 });
+    lastTick = now;
   }
   const shown = frameToShow(now);
   if (shown && state.view) {

@@ -10,7 +10,7 @@
 /** Steps for one tick; returns { steps, state }. `speed` Infinity = as fast as the budget allows. */
 export function stepsForTick(state, { wallSeconds, speed, dt, maxSteps }) {
   if (!(dt > 0) || !(maxSteps >= 1)) throw new Error('stepsForTick: dt > 0 and maxSteps ≥ 1 are required');
-  const wall = Math.min(Math.max(wallSeconds, 0), 0.5);  // a backgrounded tab comes back at most 0.5 s late
+  const wall = Math.min(Math.max(wallSeconds, 0), 2);  // a backgrounded tab comes back at most 2 s late
   if (speed === Infinity) return { steps: maxSteps, state: { debt: 0 } };
   const owed = state.debt + wall * Math.max(speed, 0);
   const steps = Math.min(Math.floor(owed / dt + 1e-9), maxSteps);

@@ -93,7 +93,10 @@ export class RobotView {
       this.object.add(line);
       return { line, count: 0, lastTime: -Infinity };
     });
-    this.options = { forces: true, normal: true, tangential: true, resultant: true, forceScale: 0.002, trails: true };
+    // Arrow length per newton: a wheel's share of the weight is drawn as long as the wheel's diameter.
+    const share = (model.mass * 9.81) / Math.max(model.wheels.length, 1);
+    this.unitScale = (2 * (model.wheels[0]?.radius ?? 0.2)) / share;
+    this.options = { forces: true, normal: true, tangential: true, resultant: true, forceScale: this.unitScale, trails: true };
     this.qa = new THREE.Quaternion();
     this.qb = new THREE.Quaternion();
   }

@@ -77,6 +77,12 @@ export class Stage {
     this.lastTarget.copy(position);
   }
 
+  /** Renders at a fraction of the device pixel ratio (1 = full resolution). */
+  setResolution(fraction) {
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2) * fraction);
+    this.resize();
+  }
+
   /** Shadows on or off (they cost the most on software rendering). */
   setShadows(on) {
     this.renderer.shadowMap.enabled = on;
