@@ -22,7 +22,7 @@ struct TireParams {
   double stiffness = 2.0e5;       ///< c_t: radial stiffness (N/m)
   double damping = 2.0e3;         ///< b_t: radial damping (N·s/m)
   double rollingRadiusRatio = 0.97;  ///< r0 / r: free rolling radius over free radius (-)
-  double slipSpeedFloor = 0.01;   ///< (m/s) floor of the slip-ratio denominator, so s
+  double slipSpeedFloor = 0.001;  ///< (m/s) floor of the slip-ratio denominator, so s
                                   ///< stays finite at standstill (regularises eq. 9)
 };
 

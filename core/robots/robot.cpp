@@ -63,6 +63,8 @@ std::vector<ParamSpec> wheelParams(double radius, double width, double mass, dou
       {"tread_stiffness", 2.0e5, 1e3, 1e8, "N/m", "tangential tread stiffness σ0 (contact/tread.h)"},
       {"tread_damping", 2.0e3, 0.0, 1e6, "N·s/m", "tangential tread damping σ1"},
       {"motor_gain", motorGain, 0.0, 1e5, "N·m·s/rad", "wheel speed controller gain"},
+      {"motor_integral_gain", 10 * motorGain, 0.0, 1e6, "N·m/rad",
+       "integral gain of the speed controller: a wheel commanded to 0 holds like a brake"},
       {"motor_torque_limit", torqueLimit, 0.0, 1e5, "N·m", "wheel motor torque limit"},
       {"max_wheel_speed", maxSpeed, 0.0, 1e3, "rad/s", "largest wheel speed command"},
   };
@@ -97,6 +99,7 @@ int addWheel(Robot& robot, const ParamValues& p, int parent, const std::string& 
     a.body = body;
     a.mode = ActuatorMode::Speed;
     a.gain = p("motor_gain");
+    a.integralGain = p("motor_integral_gain");
     a.limit = p("motor_torque_limit");
     robot.actuators.push_back(a);
     const int index = static_cast<int>(robot.actuators.size()) - 1;

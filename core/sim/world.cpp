@@ -15,17 +15,28 @@ constexpr double kExplodedSpeed = 1e4;
 double clampAbs(double v, double limit) { return std::clamp(v, -limit, limit); }
 
 // Joint forces of actuators, limits and passive springs for 1-DOF joints.
-void jointForces(const WorldModel& model, const WorldState& state, Eigen::VectorXd& tau) {
+// Writes the speed controllers' integrals for the end of the step to
+// `integrals` (conditional integration: not while the torque saturates and
+// the error would drive it further).
+void jointForces(const WorldModel& model, const WorldState& state, Eigen::VectorXd& tau,
+                 std::vector<double>& integrals) {
   tau.setZero();
   const Eigen::VectorXd& q = state.bodies.q;
   const Eigen::VectorXd& v = state.bodies.v;
+  integrals = state.integrals;
   for (size_t a = 0; a < model.actuators.size(); ++a) {
     const Actuator& act = model.actuators[a];
     const Body& b = model.bodies.bodies[act.body];
     const double target = state.targets[a];
     double t = 0;
     switch (act.mode) {
-      case ActuatorMode::Speed: t = act.gain * (target - v[b.vIndex]); break;
+      case ActuatorMode::Speed: {
+        const double e = target - v[b.vIndex];
+        t = act.gain * e + act.integralGain * state.integrals[a];
+        const bool saturated = std::abs(t) >= act.limit && t * e > 0;
+        if (act.integralGain > 0 && !saturated) integrals[a] += e * model.dt;
+        break;
+      }
       case ActuatorMode::Position: t = act.gain * (target - q[b.qIndex]) - act.damping * v[b.vIndex]; break;
       case ActuatorMode::Torque: t = target; break;
     }
@@ -108,7 +119,7 @@ void chassisForces(const WorldModel& model, WorldData& data) {
 void evaluate(const WorldModel& model, const WorldState& state, WorldData& data) {
   computeContactForces(model, state, data);
   chassisForces(model, data);
-  jointForces(model, state, data.bodies.tau);
+  jointForces(model, state, data.bodies.tau, data.integrals);
   aba(model.bodies, state.bodies, data.bodies);
 }
 
@@ -118,6 +129,7 @@ void stepRk4(const WorldModel& model, WorldState& state, WorldData& data) {
   WorldState stage = state;
   evaluate(model, state, data);
   const std::vector<WheelResult> first = data.wheels;  // tread state and telemetry of the step start
+  const std::vector<double> integrals = data.integrals;  // controller state, advanced once per step
   const Eigen::VectorXd a1 = data.bodies.acceleration;
   auto at = [&](const Eigen::VectorXd& v, double h, const Eigen::VectorXd& dv) {
     stage.bodies.q = q0;
@@ -136,6 +148,7 @@ void stepRk4(const WorldModel& model, WorldState& state, WorldData& data) {
   integratePositions(model.bodies, state.bodies.q, (v0 + 2 * v2 + 2 * v3 + v4) / 6, dt);
   state.bodies.time += dt;
   data.wheels = first;
+  data.integrals = integrals;
 }
 
 }  // namespace
@@ -144,6 +157,7 @@ WorldState initialState(const WorldModel& model) {
   WorldState s;
   s.bodies = neutralState(model.bodies);
   s.targets.assign(model.actuators.size(), 0.0);
+  s.integrals.assign(model.actuators.size(), 0.0);
   s.tread.resize(model.wheels.size());
   return s;
 }
@@ -215,6 +229,7 @@ bool step(const WorldModel& model, WorldState& state, WorldData& data) {
     return false;
   }
   for (size_t w = 0; w < model.wheels.size(); ++w) state.tread[w] = data.wheels[w].tread;
+  state.integrals = data.integrals;
   return true;
 }
 

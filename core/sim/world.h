@@ -26,7 +26,8 @@ struct WheelModel {
 };
 
 enum class ActuatorMode : unsigned char {
-  Speed,     ///< wheel motor: τ = clamp(gain·(target − v), ±limit), target in rad/s or m/s
+  Speed,     ///< wheel motor, PI: τ = clamp(gain·e + integralGain·∫e dt, ±limit), e = target − v,
+             ///< target in rad/s or m/s; the integral stops while the torque is saturated
   Position,  ///< servo: τ = clamp(gain·(target − q) − damping·v, ±limit), target in rad or m
   Torque,    ///< direct input: τ = clamp(target, ±limit)
 };
@@ -36,6 +37,7 @@ struct Actuator {
   int body = -1;           ///< body whose 1-DOF joint is driven
   ActuatorMode mode = ActuatorMode::Speed;
   double gain = 100.0;     ///< Speed: N·m·s/rad (N·s/m); Position: N·m/rad (N/m)
+  double integralGain = 0.0;  ///< Speed only: N·m/rad (N/m); holds a braked wheel without creep
   double damping = 0.0;    ///< Position only: N·m·s/rad (N·s/m)
   double limit = 100.0;    ///< torque (N·m) or force (N) limit
 };
@@ -100,6 +102,7 @@ struct TreadState {
 struct WorldState {
   MultibodyState bodies;
   std::vector<double> targets;              ///< per actuator: speed, position or torque target
+  std::vector<double> integrals;            ///< per actuator: ∫(target − v) dt of speed control (rad or m)
   std::vector<std::vector<TreadState>> tread;  ///< per wheel: one per touching piece
 };
 
@@ -114,6 +117,7 @@ struct WheelResult {
 
 struct WorldData {
   MultibodyData bodies;
+  std::vector<double> integrals;  ///< actuator integrals at the end of the step being taken
   std::vector<WheelResult> wheels;
   int chassisContacts = 0;  ///< probes touching the terrain in the last evaluation
   std::string error;  ///< set when the state became non-finite; the step refuses to go on

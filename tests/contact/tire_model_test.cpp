@@ -38,7 +38,7 @@ TEST_CASE("tire defaults are the ones the hand computations assume", "[tire]") {
   CHECK(kTire.stiffness == 2e5);
   CHECK(kTire.damping == 2e3);
   CHECK(kTire.rollingRadiusRatio == 0.97);
-  CHECK(kTire.slipSpeedFloor == 0.01);
+  CHECK(kTire.slipSpeedFloor == 0.001);
   CHECK(kGround.phiMax == 0.8);
   CHECK(kGround.s0 == 0.1);
   CHECK(kGround.s1 == 0.5);
@@ -132,8 +132,8 @@ TEST_CASE("tireForces: absolute slip speed (seed 001 definition)", "[tire]") {
 }
 
 TEST_CASE("tireForces: slip ratio uses the speed floor at standstill", "[tire]") {
-  // V_O = (0.001, 0, 0), ω = 0: s = 0.001 / max(0.001, 0, floor 0.01) = 0.1.
-  const TireForces f = tireForces(kTire, kGround, below(Vec3(0.001, 0, 0), 0.0));
+  // V_O = (0.0001, 0, 0), ω = 0: s = 0.0001 / max(0.0001, 0, floor 0.001) = 0.1.
+  const TireForces f = tireForces(kTire, kGround, below(Vec3(0.0001, 0, 0), 0.0));
   CHECK(f.slip == Approx(0.1).epsilon(1e-12));
   CHECK(f.adhesion == Approx(0.9197256799954698).epsilon(1e-12));
   // Completely at rest: no slip, no tangential force, finite numbers.
