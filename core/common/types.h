@@ -64,9 +64,11 @@ class Expected {
   bool ok_ = false;
 };
 
-/// Prefixes every issue's path with `prefix` (e.g. "terrain.blocks[2]").
+/// Prefixes every issue's path with `prefix` (e.g. "terrain.blocks[2]"); an
+/// index path ("[3].m") joins without a dot.
 inline std::vector<Issue> prefixed(const std::string& prefix, std::vector<Issue> issues) {
-  for (Issue& i : issues) i.path = i.path.empty() ? prefix : prefix + "." + i.path;
+  for (Issue& i : issues)
+    i.path = i.path.empty() ? prefix : prefix + (i.path.front() == '[' ? "" : ".") + i.path;
   return issues;
 }
 

@@ -140,7 +140,7 @@ void addServo(Robot& robot, const std::string& name, int body, double gain, doub
   l.lower = lower;
   l.upper = upper;
   l.stiffness = 50 * gain;
-  l.damping = 10 * damping;
+  l.damping = 2 * damping;  // more would exceed the explicit step's damping limit on light links
   robot.limits.push_back(l);
 }
 

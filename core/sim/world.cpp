@@ -45,10 +45,11 @@ void jointForces(const WorldModel& model, const WorldState& state, Eigen::Vector
   for (const JointLimit& lim : model.limits) {
     const Body& b = model.bodies.bodies[lim.body];
     const double x = q[b.qIndex], xd = v[b.vIndex];
-    // One-sided: the damper only resists motion further into the limit, so
-    // the joint leaves the limit without being held back.
-    if (x > lim.upper) tau[b.vIndex] -= lim.stiffness * (x - lim.upper) + lim.damping * std::max(xd, 0.0);
-    if (x < lim.lower) tau[b.vIndex] += lim.stiffness * (lim.lower - x) - lim.damping * std::min(xd, 0.0);
+    // A non-holding spring-damper, like the tire's normal force: it damps in
+    // both directions (no bounce, no chatter against a servo pushing into the
+    // limit) but never pulls the joint back into the limit.
+    if (x > lim.upper) tau[b.vIndex] -= std::max(0.0, lim.stiffness * (x - lim.upper) + lim.damping * xd);
+    if (x < lim.lower) tau[b.vIndex] += std::max(0.0, lim.stiffness * (lim.lower - x) - lim.damping * xd);
   }
   for (const JointSpring& s : model.springs) {
     const Body& b = model.bodies.bodies[s.body];

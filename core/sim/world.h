@@ -42,7 +42,7 @@ struct Actuator {
   double limit = 100.0;    ///< torque (N·m) or force (N) limit
 };
 
-/// Joint range kept by a stiff one-sided spring-damper outside [lower, upper].
+/// Joint range kept by a stiff non-holding spring-damper outside [lower, upper].
 struct JointLimit {
   int body = -1;
   double lower = -1e300, upper = 1e300;  ///< (rad or m)

@@ -125,18 +125,18 @@ Expected<Polytope> makeWedge(const Vec3& start, double length, double width, dou
 
 Expected<std::vector<Polytope>> makeProfile(const std::vector<Vec2>& line, double width, double base) {
   std::vector<Issue> issues;
-  if (line.size() < 2) issues.push_back({"polyline", "needs at least 2 points"});
+  if (line.size() < 2) issues.push_back({"points", "needs at least 2 points"});
   if (!finitePositive(width)) issues.push_back({"width", "must be a finite length > 0 m"});
   if (!std::isfinite(base)) issues.push_back({"base", "not finite"});
   double low = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < line.size(); ++i) {
     if (!line[i].allFinite()) {
-      issues.push_back({idx("polyline", i), "not finite"});
+      issues.push_back({idx("points", i), "not finite"});
       continue;
     }
     low = std::min(low, line[i].y());
     if (i > 0 && line[i].x() < line[i - 1].x())
-      issues.push_back({idx("polyline", i) + ".x", "must not decrease: " + std::to_string(line[i].x()) +
+      issues.push_back({idx("points", i) + "[0]", "must not decrease: " + std::to_string(line[i].x()) +
                                                        " m after " + std::to_string(line[i - 1].x()) + " m"});
   }
   if (issues.empty() && !(base < low - 1e-9))
@@ -153,7 +153,7 @@ Expected<std::vector<Polytope>> makeProfile(const std::vector<Vec2>& line, doubl
     }
     Expected<Polytope> h = makeHull(pts);
     if (!h) {
-      issues.push_back({idx("polyline", first), "piece is degenerate: " + h.message()});
+      issues.push_back({idx("points", first), "piece is degenerate: " + h.message()});
       return false;
     }
     pieces.push_back(std::move(h).value());
@@ -182,7 +182,7 @@ Expected<std::vector<Polytope>> makeProfile(const std::vector<Vec2>& line, doubl
     if (!emit(first, last)) return issues;
     first = last;
   }
-  if (pieces.empty()) return Expected<std::vector<Polytope>>::failure("polyline", "has no horizontal extent");
+  if (pieces.empty()) return Expected<std::vector<Polytope>>::failure("points", "has no horizontal extent");
   return pieces;
 }
 
