@@ -1,0 +1,114 @@
+// Whole-simulation speed: steps per second and real-time factor of every
+// scenario in terrains/, natively (build/native/roverlab) and in the WASM core
+// under Node (same C++ source), and how articulated6's cost grows with the
+// number of terrain pieces. Writes docs/benchmarks/sim.json.
+//
+//   node tests/bench/sim_bench.mjs        (after npm test or the two builds)
+//
+// Each figure is the median of 5 runs; a run is a fresh simulation stepped for
+// SECONDS of simulated time after a warm-up of 0.5 s (timing covers stepping
+// only, not parsing or building the terrain).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const cli = path.join(root, 'build/native/roverlab');
+const SECONDS = 3;
+const RUNS = 5;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const { default: createRoverlabCore } = await import(path.join(root, 'web/src/wasm/roverlab_core.js'));
+const core = await createRoverlabCore();
+
+/** steps/s of a scenario text, native (CLI) or WASM. */
+function nativeRate(text) {
+  const file = path.join(os.tmpdir(), `roverlab-bench-${process.pid}.json`);
+  writeFileSync(file, text);
+  const rates = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = spawnSync(cli, ['run', file, '--duration', String(SECONDS)], { encoding: 'utf8' });
+    rates.push(JSON.parse(r.stdout).steps_per_s);
+  }
+  return median(rates);
+}
+
+function wasmRate(text) {
+  const rates = [];
+  for (let i = 0; i < RUNS; i++) {
+    const world = new core.World(text);
+    if (!world.ok()) throw new Error(JSON.stringify(world.issues()));
+    world.step(Math.round(0.5 / world.dt()));  // warm-up
+    const steps = Math.round(SECONDS / world.dt());
+    const t0 = performance.now();
+    for (let done = 0; done < steps; ) done += world.step(Math.min(1000, steps - done));
+    rates.push(steps / ((performance.now() - t0) / 1000));
+    world.delete();
+  }
+  return median(rates);
+}
+
+/** articulated6 on flat ground with extra 0.5 × 0.5 × 0.1 m boxes beside its path, `pieces` in total. */
+function withPieces(pieces) {
+  const s = JSON.parse(readFileSync(path.join(root, 'terrains/flat-articulated6.json'), 'utf8'));
+  const extra = pieces - s.terrain.boxes.length;
+  const side = Math.ceil(Math.sqrt(extra));
+  for (let i = 0; i < extra; i++) {
+    const gx = i % side, gy = Math.floor(i / side);
+    s.terrain.boxes.push({ centre: [-10 + 0.6 * gx, 4 + 0.6 * gy, 0.05], size: [0.5, 0.5, 0.1] });
+  }
+  return JSON.stringify(s);
+}
+
+const loadBefore = os.loadavg();
+const scenarios = {};
+for (const file of readdirSync(path.join(root, 'terrains')).filter((f) => f.endsWith('.json')).sort()) {
+  const text = readFileSync(path.join(root, 'terrains', file), 'utf8');
+  const s = JSON.parse(text);
+  const dt = s.simulation?.dt ?? 4e-4;
+  const native = nativeRate(text);
+  const wasm = wasmRate(text);
+  scenarios[file] = {
+    preset: s.robot.preset,
+    dt,
+    native_steps_per_s: Math.round(native),
+    wasm_steps_per_s: Math.round(wasm),
+    native_real_time_factor: +(native * dt).toFixed(2),
+    wasm_real_time_factor: +(wasm * dt).toFixed(2),
+    wasm_over_native: +(wasm / native).toFixed(3),
+  };
+  console.log(file, scenarios[file]);
+}
+const scaling = {};
+for (const pieces of [10, 1000, 100000]) {
+  const text = withPieces(pieces);
+  scaling[pieces] = { native_steps_per_s: Math.round(nativeRate(text)), wasm_steps_per_s: Math.round(wasmRate(text)) };
+  console.log('pieces', pieces, scaling[pieces]);
+}
+const growth = (k) => +(scaling[10][k] / scaling[100000][k]).toFixed(3);
+const digest = createHash('sha256');
+for (const dir of ['common', 'contact', 'dynamics', 'geometry', 'robots', 'scenario', 'sim', 'terrain'])
+  for (const f of readdirSync(path.join(root, 'core', dir)).sort()) digest.update(readFileSync(path.join(root, 'core', dir, f)));
+const result = {
+  date: new Date().toISOString(),
+  command: 'node tests/bench/sim_bench.mjs',
+  method: `median of ${RUNS} fresh runs of ${SECONDS} s simulated; native = the roverlab CLI's timing of its stepping loop (Release, g++); WASM = the same core (Emscripten 3.1.6, -O3) under Node ${process.version}, timed after a 0.5 s warm-up`,
+  core_sha256: digest.digest('hex'),
+  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, load_average_before: loadBefore, load_average_after: os.loadavg() },
+  compilers: {
+    native: execFileSync('c++', ['--version']).toString().split('\n')[0],
+    emscripten: execFileSync('emcc', ['--version'], { env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } }).toString().split('\n')[0],
+  },
+  scenarios,
+  terrain_scaling_articulated6: {
+    ...scaling,
+    cost_growth_10_to_100000_native: growth('native_steps_per_s'),
+    cost_growth_10_to_100000_wasm: growth('wasm_steps_per_s'),
+    target: 1.3,
+  },
+};
+writeFileSync(path.join(root, 'docs/benchmarks/sim.json'), JSON.stringify(result, null, 2) + '\n');
+console.log('growth native', result.terrain_scaling_articulated6.cost_growth_10_to_100000_native, 'wasm', result.terrain_scaling_articulated6.cost_growth_10_to_100000_wasm);
