@@ -24,14 +24,11 @@ Transform jointTransform(const Body& b, const Eigen::VectorXd& q) {
   return Transform{};
 }
 
-MultibodyData::Mat6X motionSubspace(const Body& b) {
-  MultibodyData::Mat6X s(6, jointDofs(b.joint));
-  switch (b.joint) {
-    case JointType::Free: s.setIdentity(); break;
-    case JointType::Revolute: s << b.axis, Vec3::Zero(); break;
-    case JointType::Prismatic: s << Vec3::Zero(), b.axis; break;
-    case JointType::Fixed: break;
-  }
+// Motion subspace of a 1-DOF joint: the joint axis as a spatial vector.
+Vec6 jointAxis(const Body& b) {
+  Vec6 s = Vec6::Zero();
+  if (b.joint == JointType::Revolute) s.head<3>() = b.axis;
+  if (b.joint == JointType::Prismatic) s.tail<3>() = b.axis;
   return s;
 }
 
@@ -80,15 +77,20 @@ MultibodyData makeData(const Multibody& model) {
   d.externalForce.assign(n, Vec6::Zero());
   d.tau = Eigen::VectorXd::Zero(model.nv);
   d.acceleration = Eigen::VectorXd::Zero(model.nv);
+  d.inertia.resize(n);
   d.articulatedInertia.resize(n);
   d.bias.resize(n);
   d.coriolis.resize(n);
   d.accel.resize(n);
-  d.subspace.resize(n);
+  d.axis.resize(n);
   d.u.resize(n);
-  d.dInverse.resize(n);
-  d.uBias.resize(n);
-  for (size_t i = 0; i < n; ++i) d.subspace[i] = motionSubspace(model.bodies[i]);
+  d.dInverse.assign(n, 0.0);
+  d.uBias.assign(n, 0.0);
+  d.freeInertia.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    d.inertia[i] = bodyInertia(model.bodies[i]);
+    d.axis[i] = jointAxis(model.bodies[i]);
+  }
   return d;
 }
 
@@ -97,7 +99,8 @@ void forwardKinematics(const Multibody& model, const MultibodyState& state, Mult
     const Body& b = model.bodies[i];
     const int k = jointDofs(b.joint);
     data.parentToBody[i] = b.tree.then(jointTransform(b, state.q));
-    const Vec6 vJ = data.subspace[i] * state.v.segment(b.vIndex, k);
+    const Vec6 vJ = k == 6 ? Vec6(state.v.segment<6>(b.vIndex))
+                           : k == 1 ? Vec6(data.axis[i] * state.v[b.vIndex]) : Vec6(Vec6::Zero());
     if (b.parent < 0) {
       data.worldToBody[i] = data.parentToBody[i];
       data.velocity[i] = vJ;
@@ -132,32 +135,43 @@ void aba(const Multibody& model, const MultibodyState& state, MultibodyData& dat
   // velocity product, gravity and applied forces (moved to body coordinates).
   for (int i = 0; i < n; ++i) {
     const Body& b = model.bodies[i];
-    const Mat6 inertia = bodyInertia(b);
+    const Mat6& inertia = data.inertia[i];
     data.articulatedInertia[i] = inertia;
     const Vec3 comWorld = worldPoint(data, i, b.com);
     const Vec6 applied = data.externalForce[i] + worldForceAt(comWorld, b.mass * model.gravity);
     data.bias[i] = crossForce(data.velocity[i], inertia * data.velocity[i]) -
                    data.worldToBody[i].applyForce(applied);
   }
-  // Pass 2: articulated inertias and bias forces, leaves to root.
+  // Pass 2: articulated inertias and bias forces, leaves to root. 1-DOF joints
+  // need only scalars (D = S^T U); a free joint (S = I) factorises I^A for
+  // pass 3 and passes no inertia on.
   for (int i = n - 1; i >= 0; --i) {
     const Body& b = model.bodies[i];
-    const int k = jointDofs(b.joint);
     const Mat6& ia = data.articulatedInertia[i];
     Mat6 iaChild = ia;
     Vec6 paChild = data.bias[i] + ia * data.coriolis[i];
-    if (k > 0) {
-      const auto& s = data.subspace[i];
-      data.u[i] = ia * s;
-      data.dInverse[i] = (s.transpose() * data.u[i]).inverse();
-      data.uBias[i] = data.tau.segment(b.vIndex, k) - s.transpose() * data.bias[i];
-      iaChild -= data.u[i] * data.dInverse[i] * data.u[i].transpose();
-      paChild += data.u[i] * (data.dInverse[i] * data.uBias[i]);
+    switch (jointDofs(b.joint)) {
+      case 1: {
+        const Vec6& s = data.axis[i];
+        data.u[i] = ia * s;
+        data.dInverse[i] = 1.0 / s.dot(data.u[i]);
+        data.uBias[i] = data.tau[b.vIndex] - s.dot(data.bias[i]);
+        iaChild.noalias() -= (data.dInverse[i] * data.u[i]) * data.u[i].transpose();
+        paChild += data.u[i] * (data.dInverse[i] * data.uBias[i]);
+        break;
+      }
+      case 6:  // U = I^A: the child passes on only I^A c + τ
+        data.freeInertia[i].compute(ia);
+        iaChild.setZero();
+        paChild = ia * data.coriolis[i] + data.tau.segment<6>(b.vIndex);
+        break;
+      default:
+        break;
     }
     if (b.parent >= 0) {
       const Transform& x = data.parentToBody[i];
       const Mat6 xm = x.matrix();
-      data.articulatedInertia[b.parent] += xm.transpose() * iaChild * xm;
+      data.articulatedInertia[b.parent].noalias() += xm.transpose() * iaChild * xm;
       data.bias[b.parent] += x.applyTransposeForce(paChild);
     }
   }
@@ -165,13 +179,25 @@ void aba(const Multibody& model, const MultibodyState& state, MultibodyData& dat
   // (gravity entered as a force).
   for (int i = 0; i < n; ++i) {
     const Body& b = model.bodies[i];
-    const int k = jointDofs(b.joint);
     Vec6 a = data.coriolis[i];
     if (b.parent >= 0) a += data.parentToBody[i].apply(data.accel[b.parent]);
-    if (k > 0) {
-      const MultibodyData::VecX6 qdd = data.dInverse[i] * (data.uBias[i] - data.u[i].transpose() * a);
-      data.acceleration.segment(b.vIndex, k) = qdd;
-      a += data.subspace[i] * qdd;
+    switch (jointDofs(b.joint)) {
+      case 1: {
+        const double qdd = data.dInverse[i] * (data.uBias[i] - data.u[i].dot(a));
+        data.acceleration[b.vIndex] = qdd;
+        a += data.axis[i] * qdd;
+        break;
+      }
+      case 6: {
+        // τ − p^A − I^A a = I^A qdd with S = I.
+        const Vec6 rhs = data.tau.segment<6>(b.vIndex) - data.bias[i] - data.articulatedInertia[i] * a;
+        const Vec6 qdd = data.freeInertia[i].solve(rhs);
+        data.acceleration.segment<6>(b.vIndex) = qdd;
+        a += qdd;
+        break;
+      }
+      default:
+        break;
     }
     data.accel[i] = a;
   }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include "dynamics/spatial.h"
 
 namespace roverlab {
@@ -65,14 +67,14 @@ struct MultibodyData {
   Eigen::VectorXd tau;                  ///< (nv) joint forces/torques (input to aba)
   Eigen::VectorXd acceleration;         ///< (nv) output of aba
   // scratch of the articulated-body algorithm
-  using Mat6X = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
-  using MatX6 = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
-  using VecX6 = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>;
+  std::vector<Mat6> inertia;            ///< (nbody) rigid spatial inertia at the body origin (constant)
   std::vector<Mat6> articulatedInertia;
   std::vector<Vec6> bias, coriolis, accel;
-  std::vector<Mat6X> subspace, u;  ///< S and U = I^A S per body
-  std::vector<MatX6> dInverse;     ///< (S^T U)^-1 per body
-  std::vector<VecX6> uBias;        ///< τ − S^T p^A per body
+  std::vector<Vec6> axis;               ///< 1-DOF joints: motion subspace S (a spatial vector)
+  std::vector<Vec6> u;                  ///< 1-DOF joints: U = I^A S
+  std::vector<double> dInverse;         ///< 1-DOF joints: 1 / (S^T U)
+  std::vector<double> uBias;            ///< 1-DOF joints: τ − S^T p^A
+  std::vector<Eigen::LLT<Mat6>> freeInertia;  ///< free joints: factorised I^A (S is the identity)
 };
 
 MultibodyData makeData(const Multibody& model);
