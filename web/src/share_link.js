@@ -1,0 +1,349 @@
+// Scenario share links: a scenario (and optionally the camera) packed into the
+// URL fragment, `#s1.<base64url>`: "s" + format version + ".", then the
+// payload JSON, deflated (raw deflate, RFC 1951) and base64url-encoded without
+// padding (RFC 4648 §5). Works in browsers and in Node ≥ 20.12 with platform
+// APIs only (CompressionStream / DecompressionStream 'deflate-raw').
+//
+// decodeShare never throws: a broken or hostile link comes back as
+// { ok: false, code, message }, the message saying what is wrong and what the
+// user can do. It checks the envelope and the payload's shape only; the
+// scenario's content is validated by the core (new core.World(json) → issues).
+// Format and error codes: docs/share-links.md.
+
+/** Version of the share format written by encodeShare and read by decodeShare. */
+export const SHARE_VERSION = 1;
+/** Longest fragment (characters after '#') decodeShare accepts and encodeShare writes. */
+export const MAX_FRAGMENT_LENGTH = 64 * 1024;
+/** Largest payload JSON (UTF-8 bytes) after decompression; decompression stops once it is passed. */
+export const MAX_DECOMPRESSED_BYTES = 1024 * 1024;
+/** The `format` a shared scenario must declare (docs/scenario-format.md). */
+export const SCENARIO_FORMAT = 'roverlab-scenario';
+
+/** Error codes of decodeShare (and of ShareError thrown by encodeShare). */
+export const SHARE_ERRORS = Object.freeze({
+  EMPTY: 'empty',
+  NOT_SHARE_DATA: 'not-share-data',
+  UNSUPPORTED_VERSION: 'unsupported-version',
+  TOO_LONG: 'too-long',
+  BAD_CHARACTER: 'bad-character',
+  TRUNCATED: 'truncated',
+  CORRUPT: 'corrupt',
+  TOO_LARGE: 'too-large',
+  NOT_TEXT: 'not-text',
+  NOT_JSON: 'not-json',
+  NOT_OBJECT: 'not-object',
+  NO_SCENARIO: 'no-scenario',
+  UNKNOWN_FIELD: 'unknown-field',
+  WRONG_FORMAT: 'wrong-format',
+  BAD_CAMERA: 'bad-camera',
+  UNSUPPORTED_PLATFORM: 'unsupported-platform',
+  INTERNAL: 'internal',
+});
+
+const E = SHARE_ERRORS;
+const PREFIX = `s${SHARE_VERSION}.`;
+const PAYLOAD_FIELDS = ['scenario', 'camera'];
+// Compressed bytes handed to the decompressor at a time: deflate expands at
+// most ~1032:1, so one piece yields at most ~264 KB before the size check.
+const INFLATE_PIECE = 256;
+
+/** Thrown by encodeShare; `code` is one of SHARE_ERRORS. */
+export class ShareError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'ShareError';
+    this.code = code;
+  }
+}
+
+const fail = (code, message) => ({ ok: false, code, message });
+const ASK_AGAIN = 'Ask whoever sent it for a new share link.';
+const COPY_AGAIN = 'Copy the whole link again from the original message, or ask whoever sent it for a new one.';
+const COPY_AGAIN_LOWER = 'copy the whole link again from the original message, or ask whoever sent it for a new one.';
+
+/**
+ * Packs { scenario, camera? } into a fragment string (without '#'), e.g. "s1.q1ZKy...".
+ * Throws ShareError when the payload has the wrong shape or the link would exceed the limits.
+ */
+export async function encodeShare(payload) {
+  const problem = checkPayload(payload);
+  if (problem) throw new ShareError(problem.code, problem.message);
+  const value = { scenario: payload.scenario };
+  if (payload.camera != null) value.camera = { position: payload.camera.position, target: payload.camera.target };
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  if (bytes.length > MAX_DECOMPRESSED_BYTES) {
+    throw new ShareError(E.TOO_LARGE, `The scenario is ${bytes.length} bytes as JSON; a share link holds at most ${MAX_DECOMPRESSED_BYTES} bytes. Save it as a file instead.`);
+  }
+  const fragment = PREFIX + toBase64url(await deflateRaw(bytes));
+  if (fragment.length > MAX_FRAGMENT_LENGTH) {
+    throw new ShareError(E.TOO_LONG, `The share link would be ${fragment.length} characters long; the limit is ${MAX_FRAGMENT_LENGTH}. Save the scenario as a file instead.`);
+  }
+  return fragment;
+}
+
+/**
+ * Unpacks a fragment (with or without a leading '#').
+ * Returns { ok: true, payload: { scenario, camera? } } or { ok: false, code, message }; never throws.
+ */
+export async function decodeShare(fragment) {
+  try {
+    return await decode(fragment);
+  } catch (e) {
+    return fail(E.INTERNAL, `The share link could not be read because of an unexpected error (${e?.message ?? e}). ${ASK_AGAIN}`);
+  }
+}
+
+/** The full link: baseHref without its own fragment, then '#' and the fragment. */
+export function shareUrl(baseHref, fragment) {
+  const href = String(baseHref);
+  const hash = href.indexOf('#');
+  return `${hash < 0 ? href : href.slice(0, hash)}#${fragment}`;
+}
+
+/** The fragment of a link (the text after the first '#', without it), or '' when there is none. */
+export function fragmentOf(href) {
+  if (typeof href !== 'string') return '';
+  const hash = href.indexOf('#');
+  return hash < 0 ? '' : href.slice(hash + 1);
+}
+
+async function decode(input) {
+  let fragment = typeof input === 'string' ? input : '';
+  if (fragment.startsWith('#')) fragment = fragment.slice(1);
+  if (fragment === '') {
+    return fail(E.EMPTY, `The link has no share data: there is nothing after "#". A Roverlab share link ends in "#${PREFIX}" followed by the data; ${COPY_AGAIN_LOWER}`);
+  }
+  if (fragment.length > MAX_FRAGMENT_LENGTH) {
+    return fail(E.TOO_LONG, `The share data is ${fragment.length} characters long; this app reads at most ${MAX_FRAGMENT_LENGTH}. Share the scenario as a file instead.`);
+  }
+  const head = /^s(\d+)\./.exec(fragment);
+  if (!head) {
+    return fail(E.NOT_SHARE_DATA, `The part of the link after "#" (${quote(fragment)}) is not Roverlab share data, which starts with "${PREFIX}". Check that this is a Roverlab share link and that it was copied completely.`);
+  }
+  if (head[1] !== String(SHARE_VERSION)) {
+    return fail(E.UNSUPPORTED_VERSION, `This link uses share format version ${shorten(head[1], 12)}; this app reads version ${SHARE_VERSION} only. Open it with the Roverlab version that made it, or ask for a link made with this one.`);
+  }
+  const data = fragment.slice(head[0].length);
+  if (data === '') {
+    return fail(E.TRUNCATED, `The link ends right after "${PREFIX}": the share data is missing. The link was probably cut off when it was copied or sent. ${COPY_AGAIN}`);
+  }
+  const bad = /[^A-Za-z0-9_-]/.exec(data);
+  if (bad) {
+    const position = head[0].length + bad.index + 1;
+    return fail(E.BAD_CHARACTER, `The share data contains ${describeChar(data, bad.index)} at position ${position} (counting from the first character after "#"), which is not a base64url character (A–Z, a–z, 0–9, "-", "_"). Chat and mail programs sometimes change or add characters: ${COPY_AGAIN_LOWER}`);
+  }
+  if (data.length % 4 === 1) {
+    return fail(E.TRUNCATED, `The share data is incomplete: its ${data.length} characters cannot be a whole number of bytes, so the link was probably cut off when it was copied or sent. ${COPY_AGAIN}`);
+  }
+  if (typeof DecompressionStream !== 'function') {
+    return fail(E.UNSUPPORTED_PLATFORM, 'This browser cannot unpack share links (it has no DecompressionStream). Open the link in a current version of Chrome, Edge, Firefox or Safari.');
+  }
+
+  const inflated = await inflateRaw(fromBase64url(data), MAX_DECOMPRESSED_BYTES);
+  if (inflated.tooLarge) {
+    return fail(E.TOO_LARGE, `The share data unpacks to more than ${MAX_DECOMPRESSED_BYTES} bytes, the most this app accepts (unpacking was stopped there). The link was not made by Roverlab, or made from a scenario too large to share. ${ASK_AGAIN}`);
+  }
+  if (inflated.error) {
+    const detail = inflated.error?.message ? ` (${inflated.error.message})` : '';
+    if (isTruncation(inflated.error)) {
+      return fail(E.TRUNCATED, `The share data is incomplete: the compressed scenario stops before its end${detail}. The link was probably cut off when it was copied or sent. ${COPY_AGAIN}`);
+    }
+    return fail(E.CORRUPT, `The share data is damaged: it is not valid compressed data${detail}. The link was changed after it was made. ${COPY_AGAIN}`);
+  }
+
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(inflated.bytes);
+  } catch {
+    return fail(E.NOT_TEXT, `The share data unpacks to ${inflated.bytes.length} bytes that are not UTF-8 text, so it holds no scenario. The link was not made by Roverlab or was damaged. ${ASK_AGAIN}`);
+  }
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return fail(E.NOT_JSON, `The share data unpacks to text that is not JSON${jsonErrorWhere(e, text)}. The link was not made by Roverlab or was damaged. ${ASK_AGAIN}`);
+  }
+  const problem = checkPayload(value);
+  if (problem) return fail(problem.code, `${problem.message} ${ASK_AGAIN}`);
+  const payload = { scenario: value.scenario };
+  if (value.camera != null) payload.camera = value.camera;
+  return { ok: true, payload };
+}
+
+// The shape of a share payload (not the scenario's content: that is the core's job).
+function checkPayload(value) {
+  const problem = (code, message) => ({ code, message });
+  if (!isObject(value)) {
+    return problem(E.NOT_OBJECT, `The share data is JSON but ${kind(value)}, not a share payload, which is an object {"scenario": …, "camera": …}.`);
+  }
+  if (!('scenario' in value)) {
+    return problem(E.NO_SCENARIO, 'The share data has no scenario: its "scenario" field is missing.');
+  }
+  if (!isObject(value.scenario)) {
+    return problem(E.NO_SCENARIO, `The share data has no scenario: its "scenario" field is ${kind(value.scenario)}, not an object.`);
+  }
+  const unknown = Object.keys(value).find((k) => !PAYLOAD_FIELDS.includes(k));
+  if (unknown !== undefined) {
+    return problem(E.UNKNOWN_FIELD, `The share data has a field ${quote(unknown)} that this app does not know (it reads "scenario" and "camera"); the link may come from a newer Roverlab.`);
+  }
+  const format = value.scenario.format;
+  if (format !== SCENARIO_FORMAT) {
+    const got = format === undefined ? 'has no "format" field' : `has "format": ${show(format)}`;
+    return problem(E.WRONG_FORMAT, `The shared scenario ${got}; a Roverlab scenario has "format": "${SCENARIO_FORMAT}".`);
+  }
+  if (value.camera != null) {
+    const why = cameraProblem(value.camera);
+    if (why) return problem(E.BAD_CAMERA, `The share data's camera is malformed: ${why}.`);
+  }
+  return null;
+}
+
+function cameraProblem(camera) {
+  if (!isObject(camera)) return `it is ${kind(camera)}, not an object {"position": [x, y, z], "target": [x, y, z]}`;
+  const extra = Object.keys(camera).find((k) => k !== 'position' && k !== 'target');
+  if (extra !== undefined) return `it has a field ${quote(extra)}; a camera has only "position" and "target"`;
+  for (const key of ['position', 'target']) {
+    const v = camera[key];
+    if (v === undefined) return `"camera.${key}" is missing`;
+    if (!Array.isArray(v) || v.length !== 3) return `"camera.${key}" must be [x, y, z], got ${show(v)}`;
+    const i = v.findIndex((x) => typeof x !== 'number' || !Number.isFinite(x));
+    if (i >= 0) return `"camera.${key}[${i}]" must be a finite number (m), got ${show(v[i])}`;
+  }
+  if (camera.position.every((x, i) => x === camera.target[i])) return '"camera.position" and "camera.target" are the same point, so there is no view direction';
+  return null;
+}
+
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function kind(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return `a string (${shorten(JSON.stringify(v), 40)})`;
+  return `a ${typeof v} (${shorten(String(v), 40)})`;
+}
+
+// A JSON value as the user would read it (non-finite numbers as Infinity, NaN).
+function show(v) {
+  return shorten(typeof v === 'number' ? String(v) : JSON.stringify(v) ?? String(v), 40);
+}
+
+function shorten(s, n) {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+function quote(s) {
+  return JSON.stringify(shorten(s, 24));
+}
+
+const CHAR_NAMES = { 0x20: 'space', 0x09: 'tab', 0x0a: 'line feed', 0x0d: 'carriage return', 0xa0: 'no-break space' };
+
+function describeChar(s, index) {
+  const cp = s.codePointAt(index);
+  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (CHAR_NAMES[cp]) return `a ${CHAR_NAMES[cp]} (${hex})`;
+  if (cp > 0x20 && cp < 0x7f) return `"${String.fromCodePoint(cp)}"`;
+  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return `the control character ${hex}`;
+  return `"${String.fromCodePoint(cp)}" (${hex})`;
+}
+
+// The JSON parser's message, with V8's 0-based "at position N" restated as
+// the character (from 1) and the text there; SpiderMonkey's messages carry
+// "line L column C" themselves.
+function jsonErrorWhere(error, text) {
+  const message = String(error?.message ?? error).replace(/\.$/, '');
+  const at = /\s*(?:in JSON )?at position (\d+)/.exec(message);
+  if (!at) return ` (${shorten(message, 160)})`;
+  const index = Number(at[1]);
+  const where = index >= text.length ? `at the end of the text, after character ${text.length}` : `at character ${index + 1} of ${text.length}: ${JSON.stringify(text.slice(index, index + 16))}`;
+  return ` (${message.replace(at[0], '')}, ${where})`;
+}
+
+// Truncated input: Node's zlib reports Z_BUF_ERROR "unexpected end of file",
+// Chromium "Compressed input was truncated."; anything else is corruption.
+function isTruncation(error) {
+  return error?.code === 'Z_BUF_ERROR' || /truncat|unexpected end|end of (file|input|stream)/i.test(String(error?.message ?? ''));
+}
+
+async function deflateRaw(bytes) {
+  const stream = new CompressionStream('deflate-raw');
+  const writer = stream.writable.getWriter();
+  writer.write(bytes).catch(() => {});
+  writer.close().catch(() => {});
+  return new Uint8Array(await new Response(stream.readable).arrayBuffer());
+}
+
+// Inflates `bytes`, stopping as soon as the output passes `limit` bytes: the
+// input is fed in small pieces while the output is read, so the decompressor
+// never runs far ahead of the size check.
+// → { bytes } | { tooLarge: true } | { error }
+async function inflateRaw(bytes, limit) {
+  const stream = new DecompressionStream('deflate-raw');
+  const writer = stream.writable.getWriter();
+  const reader = stream.readable.getReader();
+  let stopped = false;
+  const feeding = (async () => {
+    for (let i = 0; i < bytes.length && !stopped; i += INFLATE_PIECE) {
+      await writer.write(bytes.subarray(i, i + INFLATE_PIECE));
+    }
+    if (!stopped) await writer.close();
+  })();
+  feeding.catch(() => {});  // its failure also errors the readable side, reported below
+
+  const chunks = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        stopped = true;
+        reader.cancel().catch(() => {});
+        writer.abort().catch(() => {});
+        return { tooLarge: true };
+      }
+      chunks.push(value);
+    }
+    await feeding;
+  } catch (error) {
+    stopped = true;
+    writer.abort().catch(() => {});
+    return { error };
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return { bytes: out };
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const VALUE = new Map([...ALPHABET].map((c, i) => [c.charCodeAt(0), i]));
+
+function toBase64url(bytes) {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = Math.min(bytes.length - i, 3) + 1;
+    for (let k = 0; k < chars; k++) s += ALPHABET[(n >> (18 - 6 * k)) & 63];
+  }
+  return s;
+}
+
+// `s` holds only base64url characters and s.length % 4 !== 1 (checked by the caller).
+function fromBase64url(s) {
+  const out = new Uint8Array(Math.floor((s.length * 3) / 4));
+  let o = 0;
+  for (let i = 0; i < s.length; i += 4) {
+    const n = s.length - i >= 4 ? 4 : s.length - i;
+    let v = 0;
+    for (let k = 0; k < 4; k++) v = (v << 6) | (k < n ? VALUE.get(s.charCodeAt(i + k)) : 0);
+    out[o++] = (v >> 16) & 255;
+    if (n > 2) out[o++] = (v >> 8) & 255;
+    if (n > 3) out[o++] = v & 255;
+  }
+  return out;
+}
