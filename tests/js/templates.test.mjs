@@ -1,0 +1,282 @@
+// Terrain templates of the editor (web/src/editor/templates.js): every template
+// at its default, minimum and maximum values builds a terrain the real WASM
+// core accepts with every robot preset at the template's start; the geometry
+// is checked numerically; the paper's terrains equal those in terrains/.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from 'vitest';
+
+import { TEMPLATES, applyTemplate, defaultValues, getTemplate, ROW_START_X } from '../../web/src/editor/templates.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const modulePath = path.join(root, 'web/src/wasm/roverlab_core.js');
+const readScenario = (name) => JSON.parse(readFileSync(path.join(root, 'terrains', name), 'utf8'));
+let core;
+
+beforeAll(async () => {
+  if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run npm test to build it`);
+  const { default: createRoverlabCore } = await import(modulePath);
+  core = await createRoverlabCore();
+});
+
+const PRESETS = ['articulated6', 'rocker8', 'planar-vehicle', 'wheel-walker', 'wheel-rig'];
+// Planar presets run on the centre line y = 0 whatever the pose's y (the core
+// puts them on an x–z base), so between two rows with a gap wider than their
+// wheels they have no ground: they are checked with the gap closed, and
+// rejected with a gap as the core should (see 'planar presets over a gap').
+const PLANAR = new Set(['planar-vehicle', 'wheel-walker', 'wheel-rig']);
+const valueSets = (t) => {
+  const sets = [['default', defaultValues(t)]];
+  if (t.params.length) {
+    sets.push(['min', Object.fromEntries(t.params.map((p) => [p.key, p.min]))]);
+    sets.push(['max', Object.fromEntries(t.params.map((p) => [p.key, p.max]))]);
+  }
+  return sets;
+};
+const cases = TEMPLATES.flatMap((t) => valueSets(t).map(([label, values]) => [t.id, label, values]));
+
+function scenarioWith(id, values, preset) {
+  const t = getTemplate(id);
+  const base = {
+    format: 'roverlab-scenario',
+    version: 1,
+    name: `${id} template`,
+    terrain: { boxes: [{ centre: [0, 0, -0.5], size: [1, 1, 1] }] },
+    robot: { preset, pose: { position: [...t.start] } },
+    control: { wheel_speed: 1 },
+    simulation: { duration: 5 },
+  };
+  return applyTemplate(base, id, PLANAR.has(preset) && 'gap' in values ? { ...values, gap: 0 } : values);
+}
+
+/** Every quad corner of a built terrain (near vertices a, b and far vertices a', b'). */
+function corners(terrain) {
+  const out = [];
+  for (const side of ['left', 'right'])
+    for (const { a, b, m } of terrain.quads?.[side] ?? []) {
+      const half = a.map((_, k) => 0.5 * (b[k] - a[k]));
+      out.push(a, b, m.map((x, k) => x - half[k]), m.map((x, k) => x + half[k]));
+    }
+  return out;
+}
+const heights = (terrain) => corners(terrain).map((c) => c[2]);
+const boxTop = (box) => box.centre[2] + box.size[2] / 2;
+
+describe.each(cases)('template %s (%s values)', (id, label, values) => {
+  test.each(PRESETS)('the core accepts it with %s at the start', (preset) => {
+    const world = new core.World(JSON.stringify(scenarioWith(id, values, preset)));
+    try {
+      expect(world.ok(), JSON.stringify(world.issues())).toBe(true);
+    } finally {
+      world.delete();
+    }
+  });
+
+  test('rows: shared points, left at y > 0, right at y < 0, start behind x = 0', () => {
+    const { terrain } = getTemplate(id).build(values);
+    const { left, right } = terrain.quads;
+    expect(left.length).toBeGreaterThan(0);
+    expect(right.length).toBeGreaterThan(0);
+    for (const [row, sign] of [[left, 1], [right, -1]]) {
+      for (const { a, b, m } of row) for (const p of [a, b, m]) expect(sign * p[1]).toBeGreaterThanOrEqual(0);
+      expect(row[0].a[0]).toBeLessThanOrEqual(0);
+      for (let i = 1; i < row.length; i++) {
+        const { a, b, m } = row[i - 1];
+        for (let k = 0; k < 3; k++) {
+          expect(row[i].a[k]).toBe(m[k] - 0.5 * (b[k] - a[k]));
+          expect(row[i].b[k]).toBe(m[k] + 0.5 * (b[k] - a[k]));
+        }
+      }
+    }
+  });
+});
+
+describe('geometry', () => {
+  const both = (id) => valueSets(getTemplate(id)).map(([, v]) => [v, getTemplate(id).build(v)]);
+
+  test('flat: every quad corner at z = 0, N segments per row', () => {
+    for (const [v, { terrain }] of both('flat')) {
+      for (const z of heights(terrain)) expect(z).toBe(0);
+      expect(terrain.quads.left).toHaveLength(v.segments);
+      expect(terrain.quads.right).toHaveLength(v.segments);
+      expect(terrain.quads.left[0].a[0]).toBe(ROW_START_X);
+      expect(terrain.quads.left[0].b[1] - terrain.quads.left[0].a[1]).toBeCloseTo(v.row_width, 12);
+      expect(terrain.quads.left[0].a[1] - terrain.quads.right[0].b[1]).toBeCloseTo(v.gap, 12);
+    }
+  });
+
+  test('step: flat rows up to the box, whose top is at h and which spans both rows', () => {
+    for (const [v, { terrain }] of both('step')) {
+      for (const z of heights(terrain)) expect(z).toBe(0);
+      expect(terrain.boxes).toHaveLength(1);
+      const box = terrain.boxes[0];
+      expect(boxTop(box)).toBeCloseTo(v.height, 12);
+      expect(box.centre[0] - box.size[0] / 2).toBeCloseTo(v.distance, 12);
+      expect(box.size[1]).toBeCloseTo(2 * v.row_width + v.gap, 12);
+      expect(terrain.quads.left.at(-1).m[0]).toBe(v.distance);  // the rows end at the step's face
+    }
+  });
+
+  test('stairs: n boxes with tops at h, 2h, …, each d deep', () => {
+    for (const [v, { terrain }] of both('stairs')) {
+      expect(terrain.boxes).toHaveLength(v.steps);
+      terrain.boxes.forEach((box, i) => {
+        expect(boxTop(box)).toBeCloseTo((i + 1) * v.height, 12);
+        expect(box.centre[0] - box.size[0] / 2).toBeCloseTo(v.distance + i * v.depth, 12);
+        if (i < v.steps - 1) expect(box.size[0]).toBeCloseTo(v.depth, 12);
+      });
+    }
+  });
+
+  test('ditch: lowest corner at −depth, sides at the slope angle, back up to 0', () => {
+    for (const [v, { terrain }] of both('ditch')) {
+      const zs = heights(terrain);
+      expect(Math.min(...zs)).toBeCloseTo(-v.depth, 12);
+      expect(Math.max(...zs)).toBe(0);
+      expect(terrain.base).toBeLessThan(-v.depth);
+      const row = terrain.quads.left;
+      expect(row.at(-1).m[2]).toBe(0);
+      const down = row.find((s) => s.m[2] < 0 && s.a[2] === 0);
+      const rise = -down.m[2], run = down.m[0] - down.a[0];
+      expect(Math.atan2(rise, run) / (Math.PI / 180)).toBeCloseTo(v.slope, 9);
+      const bottom = row.filter((s) => s.a[2] === -v.depth && s.m[2] === -v.depth);
+      expect(bottom.reduce((w, s) => w + s.m[0] - s.a[0], 0)).toBeCloseTo(v.width, 12);
+    }
+  });
+
+  test('ramp: the far end at length·tan(angle)', () => {
+    for (const [v, { terrain }] of both('ramp')) {
+      const rise = v.length * Math.tan((v.angle * Math.PI) / 180);
+      for (const side of ['left', 'right']) {
+        const row = terrain.quads[side];
+        expect(Math.abs(row.at(-1).m[2] - rise)).toBeLessThanOrEqual(1e-9);
+        const ramp = row.find((s) => s.m[2] > s.a[2]);
+        expect(Math.abs(ramp.m[2] - rise)).toBeLessThanOrEqual(1e-9);
+        expect(ramp.m[0] - ramp.a[0]).toBeCloseTo(v.length, 12);
+      }
+      expect(Math.max(...heights(terrain))).toBeCloseTo(rise, 12);
+    }
+  });
+
+  test('rough: the same seed gives the same terrain, another seed another; heights within ±amplitude; rows differ', () => {
+    const t = getTemplate('rough');
+    const v = defaultValues(t);
+    expect(t.build({ ...v })).toEqual(t.build({ ...v }));
+    expect(t.build({ ...v, seed: 2 })).not.toEqual(t.build({ ...v, seed: 3 }));
+    for (const [values, { terrain }] of both('rough')) {
+      for (const z of heights(terrain)) expect(Math.abs(z)).toBeLessThanOrEqual(values.amplitude);
+      const lz = terrain.quads.left.map((s) => s.m[2]), rz = terrain.quads.right.map((s) => s.m[2]);
+      expect(lz).not.toEqual(rz);
+      expect(lz).toHaveLength(values.segments);
+    }
+    // mulberry32: seed 1 gives 0.62707394…, 0.00273572…, 0.52744703… everywhere.
+    const first = t.build({ ...v, seed: 1, amplitude: 0.1 }).terrain.quads.left.slice(0, 3).map((s) => s.m[2]);
+    expect(first.map((z) => z.toFixed(12))).toEqual(['0.025414788118', '-0.099452855764', '0.005489407992']);
+  });
+
+  test.each([
+    ['depression', 'depression-rocker8.json'],
+    ['slope', 'slope-rocker8.json'],
+  ])('%s at its defaults equals terrains/%s (Kartashev & Jiang 2025)', (id, file) => {
+    const scenario = readScenario(file);
+    const built = getTemplate(id).build(defaultValues(id));
+    expect(built.terrain).toEqual(scenario.terrain);
+    expect(built.track1).toEqual(scenario.track1);
+    expect(getTemplate(id).start).toEqual(scenario.robot.pose.position);
+  });
+});
+
+test('planar presets over a gap: rejected with the core\'s message, accepted on a gap narrower than their wheels', () => {
+  const message = (id, values, preset) => {
+    const t = getTemplate(id);
+    const base = { format: 'roverlab-scenario', version: 1, terrain: {}, robot: { preset, pose: { position: [...t.start] } } };
+    const world = new core.World(JSON.stringify(applyTemplate(base, id, values)));
+    const issues = world.issues();
+    world.delete();
+    return issues.map((i) => i.message).join('; ');
+  };
+  for (const preset of PLANAR) {
+    expect(message('flat', { gap: 0.4 }, preset)).toMatch(/no terrain under the robot's wheels/);
+    expect(message('flat', { gap: 0.08 }, preset)).toBe('');  // the wheels (≥ 0.1 m wide) still reach both rows
+  }
+});
+
+describe('applyTemplate', () => {
+  test('replaces the terrain and track1, keeps the rest, leaves the input unchanged', () => {
+    const original = readScenario('depression-rocker8.json');
+    const before = structuredClone(original);
+    const s = applyTemplate(original, 'ramp', { angle: 10 });
+    expect(original).toEqual(before);
+    expect(s.track1).toBeUndefined();
+    expect(s.terrain).toEqual(getTemplate('ramp').build({ ...defaultValues('ramp'), angle: 10 }).terrain);
+    for (const key of ['format', 'version', 'name', 'description', 'robot', 'control', 'simulation'])
+      expect(s[key]).toEqual(original[key]);
+    s.robot.pose.position[0] = 99;
+    expect(original.robot.pose.position[0]).toBe(1.2);  // a deep copy
+
+    const back = applyTemplate(s, 'slope', {});
+    expect(back.track1).toEqual({ lateral: 0.5 });
+    expect(back.terrain).toEqual(readScenario('slope-rocker8.json').terrain);
+  });
+
+  test('an unknown template is an error; values are clamped to [min, max]', () => {
+    expect(() => applyTemplate(readScenario('flat-rocker8.json'), 'nope', {})).toThrow(/unknown terrain template 'nope'/);
+    const t = getTemplate('step');
+    expect(t.build({ height: 5 })).toEqual(t.build({ height: 1 }));
+    expect(t.build({ height: Number.NaN })).toEqual(t.build({}));
+  });
+
+  test('every template has unique id, well-formed params, and builds with no values given', () => {
+    expect(new Set(TEMPLATES.map((t) => t.id)).size).toBe(TEMPLATES.length);
+    for (const t of TEMPLATES) {
+      for (const p of t.params) {
+        expect(p.min).toBeLessThanOrEqual(p.default);
+        expect(p.default).toBeLessThanOrEqual(p.max);
+        expect(p.step).toBeGreaterThan(0);
+        expect(typeof p.label).toBe('string');
+        expect(typeof p.unit).toBe('string');
+      }
+      expect(t.build()).toEqual(t.build(defaultValues(t)));
+    }
+  });
+});
+
+describe('a short run', () => {
+  test.each(TEMPLATES.map((t) => t.id))('%s at its defaults: 1 s with every preset without an error', (id) => {
+    for (const preset of PRESETS) {
+      const scenario = scenarioWith(id, defaultValues(id), preset);
+      scenario.control.wheel_speed = 2;
+      const world = new core.World(JSON.stringify(scenario));
+      try {
+        expect(world.ok(), JSON.stringify(world.issues())).toBe(true);
+        const steps = Math.round(1 / world.dt());
+        expect(world.step(steps), `${preset}: ${world.error()}`).toBe(steps);
+        expect(world.error()).toBe('');
+      } finally {
+        world.delete();
+      }
+    }
+  });
+
+  test('step of 0.1 m with articulated6: 3 s moves the robot forward without an error', () => {
+    const base = readScenario('flat-articulated6.json');
+    const scenario = applyTemplate(base, 'step', { ...defaultValues('step'), height: 0.1 });
+    const world = new core.World(JSON.stringify(scenario));
+    try {
+      expect(world.ok(), JSON.stringify(world.issues())).toBe(true);
+      const model = world.model();
+      const o = model.layout.poses + model.layout.pose * model.base;
+      const x0 = world.frame()[o];
+      const steps = Math.round(3 / world.dt());
+      expect(world.step(steps)).toBe(steps);
+      expect(world.error()).toBe('');
+      const frame = world.frame();
+      expect(frame[0]).toBeCloseTo(3, 9);
+      expect(frame[o] - x0).toBeGreaterThan(0.5);
+      expect(Number.isFinite(frame[o + 2])).toBe(true);
+    } finally {
+      world.delete();
+    }
+  });
+});

@@ -1,0 +1,330 @@
+// Terrain templates for the terrain editor: parametrised generators of a
+// scenario's `terrain` (docs/scenario-format.md), as two rows of quads (seed
+// 002's editor) and boxes. No DOM; the same module runs in the browser and in
+// Node.
+//
+// Conventions shared by the generated templates:
+//   - x forward, y left, z up; the rows start at ROW_START_X (behind x = 0) so
+//     that a robot placed at the origin stands on them;
+//   - the left row covers y ∈ [gap/2, gap/2 + row_width], the right row
+//     y ∈ [−gap/2 − row_width, −gap/2]; every segment's near side runs from a
+//     (smaller y) to b (larger y), so b − a = [0, row_width, 0] along the row;
+//   - segment i + 1 starts at segment i's far side, computed exactly as the
+//     core does (a' = m − (b − a)/2, b' = m + (b − a)/2), so the shared-point
+//     check holds to the last bit.
+//
+// `depression` and `slope` reproduce the 8-segment terrains of Kartashev &
+// Jiang (2025), the rocker rover paper (seed 002), exactly as in
+// terrains/depression-rocker8.json and terrains/slope-rocker8.json.
+
+/** x at which the generated quad rows begin (m). */
+export const ROW_START_X = -1.5;
+
+const DEG = Math.PI / 180;
+const OBSTACLE_COLOR = '#b86b3c';
+
+/** No negative zeros in the output (they would print as -0 and compare unequal to 0 in deep-equality checks). */
+const nz = (v) => v + 0;
+
+/** mulberry32: a small seeded PRNG giving the same sequence on every platform; returns numbers in [0, 1). */
+export function mulberry32(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * One quad row. The first near side runs from [x0, y0, z0] to [x0, y1, z0];
+ * `profile` lists the far midpoints' [x, z], one per segment.
+ */
+function quadRow(y0, y1, x0, z0, profile) {
+  const row = [];
+  let a = [nz(x0), nz(y0), nz(z0)];
+  let b = [nz(x0), nz(y1), nz(z0)];
+  const ym = nz(0.5 * (y0 + y1));
+  for (const [x, z] of profile) {
+    const m = [nz(x), ym, nz(z)];
+    row.push({ a, b, m });
+    const half = [0.5 * (b[0] - a[0]), 0.5 * (b[1] - a[1]), 0.5 * (b[2] - a[2])];
+    a = [nz(m[0] - half[0]), nz(m[1] - half[1]), nz(m[2] - half[2])];
+    b = [nz(m[0] + half[0]), nz(m[1] + half[1]), nz(m[2] + half[2])];
+  }
+  return row;
+}
+
+/** Both rows with the same profile (far midpoints [x, z]), starting at ROW_START_X, z = 0. */
+function quadRows(v, profile, profileRight = profile) {
+  const inner = v.gap / 2;
+  const outer = inner + v.row_width;
+  return {
+    left: quadRow(inner, outer, ROW_START_X, 0, profile),
+    right: quadRow(-outer, -inner, ROW_START_X, 0, profileRight),
+  };
+}
+
+/** Far midpoints [x, z] of segments of about `length` m covering (from, to] at height z. */
+function flatRun(from, to, z, length = 1) {
+  const n = Math.max(1, Math.round((to - from) / length));
+  const out = [];
+  for (let i = 1; i <= n; i++) out.push([i === n ? to : from + ((to - from) * i) / n, z]);
+  return out;
+}
+
+/** Total width of both rows with the gap: boxes across both rows use it. */
+const spanWidth = (v) => 2 * v.row_width + v.gap;
+
+/** A box across both rows from x = x0 to x1, from z = bottom up to z = top. */
+function crossBox(v, x0, x1, bottom, top) {
+  return {
+    centre: [0.5 * (x0 + x1), 0, 0.5 * (bottom + top)],
+    size: [x1 - x0, spanWidth(v), top - bottom],
+    color: OBSTACLE_COLOR,
+  };
+}
+
+const rowParams = [
+  { key: 'row_width', label: 'Row width', unit: 'm', default: 1.6, min: 1.0, max: 3, step: 0.05 },
+  { key: 'gap', label: 'Gap between rows', unit: 'm', default: 0, min: 0, max: 0.4, step: 0.01 },
+];
+
+const distanceParam = (def = 2.5) => ({
+  key: 'distance', label: 'Distance to the feature', unit: 'm', default: def, min: 1.5, max: 10, step: 0.1,
+});
+
+// The two 8-segment rows of the paper's terrains: 1 m segments from x = 0,
+// rows 1.6 m wide meeting at y = 0; `rightZ` lists the right row's far-midpoint heights.
+function paperTerrain(rightZ) {
+  const left = [];
+  const right = [];
+  for (let i = 0; i < 8; i++) {
+    const x = i, zn = nz(i === 0 ? 0 : rightZ[i - 1]), zf = nz(rightZ[i]);
+    left.push({ a: [x, 0, 0], b: [x, 1.6, 0], m: [x + 1, 0.8, 0] });
+    right.push({ a: [x, -1.6, zn], b: [x, 0, zn], m: [x + 1, -0.8, zf] });
+  }
+  return {
+    materials: { soil: { phi_max: 0.7, s0: 0.1, s1: 0.5, rolling: 0.05 } },
+    base: -1.0,
+    quads: { left, right, material: 'soil' },
+  };
+}
+
+/** A template from its definition: build(values) resolves the values, then calls make. */
+function define({ make, ...template }) {
+  return { ...template, build: (values) => make(resolve(template.params, values)) };
+}
+
+/**
+ * Every template: { id, name, description, params: [{ key, label, unit,
+ * default, min, max, step }], start: [x, y] (where the robot goes: the
+ * origin, or the terrain file's pose for the paper's terrains),
+ * build(values) → { terrain, track1? } }. Angles are in degrees.
+ */
+export const TEMPLATES = [
+  define({
+    id: 'flat',
+    name: 'Flat',
+    description: 'Two rows of flat quads at z = 0.',
+    params: [
+      { key: 'segments', label: 'Segments per row', unit: '', default: 10, min: 6, max: 60, step: 1 },
+      { key: 'segment_length', label: 'Segment length', unit: 'm', default: 1, min: 0.5, max: 4, step: 0.1 },
+      ...rowParams,
+    ],
+    start: [0, 0],
+    make(v) {
+      const profile = [];
+      for (let i = 1; i <= v.segments; i++) profile.push([ROW_START_X + i * v.segment_length, 0]);
+      return { terrain: { quads: quadRows(v, profile) } };
+    },
+  }),
+  define({
+    id: 'step',
+    name: 'Step',
+    description: 'Flat quad rows up to a step of height h (a box across both rows) with a flat top.',
+    params: [
+      { key: 'height', label: 'Step height', unit: 'm', default: 0.3, min: 0.02, max: 1, step: 0.01 },
+      distanceParam(),
+      { key: 'top', label: 'Top length', unit: 'm', default: 3, min: 0.5, max: 10, step: 0.1 },
+      ...rowParams,
+    ],
+    start: [0, 0],
+    make(v) {
+      const base = -1;
+      return {
+        terrain: {
+          base,
+          quads: quadRows(v, flatRun(ROW_START_X, v.distance, 0)),
+          boxes: [crossBox(v, v.distance, v.distance + v.top, base, v.height)],
+        },
+      };
+    },
+  }),
+  define({
+    id: 'stairs',
+    name: 'Stairs',
+    description: 'Flat approach quads, then n steps of height h and depth d (boxes) and a landing.',
+    params: [
+      { key: 'steps', label: 'Steps', unit: '', default: 4, min: 1, max: 12, step: 1 },
+      { key: 'height', label: 'Step height', unit: 'm', default: 0.12, min: 0.02, max: 0.4, step: 0.01 },
+      { key: 'depth', label: 'Step depth', unit: 'm', default: 0.4, min: 0.2, max: 2, step: 0.05 },
+      distanceParam(),
+      { key: 'top', label: 'Landing length', unit: 'm', default: 2, min: 0.5, max: 10, step: 0.1 },
+      ...rowParams,
+    ],
+    start: [0, 0],
+    make(v) {
+      const base = -1;
+      const boxes = [];
+      for (let k = 1; k <= v.steps; k++) {
+        const x0 = v.distance + (k - 1) * v.depth;
+        const x1 = v.distance + k * v.depth + (k === v.steps ? v.top : 0);
+        boxes.push(crossBox(v, x0, x1, base, k * v.height));
+      }
+      return { terrain: { base, quads: quadRows(v, flatRun(ROW_START_X, v.distance, 0)), boxes } };
+    },
+  }),
+  define({
+    id: 'ditch',
+    name: 'Ditch',
+    description: 'Quad rows that slope down into a ditch (flat bottom of the given width) and back up.',
+    params: [
+      { key: 'depth', label: 'Depth', unit: 'm', default: 0.3, min: 0.05, max: 1, step: 0.01 },
+      { key: 'width', label: 'Bottom width', unit: 'm', default: 1, min: 0.1, max: 4, step: 0.05 },
+      { key: 'slope', label: 'Side slope', unit: '°', default: 45, min: 5, max: 85, step: 1 },
+      distanceParam(),
+      ...rowParams,
+    ],
+    start: [0, 0],
+    make(v) {
+      const run = v.depth / Math.tan(v.slope * DEG);
+      const x1 = v.distance + run, x2 = x1 + v.width, x3 = x2 + run;
+      const profile = [
+        ...flatRun(ROW_START_X, v.distance, 0),
+        [x1, -v.depth],
+        [x2, -v.depth],
+        [x3, 0],
+        ...flatRun(x3, x3 + 3, 0),
+      ];
+      return { terrain: { base: Math.min(-1, -v.depth - 0.5), quads: quadRows(v, profile) } };
+    },
+  }),
+  define({
+    id: 'ramp',
+    name: 'Ramp',
+    description: 'Flat quad rows, a ramp rising at an angle over a horizontal length, then flat.',
+    params: [
+      { key: 'angle', label: 'Angle', unit: '°', default: 15, min: 1, max: 45, step: 1 },
+      { key: 'length', label: 'Ramp length (horizontal)', unit: 'm', default: 3, min: 0.5, max: 10, step: 0.1 },
+      distanceParam(),
+      { key: 'top', label: 'Top length', unit: 'm', default: 3, min: 0.5, max: 10, step: 0.1 },
+      ...rowParams,
+    ],
+    start: [0, 0],
+    make(v) {
+      const x1 = v.distance + v.length;
+      const rise = v.length * Math.tan(v.angle * DEG);
+      const profile = [...flatRun(ROW_START_X, v.distance, 0), [x1, rise], ...flatRun(x1, x1 + v.top, rise)];
+      return { terrain: { quads: quadRows(v, profile) } };
+    },
+  }),
+  define({
+    id: 'rough',
+    name: 'Rough',
+    description: 'A seeded random field: every segment\'s far midpoint at a random height within ±amplitude; left and right rows differ.',
+    params: [
+      { key: 'seed', label: 'Seed', unit: '', default: 1, min: 0, max: 999999, step: 1 },
+      { key: 'amplitude', label: 'Amplitude', unit: 'm', default: 0.08, min: 0.01, max: 0.3, step: 0.01 },
+      { key: 'segments', label: 'Segments per row', unit: '', default: 24, min: 10, max: 80, step: 1 },
+      { key: 'segment_length', label: 'Segment length', unit: 'm', default: 0.5, min: 0.3, max: 2, step: 0.05 },
+      ...rowParams,
+    ],
+    start: [0, 0],
+    make(v) {
+      const random = mulberry32(v.seed);
+      const profile = () => {
+        const out = [];
+        for (let i = 1; i <= v.segments; i++)
+          out.push([ROW_START_X + i * v.segment_length, v.amplitude * (2 * random() - 1)]);
+        return out;
+      };
+      const left = profile();
+      const right = profile();  // the generator continues: the right row differs from the left
+      return { terrain: { quads: quadRows(v, left, right) } };
+    },
+  }),
+  define({
+    id: 'depression',
+    name: 'Depression (Kartashev & Jiang 2025)',
+    description: 'Seed 002, the rocker rover paper: 8 segments per row, the left row flat, the right row dipping into a depression.',
+    params: [
+      { key: 'depth', label: 'Depth', unit: 'm', default: 0.25, min: 0.05, max: 0.6, step: 0.01 },
+      { key: 'shoulder', label: 'Depth at the sides', unit: 'm', default: 0.12, min: 0, max: 0.6, step: 0.01 },
+    ],
+    start: [1.2, 0],
+    make(v) {
+      const d = v.depth, s = v.shoulder;
+      return { terrain: paperTerrain([0, 0, -s, -d, -d, -s, 0, 0]), track1: { lateral: 0.5 } };
+    },
+  }),
+  define({
+    id: 'slope',
+    name: 'Slope (Kartashev & Jiang 2025)',
+    description: 'Seed 002, the rocker rover paper: 8 segments per row, the right row climbing a slope while the left stays flat.',
+    params: [{ key: 'height', label: 'Slope height', unit: 'm', default: 0.3, min: 0.05, max: 1, step: 0.01 }],
+    start: [1.2, 0],
+    make(v) {
+      const h = v.height;
+      return { terrain: paperTerrain([0, h / 2, h, h, h, h, h, h]), track1: { lateral: 0.5 } };
+    },
+  }),
+];
+
+/** The template with this id, or undefined. */
+export function getTemplate(id) {
+  return TEMPLATES.find((t) => t.id === id);
+}
+
+const toTemplate = (template) => {
+  const t = typeof template === 'string' ? getTemplate(template) : template;
+  if (!t) throw new Error(`unknown terrain template '${template}' (known: ${TEMPLATES.map((x) => x.id).join(', ')})`);
+  return t;
+};
+
+/** { key: default } of a template (the object or its id). */
+export function defaultValues(template) {
+  return Object.fromEntries(toTemplate(template).params.map((p) => [p.key, p.default]));
+}
+
+/**
+ * The values a template builds with: missing or non-finite ones take their
+ * default, the rest are clamped to [min, max]; integer-stepped parameters
+ * (step 1) are rounded.
+ */
+function resolve(params, values) {
+  const out = {};
+  for (const p of params) {
+    let x = Number(values?.[p.key]);
+    if (!Number.isFinite(x)) x = p.default;
+    if (p.step === 1) x = Math.round(x);
+    out[p.key] = Math.min(p.max, Math.max(p.min, x));
+  }
+  return out;
+}
+
+/**
+ * A new scenario (deep copy) whose terrain is built by template `id` from
+ * `values` (missing ones at their defaults); track1 is the template's, or
+ * removed. Everything else is kept.
+ */
+export function applyTemplate(scenario, id, values = {}) {
+  const built = toTemplate(id).build(values);
+  const s = structuredClone(scenario);
+  s.terrain = structuredClone(built.terrain);
+  if (built.track1) s.track1 = structuredClone(built.track1);
+  else delete s.track1;
+  return s;
+}
