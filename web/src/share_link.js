@@ -144,18 +144,19 @@ async function decode(input) {
     return fail(E.TOO_LARGE, `The share data unpacks to more than ${MAX_DECOMPRESSED_BYTES} bytes, the most this app accepts (unpacking was stopped there). The link was not made by Roverlab, or made from a scenario too large to share. ${ASK_AGAIN}`);
   }
   if (inflated.error) {
-    const detail = inflated.error?.message ? ` (${inflated.error.message})` : '';
+    const reason = String(inflated.error?.message ?? '').replace(/^Failed to execute '[^']*' on '[^']*': /, '').replace(/\.$/, '');
+    const detail = reason ? ` (${shorten(reason, 160)})` : '';
     if (isTruncation(inflated.error)) {
       return fail(E.TRUNCATED, `The share data is incomplete: the compressed scenario stops before its end${detail}. The link was probably cut off when it was copied or sent. ${COPY_AGAIN}`);
     }
-    return fail(E.CORRUPT, `The share data is damaged: it is not valid compressed data${detail}. The link was changed after it was made. ${COPY_AGAIN}`);
+    return fail(E.CORRUPT, `The share data is damaged: it is not valid compressed data${detail}. The link was probably altered after it was made. ${COPY_AGAIN}`);
   }
 
   let text;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(inflated.bytes);
   } catch {
-    return fail(E.NOT_TEXT, `The share data unpacks to ${inflated.bytes.length} bytes that are not UTF-8 text, so it holds no scenario. The link was not made by Roverlab or was damaged. ${ASK_AGAIN}`);
+    return fail(E.NOT_TEXT, `The share data unpacks to ${inflated.bytes.length} byte${inflated.bytes.length === 1 ? '' : 's'} of data that is not UTF-8 text, so it holds no scenario. The link was not made by Roverlab or was damaged. ${ASK_AGAIN}`);
   }
   let value;
   try {
@@ -252,7 +253,7 @@ function describeChar(s, index) {
 // "line L column C" themselves.
 function jsonErrorWhere(error, text) {
   const message = String(error?.message ?? error).replace(/\.$/, '');
-  const at = /\s*(?:in JSON )?at position (\d+)/.exec(message);
+  const at = /\s*(?:in JSON )?at position (\d+)(?: \(line \d+ column \d+\))?/.exec(message);
   if (!at) return ` (${shorten(message, 160)})`;
   const index = Number(at[1]);
   const where = index >= text.length ? `at the end of the text, after character ${text.length}` : `at character ${index + 1} of ${text.length}: ${JSON.stringify(text.slice(index, index + 16))}`;
