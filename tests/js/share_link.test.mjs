@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import {
   MAX_DECOMPRESSED_BYTES,
   MAX_FRAGMENT_LENGTH,
+  MAX_NESTING_DEPTH,
   SHARE_VERSION,
   ShareError,
   decodeShare,
@@ -65,6 +66,8 @@ const link = (bytes) => `s${SHARE_VERSION}.${Buffer.from(bytes).toString('base64
 const linkOfText = async (text) => link(await deflate(new TextEncoder().encode(text)));
 const bytesOf = (fragment) => new Uint8Array(Buffer.from(fragment.slice(fragment.indexOf('.') + 1), 'base64url'));
 
+const depth = (v) => (typeof v === 'object' && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depth)) : 0);
+
 async function expectFailure(fragment, code, messagePart) {
   const r = await decodeShare(fragment);
   expect(r.ok).toBe(false);
@@ -109,6 +112,9 @@ describe('round trip', () => {
     await expect(encodeShare({ scenario: { format: 'other' } })).rejects.toThrow(ShareError);
     await expect(encodeShare({ scenario: { format: 'other' } })).rejects.toMatchObject({ code: 'wrong-format' });
     await expect(encodeShare([])).rejects.toMatchObject({ code: 'not-object' });
+    let deep = 0;
+    for (let i = 0; i < MAX_NESTING_DEPTH; i++) deep = [deep];
+    await expect(encodeShare({ scenario: { format: 'roverlab-scenario', name: deep } })).rejects.toMatchObject({ code: 'too-deep' });
     const scenario = readScenario('flat-rocker8.json');
     await expect(encodeShare({ scenario, camera: { position: [0, 0, 1] } })).rejects.toMatchObject({ code: 'bad-camera' });
     const huge = { ...scenario, description: 'x'.repeat(MAX_DECOMPRESSED_BYTES) };
@@ -213,6 +219,13 @@ describe('malformed links', () => {
     await expectFailure(link(await deflate(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]))), 'not-text', 'not UTF-8 text');
   });
 
+  test('nesting too deep for JSON.stringify', async () => {
+    const n = 200_000;
+    const text = `{"scenario": {"format": "roverlab-scenario", "name": ${'['.repeat(n)}${']'.repeat(n)}}}`;
+    expect(() => JSON.stringify(JSON.parse(text))).toThrow(RangeError);  // what the app would hit
+    await expectFailure(await linkOfText(text), 'too-deep', `more than ${MAX_NESTING_DEPTH} levels deep`);
+  });
+
   test('JSON array', async () => {
     await expectFailure(await linkOfText('[{"format": "roverlab-scenario"}]'), 'not-object', 'an array, not a share payload');
   });
@@ -289,6 +302,7 @@ describe('with the WASM core', () => {
     for (const file of terrainFiles) {
       const scenario = readScenario(file);
       expect(issuesOf(scenario)).toEqual([]);
+      expect(depth({ scenario, camera })).toBeLessThanOrEqual(7);
       const plain = (await encodeShare({ scenario })).length;
       const withCamera = (await encodeShare({ scenario, camera })).length;
       rows.push(`${file}: ${JSON.stringify(scenario).length} JSON, ${plain} fragment, ${withCamera} with camera`);

@@ -16,6 +16,12 @@ export const SHARE_VERSION = 1;
 export const MAX_FRAGMENT_LENGTH = 64 * 1024;
 /** Largest payload JSON (UTF-8 bytes) after decompression; decompression stops once it is passed. */
 export const MAX_DECOMPRESSED_BYTES = 1024 * 1024;
+/**
+ * Deepest nesting of arrays and objects in a payload. A valid one has at most 7
+ * (payload.scenario.terrain.hulls[i].points[j]); far deeper values parse, but
+ * JSON.stringify and structuredClone overflow the stack on them.
+ */
+export const MAX_NESTING_DEPTH = 32;
 /** The `format` a shared scenario must declare (docs/scenario-format.md). */
 export const SCENARIO_FORMAT = 'roverlab-scenario';
 
@@ -31,6 +37,7 @@ export const SHARE_ERRORS = Object.freeze({
   TOO_LARGE: 'too-large',
   NOT_TEXT: 'not-text',
   NOT_JSON: 'not-json',
+  TOO_DEEP: 'too-deep',
   NOT_OBJECT: 'not-object',
   NO_SCENARIO: 'no-scenario',
   UNKNOWN_FIELD: 'unknown-field',
@@ -68,6 +75,9 @@ const COPY_AGAIN_LOWER = 'copy the whole link again from the original message, o
 export async function encodeShare(payload) {
   const problem = checkPayload(payload);
   if (problem) throw new ShareError(problem.code, problem.message);
+  if (nestingDepth(payload, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
+    throw new ShareError(E.TOO_DEEP, `The payload nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep; a share payload needs at most 7.`);
+  }
   const value = { scenario: payload.scenario };
   if (payload.camera != null) value.camera = { position: payload.camera.position, target: payload.camera.target };
   const bytes = new TextEncoder().encode(JSON.stringify(value));
@@ -164,6 +174,9 @@ async function decode(input) {
   } catch (e) {
     return fail(E.NOT_JSON, `The share data unpacks to text that is not JSON${jsonErrorWhere(e, text)}. The link was not made by Roverlab or was damaged. ${ASK_AGAIN}`);
   }
+  if (nestingDepth(value, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
+    return fail(E.TOO_DEEP, `The share data nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep; a share payload needs at most 7. The link was not made by Roverlab. ${ASK_AGAIN}`);
+  }
   const problem = checkPayload(value);
   if (problem) return fail(problem.code, `${problem.message} ${ASK_AGAIN}`);
   const payload = { scenario: value.scenario };
@@ -212,6 +225,21 @@ function cameraProblem(camera) {
   }
   if (camera.position.every((x, i) => x === camera.target[i])) return '"camera.position" and "camera.target" are the same point, so there is no view direction';
   return null;
+}
+
+// Nesting depth of arrays and objects (a number or string is 0), found without
+// recursion; stops counting once past `limit`.
+function nestingDepth(value, limit) {
+  let deepest = 0;
+  const stack = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) break;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
