@@ -34,6 +34,75 @@ Vec6 jointAxis(const Body& b) {
 
 Mat6 bodyInertia(const Body& b) { return spatialInertia(b.mass, b.com, b.inertia); }
 
+InertiaBlocks inertiaBlocks(const Mat6& m) {
+  InertiaBlocks out;
+  out.a = m.topLeftCorner<3, 3>();
+  out.b = m.topRightCorner<3, 3>();
+  out.c = m.bottomRightCorner<3, 3>();
+  return out;
+}
+
+// Xᵀ I X for the motion transform X (parent → child) of `x`, I in child
+// coordinates, added to `parent` (parent coordinates). X = [E 0; −E r× E] is
+// the rotation diag(E, E) after the shift [1 0; −r× 1], so with A' = EᵀAE,
+// B' = EᵀBE, C' = EᵀCE and H = B' + r×C':
+//   Xᵀ I X = [A' + r×B'ᵀ − H r×,  H;  Hᵀ,  C'].
+// Written out in scalars (about half the operations of Eigen's 3×3 products
+// here, and no temporaries): A and C are symmetric, so only their upper
+// triangles are computed.
+void addTransformedInertia(const Transform& x, const InertiaBlocks& in, InertiaBlocks& parent) {
+  const Mat3& e = x.rot;
+  double a1[3][3], b1[3][3], c1[3][3];
+  {
+    double ta[3][3], tb[3][3], tc[3][3];  // A E, B E, C E
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        ta[i][j] = in.a(i, 0) * e(0, j) + in.a(i, 1) * e(1, j) + in.a(i, 2) * e(2, j);
+        tb[i][j] = in.b(i, 0) * e(0, j) + in.b(i, 1) * e(1, j) + in.b(i, 2) * e(2, j);
+        tc[i][j] = in.c(i, 0) * e(0, j) + in.c(i, 1) * e(1, j) + in.c(i, 2) * e(2, j);
+      }
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        b1[i][j] = e(0, i) * tb[0][j] + e(1, i) * tb[1][j] + e(2, i) * tb[2][j];
+        if (j < i) continue;
+        a1[i][j] = e(0, i) * ta[0][j] + e(1, i) * ta[1][j] + e(2, i) * ta[2][j];
+        c1[i][j] = e(0, i) * tc[0][j] + e(1, i) * tc[1][j] + e(2, i) * tc[2][j];
+      }
+    a1[1][0] = a1[0][1], a1[2][0] = a1[0][2], a1[2][1] = a1[1][2];
+    c1[1][0] = c1[0][1], c1[2][0] = c1[0][2], c1[2][1] = c1[1][2];
+  }
+  const double rx = x.pos.x(), ry = x.pos.y(), rz = x.pos.z();
+  // r×M for a column m: (ry m2 − rz m1, rz m0 − rx m2, rx m1 − ry m0).
+  double h[3][3];  // H = B' + r×C'
+  for (int j = 0; j < 3; ++j) {
+    h[0][j] = b1[0][j] + ry * c1[2][j] - rz * c1[1][j];
+    h[1][j] = b1[1][j] + rz * c1[0][j] - rx * c1[2][j];
+    h[2][j] = b1[2][j] + rx * c1[1][j] - ry * c1[0][j];
+  }
+  // K = r×B'ᵀ (column j of B'ᵀ is row j of B'), and H r× = −(r× Hᵀ)ᵀ:
+  // (H r×)(i, j) = −(r × H.row(i))_j.
+  double k[3][3], hr[3][3];
+  for (int j = 0; j < 3; ++j) {
+    k[0][j] = ry * b1[j][2] - rz * b1[j][1];
+    k[1][j] = rz * b1[j][0] - rx * b1[j][2];
+    k[2][j] = rx * b1[j][1] - ry * b1[j][0];
+  }
+  for (int i = 0; i < 3; ++i) {
+    hr[i][0] = -(ry * h[i][2] - rz * h[i][1]);
+    hr[i][1] = -(rz * h[i][0] - rx * h[i][2]);
+    hr[i][2] = -(rx * h[i][1] - ry * h[i][0]);
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      parent.b(i, j) += h[i][j];
+      if (j < i) continue;
+      const double a = a1[i][j] + k[i][j] - hr[i][j];
+      parent.a(i, j) += a;
+      parent.c(i, j) += c1[i][j];
+      if (j > i) parent.a(j, i) += a, parent.c(j, i) += c1[i][j];
+    }
+}
+
 }  // namespace
 
 int jointDofs(JointType t) {
@@ -88,7 +157,7 @@ MultibodyData makeData(const Multibody& model) {
   d.uBias.assign(n, 0.0);
   d.freeInertia.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    d.inertia[i] = bodyInertia(model.bodies[i]);
+    d.inertia[i] = inertiaBlocks(bodyInertia(model.bodies[i]));
     d.axis[i] = jointAxis(model.bodies[i]);
   }
   return d;
@@ -130,12 +199,16 @@ Vec3 worldAngularVelocity(const MultibodyData& data, int body) {
 
 void aba(const Multibody& model, const MultibodyState& state, MultibodyData& data) {
   forwardKinematics(model, state, data);
+  abaFromKinematics(model, data);
+}
+
+void abaFromKinematics(const Multibody& model, MultibodyData& data) {
   const int n = static_cast<int>(model.bodies.size());
   // Pass 1: articulated inertias start as rigid ones; bias forces include the
   // velocity product, gravity and applied forces (moved to body coordinates).
   for (int i = 0; i < n; ++i) {
     const Body& b = model.bodies[i];
-    const Mat6& inertia = data.inertia[i];
+    const InertiaBlocks& inertia = data.inertia[i];
     data.articulatedInertia[i] = inertia;
     const Vec3 comWorld = worldPoint(data, i, b.com);
     const Vec6 applied = data.externalForce[i] + worldForceAt(comWorld, b.mass * model.gravity);
@@ -147,31 +220,41 @@ void aba(const Multibody& model, const MultibodyState& state, MultibodyData& dat
   // pass 3 and passes no inertia on.
   for (int i = n - 1; i >= 0; --i) {
     const Body& b = model.bodies[i];
-    const Mat6& ia = data.articulatedInertia[i];
-    Mat6 iaChild = ia;
-    Vec6 paChild = data.bias[i] + ia * data.coriolis[i];
+    InertiaBlocks& ia = data.articulatedInertia[i];
+    Vec6 paChild = data.bias[i] + ia * data.coriolis[i];  // p^A + I^A c
+    bool passInertia = b.parent >= 0;
     switch (jointDofs(b.joint)) {
       case 1: {
         const Vec6& s = data.axis[i];
-        data.u[i] = ia * s;
-        data.dInverse[i] = 1.0 / s.dot(data.u[i]);
-        data.uBias[i] = data.tau[b.vIndex] - s.dot(data.bias[i]);
-        iaChild.noalias() -= (data.dInverse[i] * data.u[i]) * data.u[i].transpose();
-        paChild += data.u[i] * (data.dInverse[i] * data.uBias[i]);
+        const Vec6 u = ia * s;
+        const double dInv = 1.0 / s.dot(u);
+        const double uBias = data.tau[b.vIndex] - s.dot(data.bias[i]);
+        data.u[i] = u;
+        data.dInverse[i] = dInv;
+        data.uBias[i] = uBias;
+        if (passInertia) {  // I^A − U D⁻¹ Uᵀ, block by block
+          const Vec3 uw = u.head<3>(), uv = u.tail<3>();
+          const Vec3 dw = dInv * uw, dv = dInv * uv;
+          ia.a.noalias() -= dw * uw.transpose();
+          ia.b.noalias() -= dw * uv.transpose();
+          ia.c.noalias() -= dv * uv.transpose();
+        }
+        // p^a = p^A + I^a c + U D⁻¹ u with I^a = I^A − U D⁻¹ Uᵀ (RBDA Table 7.1):
+        // paChild already holds p^A + I^A c.
+        paChild += u * (dInv * (uBias - u.dot(data.coriolis[i])));
         break;
       }
-      case 6:  // U = I^A: the child passes on only I^A c + τ
-        data.freeInertia[i].compute(ia);
-        iaChild.setZero();
-        paChild = ia * data.coriolis[i] + data.tau.segment<6>(b.vIndex);
+      case 6:  // U = I^A, so I^a = 0 and p^a = p^A + U D⁻¹ (τ − p^A) = τ
+        data.freeInertia[i].compute(ia.matrix());
+        passInertia = false;
+        paChild = data.tau.segment<6>(b.vIndex);
         break;
       default:
         break;
     }
     if (b.parent >= 0) {
       const Transform& x = data.parentToBody[i];
-      const Mat6 xm = x.matrix();
-      data.articulatedInertia[b.parent].noalias() += xm.transpose() * iaChild * xm;
+      if (passInertia) addTransformedInertia(x, ia, data.articulatedInertia[b.parent]);
       data.bias[b.parent] += x.applyTransposeForce(paChild);
     }
   }
@@ -189,7 +272,8 @@ void aba(const Multibody& model, const MultibodyState& state, MultibodyData& dat
         break;
       }
       case 6: {
-        // τ − p^A − I^A a = I^A qdd with S = I.
+        // τ − p^A − I^A a = I^A qdd with S = I. (The articulated inertia of a
+        // free joint is kept: pass 2 does not subtract from it.)
         const Vec6 rhs = data.tau.segment<6>(b.vIndex) - data.bias[i] - data.articulatedInertia[i] * a;
         const Vec6 qdd = data.freeInertia[i].solve(rhs);
         data.acceleration.segment<6>(b.vIndex) = qdd;

@@ -58,6 +58,27 @@ struct MultibodyState {
 /// Zero joint positions, identity orientation of free joints, zero velocity.
 MultibodyState neutralState(const Multibody& model);
 
+/// A symmetric 6×6 spatial inertia [A B; Bᵀ C] kept as its 3×3 blocks (A and C
+/// symmetric): the articulated-body algorithm works on the blocks, which
+/// halves its arithmetic against full 6×6 products.
+struct InertiaBlocks {
+  Mat3 a = Mat3::Zero(), b = Mat3::Zero(), c = Mat3::Zero();
+
+  Vec6 operator*(const Vec6& v) const {
+    Vec6 out;
+    for (int i = 0; i < 3; ++i) {
+      out[i] = a(i, 0) * v[0] + a(i, 1) * v[1] + a(i, 2) * v[2] + b(i, 0) * v[3] + b(i, 1) * v[4] + b(i, 2) * v[5];
+      out[i + 3] = b(0, i) * v[0] + b(1, i) * v[1] + b(2, i) * v[2] + c(i, 0) * v[3] + c(i, 1) * v[4] + c(i, 2) * v[5];
+    }
+    return out;
+  }
+  Mat6 matrix() const {
+    Mat6 m;
+    m << a, b, b.transpose(), c;
+    return m;
+  }
+};
+
 struct MultibodyData {
   std::vector<Transform> parentToBody;  ///< (nbody) λ(i) → i
   std::vector<Transform> worldToBody;   ///< (nbody) world → i
@@ -67,8 +88,8 @@ struct MultibodyData {
   Eigen::VectorXd tau;                  ///< (nv) joint forces/torques (input to aba)
   Eigen::VectorXd acceleration;         ///< (nv) output of aba
   // scratch of the articulated-body algorithm
-  std::vector<Mat6> inertia;            ///< (nbody) rigid spatial inertia at the body origin (constant)
-  std::vector<Mat6> articulatedInertia;
+  std::vector<InertiaBlocks> inertia;   ///< (nbody) rigid spatial inertia at the body origin (constant)
+  std::vector<InertiaBlocks> articulatedInertia;
   std::vector<Vec6> bias, coriolis, accel;
   std::vector<Vec6> axis;               ///< 1-DOF joints: motion subspace S (a spatial vector)
   std::vector<Vec6> u;                  ///< 1-DOF joints: U = I^A S
@@ -94,6 +115,10 @@ Vec3 worldAngularVelocity(const MultibodyData& data, int body);
 /// base of §9.4): joint accelerations from state, data.tau and
 /// data.externalForce, with gravity. Calls forwardKinematics itself.
 void aba(const Multibody& model, const MultibodyState& state, MultibodyData& data);
+
+/// The same for poses and velocities that forwardKinematics has already
+/// computed from the state (aba without repeating the kinematics).
+void abaFromKinematics(const Multibody& model, MultibodyData& data);
 
 /// Advances positions q by the velocities v over dt: joint coordinates
 /// linearly, free-joint orientations by the exact rotation of the body-frame ω

@@ -121,7 +121,7 @@ void evaluate(const WorldModel& model, const WorldState& state, WorldData& data)
   computeContactForces(model, state, data);
   chassisForces(model, data);
   jointForces(model, state, data.bodies.tau, data.integrals);
-  aba(model.bodies, state.bodies, data.bodies);
+  abaFromKinematics(model.bodies, data.bodies);  // computeContactForces ran the kinematics
 }
 
 void stepRk4(const WorldModel& model, WorldState& state, WorldData& data) {
