@@ -225,7 +225,7 @@ val buildDemoTerrain(val params) {
         appendIssues(issues, path + "[" + std::to_string(i) + "]", prism.issues());
         continue;
       }
-      add(std::move(prism).value(), i % 2 ? 0x8c8c84 : 0x9e9e94, "quad");
+      add(std::move(prism).value(), quadColor(side, i), "quad");
     }
   }
 
@@ -285,6 +285,89 @@ val buildDemoTerrain(val params) {
   result.set("pieces", list);
   result.set("box", box);
   return result;
+}
+
+// ------------------------------------------------------------ terrain editor
+
+/// Terrain meshes and bounds as the app draws them.
+val terrainToJs(const Terrain& terrain) {
+  val pieces = val::array();
+  for (const TerrainPiece& piece : terrain.pieces) pieces.call<void>("push", pieceMesh(piece, "piece"));
+  val box = val::object();
+  box.set("min", vec3ToJs(terrain.box.min));
+  box.set("max", vec3ToJs(terrain.box.max));
+  val out = val::object();
+  out.set("pieces", pieces);
+  out.set("box", box);
+  return out;
+}
+
+val quadToJs(const Quad& q, std::uint32_t color) {
+  val corners = val::array();
+  for (const Vec3& c : q.corners) corners.call<void>("push", vec3ToJs(c));
+  val out = val::object();
+  out.set("corners", corners);  // a, b, b', a'
+  out.set("sideAB", vec3ToJs(q.sideAB));
+  out.set("sideAM", vec3ToJs(q.sideAM));
+  out.set("normal", vec3ToJs(q.normal));
+  out.set("offset", q.offset);  // plane: normal · x = offset
+  out.set("color", color);
+  return out;
+}
+
+val track1NodeToJs(const Track1Node& n) {
+  val out = val::object();
+  out.set("point", vec3ToJs(n.point));
+  out.set("linePoint", vec3ToJs(n.linePoint));
+  out.set("lineDir", vec3ToJs(n.lineDir));
+  out.set("edgeLength", n.edgeLength);
+  out.set("normal", vec3ToJs(n.normal));
+  return out;
+}
+
+/// What the terrain editor shows of a scenario document (JSON text): the
+/// issues of its terrain and Track1 (paths as the validator's), the quad of
+/// every segment that can be built (null where not), Track1 and, when those
+/// parts are valid, the terrain meshes. Never throws.
+val inspectTerrainJs(std::string text) {
+  const TerrainInspection inspection = inspectTerrain(text);
+  val out = val::object();
+  out.set("ok", inspection.issues.empty());
+  out.set("issues", issuesResult(inspection.issues)["issues"]);
+  val quads = val::object();
+  for (int side = 0; side < 2; ++side) {
+    const auto& row = side == 0 ? inspection.leftSegments : inspection.rightSegments;
+    val list = val::array();
+    for (size_t i = 0; i < row.size(); ++i)
+      list.call<void>("push", row[i] ? quadToJs(*row[i], quadColor(side, i)) : val::null());
+    quads.set(side == 0 ? "left" : "right", list);
+  }
+  out.set("quads", quads);
+  val track1 = val::array();
+  for (const Track1Node& n : inspection.track1) track1.call<void>("push", track1NodeToJs(n));
+  out.set("track1", track1);
+  out.set("terrain", inspection.terrain ? terrainToJs(*inspection.terrain) : val::null());
+  return out;
+}
+
+/// Moves Track1 node `index` of the scenario (JSON text) so that its
+/// coordinate `axis` (0 = x, 1 = y, 2 = z) is `value`; the node stays on the
+/// intersection line of the adjacent left-row planes, so the other two follow.
+/// { ok: true, point } or { ok: false, issues } (off the left row, a line
+/// perpendicular to the axis, a non-finite value, an invalid terrain).
+val moveTrack1NodeJs(std::string text, int index, int axis, double value) {
+  const TerrainInspection inspection = inspectTerrain(text);
+  if (!inspection.issues.empty()) return issuesResult(inspection.issues);
+  if (index < 0 || index >= static_cast<int>(inspection.track1.size()))
+    return issuesResult({{"track1.nodes", "has no node " + std::to_string(index) + " (it has " +
+                                              std::to_string(inspection.track1.size()) + ")"}});
+  const std::string path = "track1.nodes[" + std::to_string(index) + "]";
+  const Expected<Track1Node> moved = moveTrack1Node(inspection.track1[index], axis, value);
+  if (!moved) return issuesResult(prefixed(path, moved.issues()));
+  val out = val::object();
+  out.set("ok", true);
+  out.set("point", vec3ToJs(moved.value().point));
+  return out;
 }
 
 // ---------------------------------------------------------- point distance
@@ -473,15 +556,7 @@ class World {
       wheels.call<void>("push", wheel);
     }
     m.set("wheels", wheels);
-    val pieces = val::array();
-    for (const TerrainPiece& piece : sim.model.terrain.pieces) pieces.call<void>("push", pieceMesh(piece, "piece"));
-    val terrain = val::object();
-    terrain.set("pieces", pieces);
-    val box = val::object();
-    box.set("min", vec3ToJs(sim.model.terrain.box.min));
-    box.set("max", vec3ToJs(sim.model.terrain.box.max));
-    terrain.set("box", box);
-    m.set("terrain", terrain);
+    m.set("terrain", terrainToJs(sim.model.terrain));
     val track1 = val::array();
     for (const Track1Node& n : scenario_.track1) track1.call<void>("push", vec3ToJs(n.point));
     m.set("track1", track1);
@@ -586,6 +661,8 @@ EMSCRIPTEN_BINDINGS(roverlab) {
   emscripten::function("presets", &roverlab::presets);
   emscripten::function("runScenario", &roverlab::runScenario);
   emscripten::function("version", &roverlab::version);
+  emscripten::function("inspectTerrain", &roverlab::inspectTerrainJs);
+  emscripten::function("moveTrack1Node", &roverlab::moveTrack1NodeJs);
   // Overloads by argument count stand in for optional arguments.
   emscripten::function("buildDemoTerrain", &roverlab::buildDemoTerrain);
   emscripten::function("buildDemoTerrain", &roverlab::buildDemoTerrainDefault);

@@ -10,4 +10,10 @@ std::string format(const Vec3& v) {
   return buf;
 }
 
+std::string format(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 }  // namespace roverlab

@@ -74,5 +74,7 @@ inline std::vector<Issue> prefixed(const std::string& prefix, std::vector<Issue>
 
 /// Formats a vector for messages: "(x, y, z)".
 std::string format(const Vec3& v);
+/// Formats a number for messages, 6 significant digits ("0.65", "1e-06").
+std::string format(double v);
 
 }  // namespace roverlab

@@ -155,7 +155,8 @@ struct TerrainContext {
   TerrainBuilder builder;
   std::map<std::string, int> materials;
   double base = -1.0;
-  std::vector<Quad> leftRow;
+  std::vector<Quad> rows[2];                     ///< left, right: the rows when they are valid
+  std::vector<std::optional<Quad>> segments[2];  ///< each segment's quad, where it could be built
 };
 
 int materialOf(Reader& r, TerrainContext& t, const json& obj, const std::string& path) {
@@ -206,7 +207,6 @@ void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
   if (!r.object(q, path, {"left", "right", "material", "base"})) return;
   const int material = materialOf(r, t, q, path);
   const double base = r.number(q, path, "base", t.base, -1e4, 1e4, "m");
-  static const std::uint32_t palette[2][2] = {{0x9e9e94, 0x8c8c84}, {0x94a39a, 0x84938a}};
   for (int side = 0; side < 2; ++side) {
     const std::string key = side == 0 ? "left" : "right";
     const json* row = r.array(q, path, key);
@@ -234,6 +234,10 @@ void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
       }
       segments.push_back(seg);
     }
+    for (const QuadSegment& seg : segments) {
+      Expected<Quad> one = makeQuad(seg);
+      t.segments[side].push_back(one ? std::optional<Quad>(one.value()) : std::nullopt);
+    }
     if (!ok || segments.empty()) continue;
     Expected<std::vector<Quad>> quads = makeQuadRow(segments);
     if (!quads) {
@@ -241,9 +245,19 @@ void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
       continue;
     }
     for (size_t i = 0; i < quads.value().size(); ++i)
-      addShape(r, t, quadPrism(quads.value()[i], base), Reader::at(rowPath, i), material, palette[side][i % 2]);
-    if (side == 0) t.leftRow = quads.value();
+      addShape(r, t, quadPrism(quads.value()[i], base), Reader::at(rowPath, i), material, quadColor(side, i));
+    t.rows[side] = quads.value();
   }
+  // The rows lie side by side: a right quad over a left one would be ground
+  // counted twice under a wheel.
+  for (size_t j = 0; j < t.rows[1].size(); ++j)
+    for (size_t i = 0; i < t.rows[0].size(); ++i)
+      if (quadsOverlapInPlan(t.rows[1][j], t.rows[0][i], 1e-6)) {
+        r.add(Reader::at(Reader::at(path, "right"), j),
+              "overlaps left-row segment " + std::to_string(i) +
+                  " in plan view; the rows must lie side by side (they may share an edge)");
+        break;
+      }
 }
 
 void readBlocks(Reader& r, TerrainContext& t, const json& terrain) {
@@ -367,14 +381,12 @@ void readTrack1(Reader& r, const json& doc, const std::vector<Quad>& leftRow, Sc
     const std::optional<Vec3> v = r.vec3((*given)[i], p);
     if (!v) continue;
     Track1Node& node = s.track1[i];
-    const Vec3 off = *v - node.linePoint;
-    const double along = off.dot(node.lineDir);
-    const double dist = (off - along * node.lineDir).norm();
-    if (dist > 1e-6 * (1 + off.norm())) {
-      r.add(p, "is " + num(dist) + " m off its line (the intersection of the adjacent left-row planes)");
+    const Expected<double> along = track1Along(node, *v);
+    if (!along) {
+      r.addAll(p, along.issues());
       continue;
     }
-    node.point = node.linePoint + along * node.lineDir;
+    node.point = *v;  // as given: within 1e-6 m of its line, and what the user typed stays exact
   }
 }
 
@@ -557,7 +569,47 @@ std::optional<json::json_pointer> pointerOf(const std::string& path) {
   return json::json_pointer(ptr);
 }
 
+void readTerrain(Reader& r, const json& doc, TerrainContext& t) {
+  if (!doc.contains("terrain")) return r.add("terrain", "is required");
+  if (!r.object(doc["terrain"], "terrain", {"materials", "base", "quads", "boxes", "wedges", "hulls", "profiles"}))
+    return;
+  const json& tj = doc["terrain"];
+  t.base = r.number(tj, "terrain", "base", -1.0, -1e4, 1e4, "m");
+  readMaterials(r, t, tj);
+  readQuads(r, t, tj);
+  readBlocks(r, t, tj);
+  if (t.builder.pieceCount() == 0 && r.issues.empty()) r.add("terrain", "has no pieces");
+}
+
 }  // namespace
+
+TerrainInspection inspectTerrain(const std::string& text) {
+  TerrainInspection out;
+  Expected<json> parsed = parseJson(text);
+  if (!parsed) {
+    out.issues = parsed.issues();
+    return out;
+  }
+  const json& doc = parsed.value();
+  if (!doc.is_object()) {
+    out.issues.push_back({"", "must be a JSON object"});
+    return out;
+  }
+  Reader r;
+  TerrainContext t;
+  readTerrain(r, doc, t);
+  Scenario s;
+  readTrack1(r, doc, t.rows[0], s);
+  out.leftSegments = t.segments[0];
+  out.rightSegments = t.segments[1];
+  out.track1 = s.track1;
+  out.issues = r.issues;
+  if (!out.issues.empty()) return out;
+  Expected<Terrain> terrain = std::move(t.builder).build();
+  if (!terrain) out.issues = prefixed("terrain", terrain.issues());
+  else out.terrain = std::move(terrain).value();
+  return out;
+}
 
 std::vector<std::string> controllerNames() { return {"none"}; }
 
@@ -583,18 +635,10 @@ Expected<Scenario> parseScenario(const std::string& text) {
   s.description = r.string(doc, "", "description", "");
 
   TerrainContext t;
-  if (!doc.contains("terrain")) {
-    r.add("terrain", "is required");
-  } else if (r.object(doc["terrain"], "terrain",
-                      {"materials", "base", "quads", "boxes", "wedges", "hulls", "profiles"})) {
-    const json& tj = doc["terrain"];
-    t.base = r.number(tj, "terrain", "base", -1.0, -1e4, 1e4, "m");
-    readMaterials(r, t, tj);
-    readQuads(r, t, tj);
-    readBlocks(r, t, tj);
-    if (t.builder.pieceCount() == 0 && r.issues.empty()) r.add("terrain", "has no pieces");
-  }
-  readTrack1(r, doc, t.leftRow, s);
+  readTerrain(r, doc, t);
+  readTrack1(r, doc, t.rows[0], s);
+  s.leftRow = t.rows[0];
+  s.rightRow = t.rows[1];
   readRobot(r, doc, s);
   readControl(r, doc, s);
   readSimulation(r, doc, s);

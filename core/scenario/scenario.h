@@ -51,6 +51,7 @@ struct SimulationSpec {
 struct Scenario {
   std::string name, description;
   Terrain terrain;
+  std::vector<Quad> leftRow, rightRow;  ///< terrain.quads rows as quads (seed 002 editor); may be empty
   std::vector<Track1Node> track1;  ///< empty when the terrain has no left quad row
   RobotSpec robot;
   ControlSpec control;
@@ -60,6 +61,18 @@ struct Scenario {
 /// Parses and validates a scenario. Every problem found is returned as
 /// {path, message}, e.g. `robot.params.wheel_radius: must be in [0.02, 2] m`.
 Expected<Scenario> parseScenario(const std::string& json);
+
+/// The terrain and Track1 of a scenario document as an editor needs them,
+/// whether or not the rest of the document is valid: every issue of those
+/// parts (the same paths as parseScenario), each quad segment that could be
+/// built on its own, Track1, and the terrain itself when those parts are valid.
+struct TerrainInspection {
+  std::vector<Issue> issues;
+  std::vector<std::optional<Quad>> leftSegments, rightSegments;  ///< one per segment in the file
+  std::vector<Track1Node> track1;
+  std::optional<Terrain> terrain;
+};
+TerrainInspection inspectTerrain(const std::string& json);
 
 /// Applies `PATH=VALUE` assignments (dotted paths with [i] indices, e.g.
 /// `robot.params.wheel_radius=0.2`, `terrain.boxes[0].size[2]=0.5`) to the

@@ -19,6 +19,12 @@ Expected<Polytope> hullOrIssue(const std::vector<Vec3>& pts, const char* what) {
 
 }  // namespace
 
+std::uint32_t quadColor(int side, size_t i) {
+  static const std::uint32_t palette[2][4] = {{0xa3a095, 0x8f9a8a, 0xb0a48c, 0x959aa3},
+                                              {0x9aa394, 0x8c9a9e, 0xa8a091, 0x9a938c}};
+  return palette[side != 0][i % 4];
+}
+
 Expected<Quad> makeQuad(const QuadSegment& s) {
   std::vector<Issue> issues;
   if (!s.a.allFinite()) issues.push_back({"a", "not finite: " + format(s.a)});
@@ -58,6 +64,13 @@ Expected<std::vector<Quad>> makeQuadRow(const std::vector<QuadSegment>& row) {
     }
     if (!quads.empty()) {
       const Quad& prev = quads.back();
+      // Every segment of a row shares the near-side vector b − a, so the sign
+      // of (b − a) × (a' − a) along z says which way the row runs: a flip
+      // means this segment lies back over the previous one.
+      const double turn = prev.sideAB.cross(prev.sideAM).z() * q.value().sideAB.cross(q.value().sideAM).z();
+      if (turn < 0)
+        issues.push_back({idx("", i) + ".m", "folds back over the previous segment: its far side "
+                                                "must lie ahead of its near side, like the previous one's"});
       const double tol = 1e-9 * std::max({1.0, prev.sideAB.norm(), prev.sideAM.norm()});
       if ((row[i].a - prev.corners[3]).norm() > tol)
         issues.push_back({idx("", i) + ".a", "must equal the previous segment's far vertex a' = " +
@@ -70,6 +83,26 @@ Expected<std::vector<Quad>> makeQuadRow(const std::vector<QuadSegment>& row) {
   }
   if (!issues.empty()) return issues;
   return quads;
+}
+
+bool quadsOverlapInPlan(const Quad& p, const Quad& q, double tolerance) {
+  // Separating-axis test of two convex polygons in the xy plane: they overlap
+  // by more than `tolerance` unless some edge normal separates them.
+  const Quad* both[2] = {&p, &q};
+  for (const Quad* owner : both)
+    for (int e = 0; e < 4; ++e) {
+      const Vec3 d = owner->corners[(e + 1) % 4] - owner->corners[e];
+      const Eigen::Vector2d axis = Eigen::Vector2d(-d.y(), d.x()).normalized();
+      double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+      for (int k = 0; k < 2; ++k)
+        for (const Vec3& c : both[k]->corners) {
+          const double t = axis.dot(c.head<2>());
+          lo[k] = std::min(lo[k], t);
+          hi[k] = std::max(hi[k], t);
+        }
+      if (std::min(hi[0], hi[1]) - std::max(lo[0], lo[1]) <= tolerance) return false;
+    }
+  return true;
 }
 
 Expected<Polytope> quadPrism(const Quad& q, double base) {

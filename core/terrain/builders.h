@@ -4,6 +4,8 @@
 // builder's input (callers prefix the scenario path).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "common/types.h"
@@ -27,12 +29,23 @@ struct Quad {
   double offset = 0.0;    ///< plane equation normal·x = offset (m)
 };
 
+/// Display colour (0xRRGGBB) of quad i of a row (side 0 = left, 1 = right):
+/// a small palette in turn, as the paper's editor fills each quad with one of
+/// a set of colours; the rows use different tones.
+std::uint32_t quadColor(int side, size_t i);
+
 /// Quad of a segment; issues on non-finite, coincident or vertical input.
 Expected<Quad> makeQuad(const QuadSegment& s);
 
 /// A row of segments; segment i+1 must start where segment i ends
-/// (a_{i+1} = a'_i, b_{i+1} = b'_i within 1e-9 of the row's size).
+/// (a_{i+1} = a'_i, b_{i+1} = b'_i within 1e-9 of the row's size) and run the
+/// same way (a segment folding back over the previous one is an issue).
 Expected<std::vector<Quad>> makeQuadRow(const std::vector<QuadSegment>& row);
+
+/// Whether two quads overlap in plan view (projected on the xy plane) by more
+/// than `tolerance` (m) across every separating direction; quads that only
+/// touch along an edge do not overlap.
+bool quadsOverlapInPlan(const Quad& p, const Quad& q, double tolerance);
 
 /// Prism under a quad, extruded vertically down to z = base (m).
 Expected<Polytope> quadPrism(const Quad& q, double base);

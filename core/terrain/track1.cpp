@@ -1,6 +1,8 @@
 #include "terrain/track1.h"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace roverlab {
 namespace {
@@ -9,6 +11,7 @@ Track1Node nodeOnEdge(const Vec3& a, const Vec3& b, double lateral, const Vec3& 
   Track1Node n;
   n.linePoint = a;
   n.lineDir = (b - a).normalized();
+  n.edgeLength = (b - a).norm();
   n.point = a + lateral * (b - a);
   n.normal = normal;
   return n;
@@ -39,11 +42,37 @@ Expected<Track1Node> moveTrack1Node(const Track1Node& node, int axis, double val
     return Expected<Track1Node>::failure(
         names[axis], std::string("the node's line is perpendicular to the ") + names[axis] +
                          " axis, so " + names[axis] + " cannot change; set another coordinate");
-  Track1Node moved = node;
   const double t = (value - node.linePoint[axis]) / node.lineDir[axis];
+  const double tol = 1e-9 * (1.0 + node.edgeLength);
+  if (t < -tol || t > node.edgeLength + tol) {
+    const double lo = node.linePoint[axis], hi = node.linePoint[axis] + node.edgeLength * node.lineDir[axis];
+    return Expected<Track1Node>::failure(
+        names[axis], std::string(names[axis]) + " = " + format(value) +
+                         " would take the node off the left row; on its edge " + names[axis] +
+                         " runs from " + format(std::min(lo, hi)) + " to " +
+                         format(std::max(lo, hi)) + " m");
+  }
+  Track1Node moved = node;
   moved.point = node.linePoint + t * node.lineDir;
   moved.point[axis] = value;
   return moved;
+}
+
+Expected<double> track1Along(const Track1Node& node, const Vec3& point) {
+  if (!point.allFinite()) return Expected<double>::failure("", "not finite");
+  const Vec3 off = point - node.linePoint;
+  const double along = off.dot(node.lineDir);
+  const double dist = (off - along * node.lineDir).norm();
+  if (dist > 1e-6 * (1 + off.norm()))
+    return Expected<double>::failure(
+        "", "is " + format(dist) +
+                " m off its line (the intersection of the adjacent left-row planes)");
+  const double tol = 1e-6 * (1.0 + node.edgeLength);
+  if (along < -tol || along > node.edgeLength + tol)
+    return Expected<double>::failure(
+        "", "lies off the left row: " + format(along < 0 ? -along : along - node.edgeLength) +
+                " m beyond the end of its edge (Track1 nodes stay on the left part)");
+  return along;
 }
 
 }  // namespace roverlab

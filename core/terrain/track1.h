@@ -13,8 +13,9 @@ namespace roverlab {
 
 struct Track1Node {
   Vec3 point = Vec3::Zero();        ///< node position (m)
-  Vec3 linePoint = Vec3::Zero();    ///< a point of the node's line (m)
+  Vec3 linePoint = Vec3::Zero();    ///< start of the node's edge on its line (m)
   Vec3 lineDir = Vec3::Zero();      ///< unit direction of the line
+  double edgeLength = 0.0;          ///< the edge (the left row's part of the line) ends at linePoint + edgeLength·lineDir (m)
   Vec3 normal = Vec3::Zero();       ///< surface normal shown to the user: mean of adjacent quads' normals
 };
 
@@ -26,7 +27,12 @@ Expected<std::vector<Track1Node>> makeTrack1(const std::vector<Quad>& leftRow,
 
 /// Moves node to the point of its line whose coordinate `axis` (0 = x, 1 = y,
 /// 2 = z) equals `value`. Issue when the line is (nearly) perpendicular to the
-/// axis, or the value is not finite.
+/// axis, the value is not finite, or the point would leave the left row (lie
+/// beyond the ends of the node's edge): Track1 nodes stay on the left part.
 Expected<Track1Node> moveTrack1Node(const Track1Node& node, int axis, double value);
+
+/// Position along the node's edge (m from linePoint) of a point of its line;
+/// issue when it lies off the line or beyond the edge's ends.
+Expected<double> track1Along(const Track1Node& node, const Vec3& point);
 
 }  // namespace roverlab

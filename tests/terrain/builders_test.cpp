@@ -338,3 +338,33 @@ TEST_CASE("makeProfile accepts a finely sampled concave hill", "[builders]") {
   REQUIRE(r.ok());
   checkProfileRegion(r.value(), hill, 1.0, -0.5);
 }
+
+TEST_CASE("makeQuadRow names a segment that folds back over the previous one", "[builders]") {
+  // Segment 1 starts at segment 0's far side but its far midpoint lies behind
+  // it: the row would run backwards over segment 0.
+  const std::vector<QuadSegment> row{{Vec3(0, 1, 0), Vec3(0, 0, 0), Vec3(1, 0.5, 0)},
+                                     {Vec3(1, 1, 0), Vec3(1, 0, 0), Vec3(0.4, 0.5, 0)}};
+  const Expected<std::vector<Quad>> r = makeQuadRow(row);
+  REQUIRE_FALSE(r.ok());
+  REQUIRE(r.issues().size() == 1);
+  CHECK(r.issues()[0].path == "[1].m");
+  CHECK(r.issues()[0].message.find("folds back") != std::string::npos);
+  // Going on forwards is fine.
+  const std::vector<QuadSegment> ok{row[0], {Vec3(1, 1, 0), Vec3(1, 0, 0), Vec3(1.6, 0.5, 0.1)}};
+  CHECK(makeQuadRow(ok).ok());
+}
+
+TEST_CASE("quadsOverlapInPlan: overlapping, edge-sharing and separate quads", "[builders]") {
+  const Quad q = makeQuad({Vec3(0, 1, 0), Vec3(0, 0, 0), Vec3(1, 0.5, 0)}).value();
+  // Shares the edge y = 0 (the rows' usual contact): not an overlap.
+  const Quad beside = makeQuad({Vec3(0, 0, 0), Vec3(0, -1, 0), Vec3(1, -0.5, 0.3)}).value();
+  CHECK_FALSE(quadsOverlapInPlan(q, beside, 1e-6));
+  // Reaches 0.2 m into q (height does not matter in plan view).
+  const Quad into = makeQuad({Vec3(0, 0.2, 2), Vec3(0, -1, 2), Vec3(1, -0.4, 2)}).value();
+  CHECK(quadsOverlapInPlan(q, into, 1e-6));
+  CHECK(quadsOverlapInPlan(into, q, 1e-6));
+  // Far away, and a slanted one whose boxes overlap but which lies clear of q.
+  CHECK_FALSE(quadsOverlapInPlan(q, makeQuad({Vec3(5, 1, 0), Vec3(5, 0, 0), Vec3(6, 0.5, 0)}).value(), 1e-6));
+  const Quad slanted = makeQuad({Vec3(1.05, 1.6, 0), Vec3(1.6, 1.05, 0), Vec3(1.9, 1.9, 0)}).value();
+  CHECK_FALSE(quadsOverlapInPlan(q, slanted, 1e-6));
+}

@@ -80,8 +80,15 @@ TEST_CASE("moveTrack1Node sets one coordinate exactly and keeps the node on both
       for (double delta : deltas) {
         const double value = n.point[axis] + delta;
         const Expected<Track1Node> m = moveTrack1Node(n, axis, value);
-        REQUIRE(m.ok());
         INFO("node " << i << " axis " << axis << " delta " << delta);
+        // Nodes stay on the left row: beyond the edge's ends the move is refused.
+        const double along = (value - n.linePoint[axis]) / n.lineDir[axis];
+        if (along < -1e-9 || along > n.edgeLength + 1e-9) {
+          REQUIRE_FALSE(m.ok());
+          CHECK(m.message().find("off the left row") != std::string::npos);
+          continue;
+        }
+        REQUIRE(m.ok());
         CHECK(m.value().point[axis] == value);  // exactly what the user typed
         // Still on both planes and on the line: the other coordinates follow.
         // The move scales by 1/|lineDir[axis]| ≤ 20, so 1e-9 holds easily.
@@ -112,4 +119,28 @@ TEST_CASE("moveTrack1Node rejects an axis perpendicular to the line and non-fini
   CHECK_FALSE(moveTrack1Node(n, 1, std::numeric_limits<double>::infinity()).ok());
   CHECK_FALSE(moveTrack1Node(n, 3, 0.5).ok());
   CHECK_FALSE(moveTrack1Node(n, -1, 0.5).ok());
+}
+
+TEST_CASE("Track1 nodes stay on the left row: moves and given nodes beyond an edge's ends are refused", "[track1]") {
+  const std::vector<Quad> row = leftRow();
+  const std::vector<Track1Node> nodes = makeTrack1(row, 0.5).value();
+  for (const Track1Node& n : nodes) {
+    // The edge is exactly the quads' shared side: from a' to b' of the quad before.
+    CHECK(n.edgeLength > 0.5);
+    const Vec3 end = n.linePoint + n.edgeLength * n.lineDir;
+    // Both ends are reachable, a little beyond either is not.
+    const int axis = std::abs(n.lineDir.y()) > 0.5 ? 1 : 0;
+    CHECK(moveTrack1Node(n, axis, n.linePoint[axis]).ok());
+    CHECK(moveTrack1Node(n, axis, end[axis]).ok());
+    const double out = end[axis] + 0.01 * (n.lineDir[axis] > 0 ? 1 : -1);
+    const Expected<Track1Node> beyond = moveTrack1Node(n, axis, out);
+    REQUIRE_FALSE(beyond.ok());
+    CHECK(beyond.message().find("off the left row") != std::string::npos);
+    // track1Along: on the edge gives the distance along it, off it an issue.
+    const Expected<double> mid = track1Along(n, n.linePoint + 0.3 * n.edgeLength * n.lineDir);
+    REQUIRE(mid.ok());
+    CHECK(mid.value() == Approx(0.3 * n.edgeLength).margin(1e-12));
+    CHECK_FALSE(track1Along(n, end + 0.05 * n.lineDir).ok());
+    CHECK_FALSE(track1Along(n, n.point + Vec3(0, 0, 0.01).cross(n.lineDir).normalized() * 0.01).ok());
+  }
 }
