@@ -3,13 +3,18 @@
 // window.__roverlab for the browser tests.
 import * as THREE from 'three';
 
+import { loadCore } from './core.js';
 import { Driver } from './driving.js';
+import { EditorDocument } from './editor/document.js';
+import { EditorPanel } from './editor/editor_panel.js';
+import { EditorView } from './editor/editor_view.js';
 import { History } from './history.js';
 import { renderParams } from './params_panel.js';
 import { Plots } from './plots.js';
 import { RobotView } from './robot_view.js';
 import { DEFAULT_ID, scenarios, withMaterial, withParam, withPreset, withSimulation } from './scenarios.js';
 import { Stage } from './scene.js';
+import { decodeShare, encodeShare, fragmentOf, shareUrl } from './share_link.js';
 import { Telemetry } from './telemetry.js';
 import './style.css';
 
@@ -41,11 +46,39 @@ const plots = new Plots($('plots'));
 
 // ------------------------------------------------------------------ banner
 
-function showBanner(text, kind = 'error') {
+/** A message over the view: kind 'error', 'warning' or 'info'; actions are
+ * buttons [{ label, run }] (any of them also closes the banner); `link`, a
+ * text to select and copy. */
+function showBanner(text, kind = 'error', actions = [], link = null) {
   const b = $('banner');
-  b.textContent = text;
+  $('banner-text').textContent = text;
+  const buttons = actions.map(({ label, run }) => {
+    const button = document.createElement('button');
+    button.textContent = label;
+    button.addEventListener('click', () => {
+      showBanner('');
+      run?.();
+    });
+    return button;
+  });
+  if (link) {
+    const input = document.createElement('input');
+    input.id = 'share-url';
+    input.readOnly = true;
+    input.value = link;
+    input.addEventListener('focus', () => input.select());
+    buttons.unshift(input);
+  }
+  if (text && kind !== 'error' && !actions.length) {
+    const close = document.createElement('button');
+    close.textContent = 'Close';
+    close.addEventListener('click', () => showBanner(''));
+    buttons.push(close);
+  }
+  $('banner-actions').replaceChildren(...buttons);
   b.className = kind;
   b.hidden = !text;
+  published.banner = text ? { text, kind } : null;
 }
 
 // --------------------------------------------------------------- scenarios
@@ -68,18 +101,22 @@ function fillPickers() {
     select.append(o);
   }
   select.value = DEFAULT_ID;
-  select.addEventListener('change', () => load(JSON.parse(scenarios.find((s) => s.id === select.value).text)));
-  $('preset').addEventListener('change', () => load(withPreset(state.scenario, $('preset').value)));
+  select.addEventListener('change', () =>
+    doc.replace(`open ${select.value}`, JSON.parse(scenarios.find((s) => s.id === select.value).text), { restart: true }),
+  );
+  $('preset').addEventListener('change', () =>
+    doc.replace(`robot ${$('preset').value}`, withPreset(doc.scenario, $('preset').value), { restart: true }),
+  );
 }
 
 function onParamChange(kind, key, value) {
   const next =
     kind === 'param'
-      ? withParam(state.scenario, key, value)
+      ? withParam(doc.scenario, key, value)
       : kind === 'material'
-        ? withMaterial(state.scenario, key, value)
-        : withSimulation(state.scenario, key, value);
-  load(next);
+        ? withMaterial(doc.scenario, key, value)
+        : withSimulation(doc.scenario, key, value);
+  doc.replace(`${key} = ${value}`, next, { restart: true });
 }
 
 // ----------------------------------------------------------- worker events
@@ -161,6 +198,10 @@ function onFrame(frame, stats) {
     const o = state.pendingStart;
     const start = new THREE.Vector3(frame[o], frame[o + 1], frame[o + 2]);
     stage.show(state.model.terrain, state.view.object, start);
+    if (state.pendingCamera) {
+      stage.setCameraPose(state.pendingCamera);
+      state.pendingCamera = null;
+    }
     state.startBase = start;
     state.pendingStart = null;
   }
@@ -175,7 +216,7 @@ function onFrame(frame, stats) {
 function setPlaying(on) {
   state.playing = on;
   send({ type: on ? 'play' : 'pause' });
-  $('play').textContent = on ? '⏸ Pause' : '▶ Play';
+  $('play').textContent = on ? '❚❚ Pause' : '▶ Play';
   if (on) leaveScrub();
 }
 
@@ -237,6 +278,13 @@ function wireControls() {
     $('timeline-label').textContent = `t = ${Number(timeline.value).toFixed(3)} s`;
   });
   window.addEventListener('keydown', (e) => {
+    const typing = e.target instanceof HTMLInputElement && e.target.type === 'text';
+    if ((e.ctrlKey || e.metaKey) && !typing && (e.key.toLowerCase() === 'z' || e.key.toLowerCase() === 'y')) {
+      if (e.shiftKey || e.key.toLowerCase() === 'y') doc.redo();
+      else doc.undo();
+      e.preventDefault();
+      return;
+    }
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
     if (e.key === ' ') setPlaying(!state.playing && !state.error);
     else if (e.key === '.') $('step').click();
@@ -336,8 +384,190 @@ function publish(shown) {
   });
 }
 
+// ------------------------------------------------------------ the editor
+
+// The user's scenario: every change (editor, pickers, parameters) is an
+// undoable command, autosaved to this browser's storage.
+const storage = (() => {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;  // storage disabled: no autosave
+  }
+})();
+const saved = EditorDocument.restore(storage);
+const doc = new EditorDocument(saved?.scenario ?? JSON.parse(scenarios.find((s) => s.id === DEFAULT_ID).text), { storage });
+published.doc = doc;
+/** Page coordinates of a world point (for the browser tests' drags). */
+published.screenOf = (p) => {
+  const v = new THREE.Vector3(...p).project(stage.camera);
+  const r = $('view').getBoundingClientRect();
+  return [r.left + ((v.x + 1) / 2) * r.width, r.top + ((1 - v.y) / 2) * r.height];
+};
+const corePromise = loadCore();  // a core on this thread too: the editor's geometry and checks
+const editor = { panel: null, view: null, editing: false };
+
+/** Issues of a whole scenario as the simulation would see them ([] if valid). */
+function scenarioIssues(core, scenario) {
+  const world = new core.World(JSON.stringify(scenario));
+  const issues = world.ok() ? [] : world.issues();
+  world.delete();
+  return issues;
+}
+
+function refreshEditor(info) {
+  const { panel, view } = editor;
+  if (!panel) return;
+  const inspection = panel.inspect();
+  if (editor.editing) {
+    panel.render();
+    view.update(doc.scenario, inspection);
+    if (inspection.terrain && info?.kind) stage.replaceTerrain(inspection.terrain);
+  }
+  published.editor = { issues: inspection.issues, valid: panel.valid, track1: inspection.track1.map((n) => n.point) };
+}
+
+function onDocChange(scenario, info) {
+  refreshEditor(info);
+  if (info.kind === 'preview') return;
+  const valid = !editor.panel || editor.panel.valid;
+  if (info.restart || (editor.panel?.live && valid)) load(scenario);
+  else if (editor.editing && state.playing) {
+    setPlaying(false);  // the robot would drive on a terrain that is no longer shown
+    showBanner('The terrain changed: press “Run on this terrain” to restart the robot on it.', 'info');
+  }
+}
+
+function setTab(tab) {
+  editor.editing = tab === 'edit';
+  $('tab-sim').classList.toggle('active', !editor.editing);
+  $('tab-edit').classList.toggle('active', editor.editing);
+  $('editor').hidden = !editor.editing;
+  $('sim-panels').hidden = editor.editing;
+  $('app').classList.toggle('editing', editor.editing);
+  editor.view?.setVisible(editor.editing);
+  refreshEditor(null);
+}
+
+function saveFile() {
+  const blob = new Blob([JSON.stringify(doc.scenario, null, 2)], { type: 'application/json' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  const name = (doc.scenario.name || 'scenario').replace(/[^\w.-]+/g, '-').toLowerCase();
+  a.download = `${name}.json`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+async function loadFile(text, fileName) {
+  let scenario;
+  try {
+    scenario = JSON.parse(text);
+  } catch (error) {
+    return showBanner(`${fileName} was not loaded: it is not JSON (${error.message}). Your work is unchanged.`);
+  }
+  const issues = scenarioIssues(await corePromise, scenario);
+  if (issues.length)
+    return showBanner(`${fileName} was not loaded, your work is unchanged:\n` + issues.map((i) => `• ${i.path}: ${i.message}`).join('\n'));
+  doc.replace(`load ${fileName}`, scenario, { restart: true });
+  showBanner(`Loaded ${fileName}.`, 'info');
+}
+
+async function share() {
+  try {
+    const fragment = await encodeShare({ scenario: doc.scenario, camera: stage.cameraPose() });
+    const url = shareUrl(location.href, fragment);
+    published.shareUrl = url;
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      // No clipboard permission (or an insecure context): the link is shown to copy by hand.
+    }
+    showBanner(`${copied ? 'Link copied' : 'Copy this link'} (${url.length} characters). It opens this scenario, its terrain and this view.`, 'info', [], url);
+  } catch (error) {
+    showBanner(`No link was made: ${error.message}`);
+  }
+}
+
+/** Opens the scenario of a share link in the address (after confirmation when it would replace autosaved work). */
+async function openShareLink() {
+  const fragment = fragmentOf(location.href);
+  if (!fragment) return;
+  history.replaceState(null, '', location.pathname + location.search);  // handled once, not at every reload
+  const decoded = await decodeShare(fragment);
+  if (!decoded.ok) {
+    published.linkError = decoded.code;
+    return showBanner(`This share link cannot be opened: ${decoded.message} Your own work is unchanged.`);
+  }
+  const { scenario, camera } = decoded.payload;
+  const issues = scenarioIssues(await corePromise, scenario);
+  if (issues.length) {
+    published.linkError = 'invalid-scenario';
+    return showBanner('The scenario in this share link is not valid, so it was not opened (your work is unchanged):\n' +
+      issues.map((i) => `• ${i.path}: ${i.message}`).join('\n'));
+  }
+  const open = () => {
+    state.pendingCamera = camera ?? null;
+    doc.replace('open share link', scenario, { restart: true });
+    published.linkOpened = true;
+  };
+  const current = JSON.stringify(doc.scenario);
+  if (saved && current !== JSON.stringify(scenario)) {
+    showBanner(
+      `This link opens “${scenario.name || 'a scenario'}”. Opening it replaces the work autosaved in this browser (Undo brings it back while this page is open).`,
+      'warning',
+      [
+        { label: 'Open the link', run: open },
+        { label: 'Keep my work', run: () => {} },
+      ],
+    );
+  } else {
+    open();
+  }
+}
+
+async function startEditor() {
+  const core = await corePromise;
+  editor.panel = new EditorPanel($('editor'), {
+    doc,
+    core,
+    onRun: () => {
+      showBanner('');
+      load(doc.scenario);
+    },
+    onShare: share,
+    onSave: saveFile,
+    onLoadFile: loadFile,
+    onLive: (on) => on && editor.panel.valid && load(doc.scenario),
+    onSelectNode: (i) => {
+      editor.view.selectNode(i);
+      refreshEditor(null);
+    },
+  });
+  editor.view = new EditorView(stage, doc, {
+    onSelectNode: (i) => {
+      editor.panel.selectedNode = i;
+      refreshEditor(null);
+    },
+  });
+  published.editorReady = true;
+  refreshEditor(null);
+}
+
 fillPickers();
 wireControls();
+$('tab-sim').addEventListener('click', () => setTab('sim'));
+$('tab-edit').addEventListener('click', () => setTab('edit'));
+doc.onChange(onDocChange);
+window.addEventListener('pagehide', () => doc.saveNow());
+window.addEventListener('hashchange', () => openShareLink());
 send({ type: 'presets' });
-load(JSON.parse(scenarios.find((s) => s.id === DEFAULT_ID).text));
+load(doc.scenario);
+if (saved && !fragmentOf(location.href))
+  showBanner(`Restored your work autosaved ${new Date(saved.savedAt).toLocaleString()}.`, 'info');
+startEditor()
+  .then(openShareLink)
+  .catch((error) => showBanner(`The terrain editor failed to start: ${error.message}`));
 requestAnimationFrame(loop);

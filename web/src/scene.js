@@ -66,6 +66,35 @@ export class Stage {
     this.lastTarget = start.clone();
   }
 
+  /** Replaces only the terrain (the editor's preview of an edited terrain). */
+  replaceTerrain(terrain) {
+    const old = this.world.getObjectByName('terrain');
+    if (old) {
+      old.traverse((o) => {
+        o.geometry?.dispose();
+        o.material?.dispose();
+      });
+      this.world.remove(old);
+    }
+    const ground = terrainObject(terrain.pieces);
+    ground.traverse((o) => {
+      if (o.isMesh) o.receiveShadow = true;
+    });
+    this.world.add(ground);
+  }
+
+  /** Camera position and orbit target as plain arrays (for share links). */
+  cameraPose() {
+    return { position: this.camera.position.toArray(), target: this.controls.target.toArray() };
+  }
+
+  /** Puts the camera at a pose from cameraPose(). */
+  setCameraPose({ position, target }) {
+    this.camera.position.set(...position);
+    this.controls.target.set(...target);
+    this.controls.update();
+  }
+
   /** Moves the camera with the robot (keeps the user's viewing angle and distance). */
   track(position) {
     this.sun.position.copy(position).add(new THREE.Vector3(-6, -8, 14));

@@ -1,0 +1,245 @@
+// The terrain editor and share links in headless Chromium, as a person uses
+// them: rebuild seed 002's 8-segment depression terrain through the "Add"
+// form alone, set a Track1 coordinate, undo/redo by button and keyboard, drag
+// a point in the 3-D view (one undo step), reload (autosave), save, share,
+// open the link in a second browser and run the rover on it; broken links
+// show a banner and leave the work alone; invalid entries are marked at the
+// field and never reach the simulation.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+import { collectErrors, launchBrowser, resultsDir, root, startDevServer } from './support.mjs';
+
+let browser;
+let server;
+let url;
+let page;
+let errors;
+
+const depression = JSON.parse(readFileSync(path.join(root, 'terrains/depression-rocker8.json'), 'utf8'));
+const state = (p = page) => p.evaluate(() => ({ ...window.__roverlab, doc: undefined, screenOf: undefined }));
+const scenarioOf = (p = page) => p.evaluate(() => window.__roverlab.doc.scenario);
+const waitFor = (fn, arg, p = page, timeout = 60_000) => p.waitForFunction(fn, arg, { timeout });
+const point = (p) => p.join(' ');
+
+async function openApp(p, href) {
+  await p.goto(href, { waitUntil: 'load' });
+  await waitFor(() => window.__roverlab?.ready && window.__roverlab?.editorReady, null, p);
+}
+
+/** Types one segment into the Add form (a and b only for a row's first segment). */
+async function addSegment(side, seg, first) {
+  await page.selectOption('#add-side', side);
+  if (first) {
+    await page.fill('#add-a', point(seg.a));
+    await page.fill('#add-b', point(seg.b));
+  }
+  await page.fill('#add-m', point(seg.m));
+  await page.click('#add-segment');
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  ({ server, url } = await startDevServer());
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  errors = collectErrors(page);
+  await openApp(page, url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('terrain editor', { timeout: 90_000 }, () => {
+  test("rebuilds seed 002's depression terrain through the Add form, with planes and Track1", async () => {
+    await page.selectOption('#scenario', 'flat-rocker8');
+    await waitFor(() => window.__roverlab.preset === 'rocker8' && window.__roverlab.time > 0.1);
+    await page.click('#tab-edit');
+    // Start empty: remove the ground boxes of flat-rocker8.
+    while ((await page.locator('#blocks-boxes .blockrow').count()) > 0)
+      await page.locator('#blocks-boxes .blockrow button.icon').first().click();
+    const { left, right } = depression.terrain.quads;
+    for (const [i, seg] of left.entries()) await addSegment('left', seg, i === 0);
+    for (const [i, seg] of right.entries()) await addSegment('right', seg, i === 0);
+
+    await page.fill('#pose-position', '1.2 0');
+    await page.press('#pose-position', 'Enter');
+    const quads = (await scenarioOf()).terrain.quads;
+    expect((await scenarioOf()).robot.pose.position).toEqual(depression.robot.pose.position);
+    expect(quads.left).toEqual(left);  // the shared points came from the editor, exactly
+    expect(quads.right).toEqual(right);
+    expect(await page.locator('#quads-left tr[data-path]').count()).toBe(8);
+    expect(await page.locator('#quads-right tr[data-path]').count()).toBe(8);
+    // Plane data as the core computes it: segment 3 of the right row slopes down by 0.13 m over 1 m.
+    const eq = await page.locator('#quads-right tr[data-path="terrain.quads.right[3]"] .eq').textContent();
+    const n = [0.13, 0, 1].map((v) => v / Math.hypot(0.13, 1));
+    expect(eq).toBe(`${n[0].toFixed(3)}x + 0.000y + ${n[2].toFixed(3)}z = ${(n[0] * 3 + n[2] * -0.12).toFixed(3)}`);
+    expect(await page.locator('#quads-left tr[data-path="terrain.quads.left[0]"] .eq').textContent()).toBe('0.000x + 0.000y + 1.000z = 0.000');
+    // Track1: one node per edge of the left row, at its middle.
+    const s = await state();
+    expect(s.editor.valid).toBe(true);
+    expect(s.editor.track1).toHaveLength(9);
+    s.editor.track1.forEach((p, i) => expect(p).toEqual([i, 0.8, 0]));
+    await page.screenshot({ path: path.join(resultsDir, 'editor-depression.png') });
+    expect(errors).toEqual([]);
+  }, 180_000);
+
+  test('one Track1 coordinate moves the node along its line; leaving the left row is refused', async () => {
+    // Tilt the left row's first edge so its line is not axis-aligned: a = (0, 0, 0.1).
+    await page.fill('[data-path="terrain.quads.left[0].a"]', '0 0 0.1');
+    await page.press('[data-path="terrain.quads.left[0].a"]', 'Enter');
+    await waitFor(() => window.__roverlab.doc.scenario.terrain.quads.left[0].a[2] === 0.1);
+    await page.locator('#track1-nodes input[type=radio]').nth(3).check();
+    await page.selectOption('#node-axis', '1');  // y
+    await page.fill('#node-value', '1.2');
+    await page.click('#node-update');
+    await waitFor(() => Math.abs(window.__roverlab.editor.track1[3][1] - 1.2) < 1e-12);
+    // Node 3 lies on the far edge of quad 2: a' = m − (b − a)/2 = (3, 0, 0.05) to
+    // b' = (3, 1.6, −0.05); at y = 1.2: x = 3 and z = 0.05 − 0.1·1.2/1.6.
+    const node = (await state()).editor.track1[3];
+    expect(node[0]).toBeCloseTo(3, 12);
+    expect(node[2]).toBeCloseTo(0.05 - (0.1 * 1.2) / 1.6, 12);
+    expect((await scenarioOf()).track1.nodes[3]).toEqual(node);
+    await page.fill('#node-value', '2.5');
+    await page.click('#node-update');
+    expect(await page.locator('#node-message').textContent()).toMatch(/off the left row/);
+    expect((await state()).editor.track1[3]).toEqual(node);
+  });
+
+  test('undo and redo by button and keyboard', async () => {
+    const before = await scenarioOf();
+    await page.fill('[data-path="terrain.quads.right[7].m"]', '8 -0.8 0.3');
+    await page.press('[data-path="terrain.quads.right[7].m"]', 'Enter');
+    await waitFor(() => window.__roverlab.doc.scenario.terrain.quads.right[7].m[2] === 0.3);
+    const after = await scenarioOf();
+    await page.click('#editor-undo');
+    expect(await scenarioOf()).toEqual(before);
+    await page.click('#editor-redo');
+    expect(await scenarioOf()).toEqual(after);
+    await page.locator('#view').click({ position: { x: 5, y: 5 } });  // focus out of the inputs
+    await page.keyboard.press('Control+z');
+    expect(await scenarioOf()).toEqual(before);
+    await page.keyboard.press('Control+Shift+Z');
+    expect(await scenarioOf()).toEqual(after);
+  });
+
+  test('dragging a point in the 3-D view edits the table live and is one undo step', async () => {
+    if (await page.locator('#banner').isVisible()) await page.click('#banner-actions button:has-text("Close")');
+    const before = await scenarioOf();
+    const m = before.terrain.quads.right[2].m;
+    const [x, y] = await page.evaluate((p) => window.__roverlab.screenOf(p), m);
+    const box = await page.locator('#view').boundingBox();
+    expect(x > box.x && x < box.x + box.width && y > box.y && y < box.y + box.height).toBe(true);
+    const [tx, ty] = await page.evaluate((p) => window.__roverlab.screenOf(p), [m[0] + 0.4, m[1] - 0.3, m[2]]);
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (let k = 1; k <= 8; k++) await page.mouse.move(x + ((tx - x) * k) / 8, y + ((ty - y) * k) / 8);
+    await page.mouse.up();
+    const moved = (await scenarioOf()).terrain.quads.right[2].m;
+    // Snapped to the 0.05 m grid, near the target; the height stays.
+    expect(moved[0]).toBeCloseTo(m[0] + 0.4, 1);
+    expect(moved[1]).toBeCloseTo(m[1] - 0.3, 1);
+    expect(moved[2]).toBe(m[2]);
+    expect(Math.abs(moved[0] / 0.05 - Math.round(moved[0] / 0.05))).toBeLessThan(1e-9);
+    const cell = await page.inputValue('[data-path="terrain.quads.right[2].m"]');
+    expect(cell).toBe(moved.map((v) => String(Math.round(v * 1e4) / 1e4)).join(' '));
+    // The next segment starts at the moved far side (shared points).
+    expect((await scenarioOf()).terrain.quads.right[3].a[0]).toBeCloseTo(moved[0], 12);
+    await page.click('#editor-undo');
+    expect(await scenarioOf()).toEqual(before);
+  });
+
+  test('invalid entries are marked at the field and never reach the simulation', async () => {
+    const field = '[data-path="terrain.quads.left[2].m"]';
+    await page.fill(field, '3 0.8');
+    await page.press(field, 'Enter');
+    const cell = page.locator('#quads-left tr[data-path="terrain.quads.left[2]"] td').nth(3);
+    expect(await cell.locator('.message').textContent()).toMatch(/needs three numbers/);
+    // m on the line through a and b: no area; the core names the field.
+    await page.fill(field, '2 0.8 0');
+    await page.press(field, 'Enter');
+    await waitFor(() => window.__roverlab.editor.valid === false);
+    expect(await cell.locator('.message').textContent()).toMatch(/terrain\.quads\.left\[2\]\.m: .*no area/);
+    expect(await page.locator('#editor-run').isDisabled()).toBe(true);
+    await page.click('#editor-undo');
+    await waitFor(() => window.__roverlab.editor.valid === true);
+    expect(await page.locator('#editor-run').isDisabled()).toBe(false);
+  });
+
+  test('a reload keeps the work (autosave)', async () => {
+    const before = await scenarioOf();
+    await page.waitForTimeout(500);  // past the autosave's debounce
+    await page.reload({ waitUntil: 'load' });
+    await waitFor(() => window.__roverlab?.ready && window.__roverlab?.editorReady);
+    expect(await scenarioOf()).toEqual(before);
+    expect((await state()).banner.text).toMatch(/Restored your work/);
+  });
+
+  test('save writes the scenario as JSON', async () => {
+    await page.click('#tab-edit');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#editor-save')]);
+    const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    expect(saved).toEqual(await scenarioOf());
+  });
+
+  test('share: a second browser opens the link, gets the same scenario and the rover drives on it', async () => {
+    await page.click('#editor-share');
+    await waitFor(() => Boolean(window.__roverlab.shareUrl));
+    const { shareUrl } = await state();
+    expect(shareUrl.length).toBeLessThan(2000);
+    const other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const otherErrors = collectErrors(other);
+    await openApp(other, shareUrl);
+    await waitFor(() => window.__roverlab.linkOpened && window.__roverlab.preset === 'rocker8' && window.__roverlab.time > 4, null, other);
+    expect(await scenarioOf(other)).toEqual(await scenarioOf());
+    const s = await state(other);
+    expect(s.base[0]).toBeGreaterThan(1.2 + 0.5);  // started at x = 1.2, 1 rad/s wheels
+    expect(s.error).toBeNull();
+    await other.screenshot({ path: path.join(resultsDir, 'editor-shared.png') });
+    expect(otherErrors).toEqual([]);
+    await other.close();
+  }, 120_000);
+
+  test('broken links show what is wrong; the app and the autosaved work stay', async () => {
+    const mine = await scenarioOf();
+    const cases = [
+      ['#s1.abc%def', /not a base64url|character/i],
+      ['#s9.AAAA', /version 9/],
+      ['#hello', /share/i],
+    ];
+    for (const [fragment, message] of cases) {
+      // A tab of the same browser profile: the first page's autosave is there.
+      const other = await page.context().newPage();
+      await openApp(other, url + fragment);
+      await waitFor(() => window.__roverlab.banner?.kind === 'error', null, other);
+      expect((await state(other)).banner.text).toMatch(message);
+      expect(await scenarioOf(other)).toEqual(mine);
+      expect((await state(other)).time).toBeGreaterThan(0);  // still running
+      await other.close();
+    }
+  }, 120_000);
+
+  test('a link that would replace autosaved work asks first', async () => {
+    const mine = await scenarioOf();
+    // A link to another scenario, made with the page's own codec.
+    // (A string, so that the test runner leaves the page's dynamic import alone.)
+    const link = await page.evaluate(`(async () => {
+      const { encodeShare } = await import('/src/share_link.js');
+      const s = structuredClone(window.__roverlab.doc.scenario);
+      s.name = 'a colleague’s terrain';
+      s.terrain.quads.right[7].m[2] = 0.1;  // the last segment: no shared point follows
+      return location.origin + location.pathname + '#' + (await encodeShare({ scenario: s }));
+    })()`);
+    const other = await page.context().newPage();
+    await openApp(other, link);
+    await waitFor(() => window.__roverlab.banner?.kind === 'warning', null, other);
+    expect(await scenarioOf(other)).toEqual(mine);
+    await other.click('#banner-actions button:has-text("Open the link")');
+    await waitFor(() => window.__roverlab.linkOpened, null, other);
+    expect((await scenarioOf(other)).name).toBe('a colleague’s terrain');
+    await other.close();
+  }, 60_000);
+});

@@ -1,0 +1,512 @@
+// The terrain editor panel (seed 002 §2.4, extended): a template picker, the
+// segment tables of the left and right quad rows with each quad's plane
+// equation, side vectors, normal and colour, the "Add" form (side, three
+// points typed as "x y z"), Track1 with its node update (one coordinate typed,
+// the other two follow), blocks (boxes and wedges), and the file, history and
+// run buttons. Every change goes through the EditorDocument as a command; the
+// core (core.inspectTerrain) computes the geometry and validates, and its
+// {path, message} issues are shown at the field they name.
+import { addSegment, formatPoint, nextSegment, parsePoint, removeSegment, setPoint, SIDES } from './quad_rows.js';
+import { applyTemplate, defaultValues, TEMPLATES } from './templates.js';
+import { refitTrack1 } from './track1_edit.js';
+
+const SIDE_LABEL = { left: 'Left row (left_plane)', right: 'Right row (right_plane)' };
+const fmt = (v, digits = 3) => (Math.abs(v) < 0.5 * 10 ** -digits ? 0 : v).toFixed(digits);
+const hex = (c) => `#${c.toString(16).padStart(6, '0')}`;
+
+function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'dataset') Object.assign(e.dataset, v);
+    else if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) e[k] = v;
+  }
+  e.append(...children.filter((c) => c !== null && c !== undefined));
+  return e;
+}
+
+/** "0.000x + 0.000y + 1.000z = 0.000" */
+export function planeEquation(q) {
+  const [a, b, c] = q.normal;
+  const term = (v, name, first) => `${first ? (v < 0 ? '−' : '') : v < 0 ? ' − ' : ' + '}${fmt(Math.abs(v))}${name}`;
+  return `${term(a, 'x', true)}${term(b, 'y')}${term(c, 'z')} = ${fmt(q.offset)}`;
+}
+
+export class EditorPanel {
+  /**
+   * @param {HTMLElement} root
+   * @param {{ doc, core, onRun, onShare, onLive, onSelectNode }} deps
+   *   doc: EditorDocument; core: the WASM core (inspectTerrain, moveTrack1Node);
+   *   onRun(): restart the simulation on the document's scenario;
+   *   onShare(): make a share link; onLive(on): live restart toggled.
+   */
+  constructor(root, deps) {
+    Object.assign(this, deps);
+    this.root = root;
+    this.inspection = null;
+    this.fieldErrors = new Map();  // path → message of input the core never saw (unparsable text)
+    this.selectedNode = 0;
+    this.addSide = 'left';
+    this.templateId = TEMPLATES[0]?.id;
+    this.templateValues = TEMPLATES[0] ? defaultValues(TEMPLATES[0]) : {};
+    this.nodeMessage = '';
+    this.live = false;
+  }
+
+  /** Geometry and issues of the document's scenario, from the core. */
+  inspect() {
+    this.inspection = this.core.inspectTerrain(JSON.stringify(this.doc.scenario));
+    return this.inspection;
+  }
+
+  get valid() {
+    return Boolean(this.inspection?.ok) && this.fieldErrors.size === 0;
+  }
+
+  // ------------------------------------------------------------------ edits
+
+  editQuads(label, change) {
+    const core = this.core;
+    this.doc.edit(label, (s) => {
+      const before = structuredClone(s);
+      s.terrain.quads = change(s.terrain.quads ?? {});
+      if (!s.terrain.quads.left && !s.terrain.quads.right) delete s.terrain.quads;
+      return refitTrack1(core, before, s);
+    });
+  }
+
+  setQuadPoint(side, i, key, text) {
+    const path = `terrain.quads.${side}[${i}].${key}`;
+    const parsed = parsePoint(text);
+    if (!parsed.ok) return this.fail(path, parsed.message);
+    this.fieldErrors.delete(path);
+    this.editQuads(`${side}[${i}].${key}`, (q) => setPoint(q, side, i, key, parsed.value));
+    this.render();
+  }
+
+  addQuad(form) {
+    const points = {};
+    for (const key of ['a', 'b', 'm']) {
+      const path = `add.${key}`;
+      const parsed = parsePoint(form[key]);
+      if (!parsed.ok) return this.fail(path, parsed.message);
+      this.fieldErrors.delete(path);
+      points[key] = parsed.value;
+    }
+    this.editQuads(`add ${form.side} segment`, (q) => addSegment(q, form.side, points));
+    this.render();
+  }
+
+  removeQuad(side, i) {
+    this.editQuads(`remove ${side}[${i}]`, (q) => removeSegment(q, side, i));
+  }
+
+  moveNode(index, axis, text) {
+    const value = Number(String(text).trim());
+    if (String(text).trim() === '' || Number.isNaN(value)) {
+      this.nodeMessage = `'${text}' is not a number`;
+      return this.render();
+    }
+    const moved = this.core.moveTrack1Node(JSON.stringify(this.doc.scenario), index, axis, value);
+    if (!moved.ok) {
+      this.nodeMessage = moved.issues.map((i) => `${i.path}: ${i.message}`).join('\n');
+      return this.render();
+    }
+    this.nodeMessage = '';
+    const nodes = this.inspection.track1.map((n) => n.point);
+    nodes[index] = moved.point;
+    this.doc.edit(`Track1 node ${index}`, (s) => {
+      s.track1 = { ...(s.track1 ?? {}), nodes };
+      return s;
+    });
+  }
+
+  setLateral(text) {
+    const v = Number(text);
+    if (!(v >= 0 && v <= 1)) return this.fail('track1.lateral', `must be a number in [0, 1], got '${text}'`);
+    this.fieldErrors.delete('track1.lateral');
+    this.doc.edit('Track1 lateral', (s) => {
+      s.track1 = { lateral: v };  // regenerated: nodes at that fraction across every edge
+      return s;
+    });
+  }
+
+  editBlock(kind, i, key, raw) {
+    const path = `terrain.${kind}[${i}].${key}`;
+    let value;
+    if (['centre', 'start', 'size'].includes(key)) {
+      const parsed = parsePoint(raw);
+      if (!parsed.ok) return this.fail(path, parsed.message);
+      value = parsed.value;
+    } else if (key === 'color') {
+      value = raw;
+    } else {
+      value = Number(raw);
+      if (String(raw).trim() === '' || !Number.isFinite(value)) return this.fail(path, `must be a finite number, got '${raw}'`);
+    }
+    this.fieldErrors.delete(path);
+    this.doc.edit(`${kind}[${i}].${key}`, (s) => {
+      s.terrain[kind][i][key] = value;
+      return s;
+    });
+  }
+
+  addBlock(kind) {
+    const box = this.inspection?.terrain?.box;
+    const x = box ? Math.max(1, (box.min[0] + box.max[0]) / 2) : 2;
+    const block =
+      kind === 'boxes'
+        ? { centre: [x, 0, 0.05], size: [0.6, 1.6, 0.3], yaw: 0 }
+        : { start: [x, 0, 0], length: 1, width: 1.6, height: 0.2, yaw: 0 };
+    this.doc.edit(`add ${kind === 'boxes' ? 'box' : 'wedge'}`, (s) => {
+      s.terrain[kind] = [...(s.terrain[kind] ?? []), block];
+      return s;
+    });
+  }
+
+  removeBlock(kind, i) {
+    this.doc.edit(`remove ${kind}[${i}]`, (s) => {
+      s.terrain[kind] = s.terrain[kind].filter((_, k) => k !== i);
+      if (!s.terrain[kind].length) delete s.terrain[kind];
+      return s;
+    });
+  }
+
+  editPose(key, raw) {
+    const path = `robot.pose.${key}`;
+    let value;
+    if (key === 'position') {
+      const parsed = parsePoint(raw, [2, 3]);
+      if (!parsed.ok) return this.fail(path, parsed.message);
+      value = parsed.value;
+    } else {
+      value = Number(raw);
+      if (String(raw).trim() === '' || !Number.isFinite(value)) return this.fail(path, `must be a finite number (rad), got '${raw}'`);
+    }
+    this.fieldErrors.delete(path);
+    this.doc.edit(`robot ${key}`, (s) => {
+      s.robot.pose = { ...(s.robot.pose ?? {}), [key]: value };
+      return s;
+    });
+  }
+
+  applyTemplate() {
+    const template = TEMPLATES.find((t) => t.id === this.templateId);
+    this.doc.replace(`template ${template.name}`, applyTemplate(this.doc.scenario, template.id, this.templateValues));
+  }
+
+  fail(path, message) {
+    this.fieldErrors.set(path, message);
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ view
+
+  /** Rebuilds the panel from the document (keeps the scroll position). */
+  render() {
+    if (!this.inspection) this.inspect();
+    const scroll = this.root.scrollTop;
+    this.root.replaceChildren(
+      this.toolbar(),
+      this.templates(),
+      this.messages(),
+      ...SIDES.map((side) => this.rowTable(side)),
+      this.addForm(),
+      this.robotStart(),
+      this.track1(),
+      this.blocks('boxes'),
+      this.blocks('wedges'),
+    );
+    this.markIssues();
+    this.root.scrollTop = scroll;
+  }
+
+  toolbar() {
+    const file = el('input', { type: 'file', accept: '.json,application/json', hidden: true, id: 'editor-file' });
+    file.addEventListener('change', async () => {
+      const f = file.files?.[0];
+      if (f) this.onLoadFile?.(await f.text(), f.name);
+      file.value = '';
+    });
+    return el(
+      'div',
+      { class: 'editor-tools' },
+      el('button', { id: 'editor-undo', title: 'Undo (Ctrl+Z)', disabled: !this.doc.canUndo, onclick: () => this.doc.undo() }, '↶ Undo'),
+      el('button', { id: 'editor-redo', title: 'Redo (Ctrl+Shift+Z)', disabled: !this.doc.canRedo, onclick: () => this.doc.redo() }, '↷ Redo'),
+      el('button', { id: 'editor-save', title: 'Save terrain, Track1 and the rest of the scenario as JSON', onclick: () => this.onSave?.() }, 'Save'),
+      el('button', { id: 'editor-load', title: 'Load a scenario JSON file', onclick: () => file.click() }, 'Load'),
+      file,
+      el('button', { id: 'editor-share', title: 'Copy a link that opens this scenario', onclick: () => this.onShare?.() }, 'Share'),
+      el('button', { id: 'editor-run', class: 'primary', disabled: !this.valid, title: this.valid ? 'Restart the robot on this terrain' : 'Fix the marked fields first', onclick: () => this.onRun?.() }, '▶ Run on this terrain'),
+      el(
+        'label',
+        { title: 'Restart the robot after every edit' },
+        el('input', { type: 'checkbox', id: 'editor-live', checked: this.live, onchange: (e) => { this.live = e.target.checked; this.onLive?.(this.live); } }),
+        ' live',
+      ),
+    );
+  }
+
+  templates() {
+    const template = TEMPLATES.find((t) => t.id === this.templateId);
+    const select = el('select', {
+      id: 'template',
+      onchange: () => {
+        this.templateId = select.value;
+        this.templateValues = defaultValues(TEMPLATES.find((t) => t.id === select.value));
+        this.render();
+      },
+    });
+    for (const t of TEMPLATES) select.append(el('option', { value: t.id, textContent: t.name, selected: t.id === this.templateId }));
+    const params = (template?.params ?? []).map((p) =>
+      el(
+        'label',
+        { class: 'tparam', title: `${p.min} … ${p.max} ${p.unit}` },
+        `${p.label} `,
+        el('input', {
+          type: 'number',
+          step: p.step ?? 'any',
+          min: p.min,
+          max: p.max,
+          value: this.templateValues[p.key],
+          dataset: { key: p.key },
+          onchange: (e) => {
+            const v = Number(e.target.value);
+            const ok = Number.isFinite(v) && v >= p.min && v <= p.max;
+            e.target.classList.toggle('bad', !ok);
+            e.target.title = ok ? '' : `must be in [${p.min}, ${p.max}] ${p.unit}`;
+            if (ok) this.templateValues[p.key] = v;
+          },
+        }),
+        ` ${p.unit}`,
+      ),
+    );
+    return el(
+      'details',
+      { class: 'editor-block', open: false },
+      el('summary', {}, 'Start from a template'),
+      el('div', { class: 'tparams' }, select, ...params),
+      el('button', { id: 'template-apply', onclick: () => this.applyTemplate() }, 'Replace the terrain with this template'),
+    );
+  }
+
+  messages() {
+    const box = el('div', { id: 'editor-messages', class: 'editor-messages' });
+    return box;
+  }
+
+  pointInput(path, value, { editable = true, title } = {}) {
+    const input = el('input', {
+      type: 'text',
+      class: 'point',
+      value: formatPoint(value),
+      readOnly: !editable,
+      title: title ?? (editable ? 'x y z (m)' : 'shared with the previous segment'),
+      dataset: { path },
+    });
+    return input;
+  }
+
+  rowTable(side) {
+    const row = this.doc.scenario.terrain?.quads?.[side] ?? [];
+    const quads = this.inspection.quads[side];
+    const table = el('table', { class: 'quads', id: `quads-${side}` });
+    table.append(
+      el('tr', {}, ...['#', 'a', 'b', 'm (far midpoint)', 'plane · normal · sides', ''].map((h) => el('th', {}, h))),
+    );
+    row.forEach((seg, i) => {
+      const q = quads[i];
+      const base = `terrain.quads.${side}[${i}]`;
+      const cells = ['a', 'b', 'm'].map((key) => {
+        const editable = key === 'm' || i === 0;
+        const input = this.pointInput(`${base}.${key}`, seg[key], { editable });
+        if (editable) input.addEventListener('change', () => this.setQuadPoint(side, i, key, input.value));
+        return el('td', {}, input, el('div', { class: 'message' }));
+      });
+      const info = q
+        ? el(
+            'td',
+            { class: 'plane' },
+            el('div', { class: 'eq' }, planeEquation(q)),
+            el('div', { class: 'vec' }, `n (${q.normal.map((v) => fmt(v)).join(', ')})`),
+            el('div', { class: 'vec' }, `ab (${q.sideAB.map((v) => fmt(v, 2)).join(', ')}) · am (${q.sideAM.map((v) => fmt(v, 2)).join(', ')})`),
+          )
+        : el('td', { class: 'plane' }, '—');
+      table.append(
+        el(
+          'tr',
+          { dataset: { path: base } },
+          el('td', {}, el('span', { class: 'swatch', style: q ? `background:${hex(q.color)}` : '' }), String(i)),
+          ...cells,
+          info,
+          el('td', {}, el('button', { class: 'icon', title: 'Remove this segment (the next ones join the previous)', onclick: () => this.removeQuad(side, i) }, '×')),
+        ),
+      );
+    });
+    if (!row.length) table.append(el('tr', {}, el('td', { colSpan: 6, class: 'empty' }, 'no segments yet: add one below')));
+    return el('section', { class: 'editor-block' }, el('h3', {}, SIDE_LABEL[side]), table);
+  }
+
+  addForm() {
+    const quads = this.doc.scenario.terrain?.quads;
+    const offer = nextSegment(quads, this.addSide);
+    const shared = (quads?.[this.addSide] ?? []).length > 0;
+    const side = el('select', { id: 'add-side', onchange: () => { this.addSide = side.value; this.render(); } });
+    for (const s of SIDES) side.append(el('option', { value: s, textContent: `${s}_plane`, selected: s === this.addSide }));
+    const inputs = {};
+    for (const key of ['a', 'b', 'm']) {
+      inputs[key] = this.pointInput(`add.${key}`, offer[key], {
+        editable: key === 'm' || !shared,
+        title: key === 'm' ? 'midpoint of the far side: x y z (m)' : shared ? 'shared with the last segment of the row' : 'x y z (m)',
+      });
+      inputs[key].id = `add-${key}`;
+    }
+    const labelled = (key, text) => el('label', {}, text, inputs[key], el('div', { class: 'message' }));
+    return el(
+      'section',
+      { class: 'editor-block', id: 'add-form' },
+      el('h3', {}, 'Add a segment'),
+      el('div', { class: 'addrow' }, el('label', {}, 'side ', side), labelled('a', 'a '), labelled('b', 'b '), labelled('m', 'm ')),
+      el(
+        'button',
+        {
+          id: 'add-segment',
+          onclick: () => this.addQuad({ side: side.value, a: inputs.a.value, b: inputs.b.value, m: inputs.m.value }),
+        },
+        'Add',
+      ),
+    );
+  }
+
+  robotStart() {
+    const pose = this.doc.scenario.robot?.pose ?? {};
+    const input = (key, value, cls, title) => {
+      const e = el('input', { type: 'text', class: cls, value, title, dataset: { path: `robot.pose.${key}` }, id: `pose-${key}` });
+      e.addEventListener('change', () => this.editPose(key, e.value));
+      return el('label', {}, `${key} `, e, el('div', { class: 'message' }));
+    };
+    return el(
+      'section',
+      { class: 'editor-block', id: 'robot-start' },
+      el('h3', {}, 'Robot start'),
+      el(
+        'div',
+        { class: 'addrow' },
+        input('position', formatPoint(pose.position ?? [0, 0]), 'point', 'x y (m): lowered onto the ground; or x y z'),
+        input('yaw', String(pose.yaw ?? 0), 'num', 'heading (rad), 0 = along +x'),
+      ),
+    );
+  }
+
+  track1() {
+    const nodes = this.inspection.track1 ?? [];
+    const table = el('table', { class: 'track1', id: 'track1-nodes' });
+    table.append(el('tr', {}, ...['', '#', 'node x y z (m)', 'surface normal'].map((h) => el('th', {}, h))));
+    nodes.forEach((n, i) => {
+      table.append(
+        el(
+          'tr',
+          { class: i === this.selectedNode ? 'selected' : '', dataset: { path: `track1.nodes[${i}]` } },
+          el('td', {}, el('input', { type: 'radio', name: 'track1-node', checked: i === this.selectedNode, onchange: () => { this.selectedNode = i; this.onSelectNode?.(i); this.render(); } })),
+          el('td', {}, `${i}${i === this.selectedNode ? ' *' : ''}`),
+          el('td', { class: 'node' }, formatPoint(n.point)),
+          el('td', { class: 'vec' }, `(${n.normal.map((v) => fmt(v)).join(', ')})`),
+        ),
+      );
+    });
+    const axis = el('select', { id: 'node-axis' }, ...['x', 'y', 'z'].map((a, k) => el('option', { value: String(k), textContent: a })));
+    const value = el('input', { type: 'text', id: 'node-value', class: 'num', placeholder: 'value (m)' });
+    const lateral = this.doc.scenario.track1?.lateral ?? 0.5;
+    return el(
+      'section',
+      { class: 'editor-block', id: 'track1' },
+      el('h3', {}, 'Track1'),
+      nodes.length
+        ? table
+        : el('p', { class: 'empty' }, 'Track1 is generated on the left row: add left segments first.'),
+      nodes.length
+        ? el(
+            'div',
+            { class: 'addrow' },
+            `Update node ${this.selectedNode}: `,
+            axis,
+            ' = ',
+            value,
+            el('button', { id: 'node-update', onclick: () => this.moveNode(this.selectedNode, Number(axis.value), value.value) }, 'Update'),
+          )
+        : null,
+      el('div', { class: 'message', id: 'node-message' }, this.nodeMessage),
+      nodes.length
+        ? el(
+            'label',
+            { title: 'Regenerates every node at this fraction across its edge (0 = at a, 1 = at b)' },
+            'regenerate at fraction ',
+            el('input', { type: 'text', class: 'num', value: String(lateral), dataset: { path: 'track1.lateral' }, onchange: (e) => this.setLateral(e.target.value) }),
+            el('div', { class: 'message' }),
+          )
+        : null,
+    );
+  }
+
+  blocks(kind) {
+    const list = this.doc.scenario.terrain?.[kind] ?? [];
+    const fields = kind === 'boxes' ? ['centre', 'size', 'yaw', 'color'] : ['start', 'length', 'width', 'height', 'yaw', 'color'];
+    const units = { centre: 'x y z (m)', size: 'length width height (m)', start: 'x y z of the low edge middle (m)', length: 'm', width: 'm', height: 'm', yaw: 'rad', color: '#rrggbb' };
+    const section = el('section', { class: 'editor-block', id: `blocks-${kind}` }, el('h3', {}, kind === 'boxes' ? 'Boxes' : 'Wedges (ramps)'));
+    list.forEach((block, i) => {
+      const base = `terrain.${kind}[${i}]`;
+      const row = el('div', { class: 'blockrow', dataset: { path: base } }, el('span', {}, `${i}`));
+      for (const key of fields) {
+        const v = block[key];
+        const input = el('input', {
+          type: 'text',
+          class: Array.isArray(v) || ['centre', 'size', 'start'].includes(key) ? 'point' : 'num',
+          value: v === undefined ? '' : Array.isArray(v) ? formatPoint(v) : String(v),
+          placeholder: key,
+          title: `${key}: ${units[key]}`,
+          dataset: { path: `${base}.${key}` },
+        });
+        input.addEventListener('change', () => this.editBlock(kind, i, key, input.value));
+        row.append(el('label', {}, `${key} `, input, el('div', { class: 'message' })));
+      }
+      row.append(el('button', { class: 'icon', title: 'Remove', onclick: () => this.removeBlock(kind, i) }, '×'));
+      section.append(row);
+    });
+    section.append(el('button', { id: `add-${kind}`, onclick: () => this.addBlock(kind) }, kind === 'boxes' ? '+ Box' : '+ Wedge'));
+    return section;
+  }
+
+  /** Marks each field an issue names; issues no field shows are listed on top. */
+  markIssues() {
+    const issues = [
+      ...[...this.fieldErrors].map(([path, message]) => ({ path, message })),
+      ...(this.inspection?.issues ?? []),
+    ];
+    const fields = [...this.root.querySelectorAll('[data-path]')];
+    const unplaced = [];
+    for (const issue of issues) {
+      // The most specific field whose path is the issue's or a prefix of it.
+      let best = null;
+      for (const f of fields) {
+        const p = f.dataset.path;
+        const match = issue.path === p || issue.path.startsWith(`${p}.`) || issue.path.startsWith(`${p}[`);
+        if (match && (!best || p.length > best.dataset.path.length)) best = f;
+      }
+      if (!best) {
+        unplaced.push(issue);
+        continue;
+      }
+      best.classList.add('bad');
+      const holder = best.closest('td, label') ?? best;
+      const message = holder.querySelector('.message');
+      const text = `${issue.path}: ${issue.message}`;
+      if (message && holder !== best) message.textContent = message.textContent ? `${message.textContent}\n${text}` : text;
+      else unplaced.push(issue);
+    }
+    const box = this.root.querySelector('#editor-messages');
+    box.replaceChildren(...unplaced.map((i) => el('div', { class: 'issue' }, `${i.path || '(scenario)'}: ${i.message}`)));
+    box.hidden = unplaced.length === 0;
+  }
+}
+
