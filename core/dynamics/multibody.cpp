@@ -1,5 +1,6 @@
 #include "dynamics/multibody.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace roverlab {
@@ -103,6 +104,25 @@ void addTransformedInertia(const Transform& x, const InertiaBlocks& in, InertiaB
     }
 }
 
+// True when the rigid inertia of a revolute body is invariant under rotation
+// about its joint axis (centre of mass on the axis, inertia symmetric about
+// it), checked at two unrelated angles to rounding precision.
+bool axisymmetric(const Body& b, const InertiaBlocks& inertia) {
+  if (b.joint != JointType::Revolute) return false;
+  const double scale = std::max({inertia.a.cwiseAbs().maxCoeff(), inertia.b.cwiseAbs().maxCoeff(),
+                                 inertia.c.cwiseAbs().maxCoeff()});
+  for (const double angle : {1.0, 2.5}) {
+    const Transform xj{Eigen::AngleAxisd(angle, b.axis).toRotationMatrix().transpose(), Vec3::Zero()};
+    InertiaBlocks turned;
+    addTransformedInertia(xj, inertia, turned);
+    const double diff = std::max({(turned.a - inertia.a).cwiseAbs().maxCoeff(),
+                                  (turned.b - inertia.b).cwiseAbs().maxCoeff(),
+                                  (turned.c - inertia.c).cwiseAbs().maxCoeff()});
+    if (!(diff <= 1e-12 * scale)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int jointDofs(JointType t) {
@@ -156,9 +176,28 @@ MultibodyData makeData(const Multibody& model) {
   d.dInverse.assign(n, 0.0);
   d.uBias.assign(n, 0.0);
   d.freeInertia.resize(n);
+  d.rotor.assign(n, 0);
+  d.rotorInertia.resize(n);
+  std::vector<char> hasChild(n, 0);
+  for (const Body& b : model.bodies)
+    if (b.parent >= 0) hasChild[b.parent] = 1;
   for (size_t i = 0; i < n; ++i) {
-    d.inertia[i] = inertiaBlocks(bodyInertia(model.bodies[i]));
-    d.axis[i] = jointAxis(model.bodies[i]);
+    const Body& b = model.bodies[i];
+    d.inertia[i] = inertiaBlocks(bodyInertia(b));
+    d.axis[i] = jointAxis(b);
+    if (b.parent >= 0 && !hasChild[i] && axisymmetric(b, d.inertia[i])) {
+      // The joint rotation X_J leaves I and S unchanged, so X = X_J X_tree
+      // passes X_treeᵀ I^a X_tree whatever the angle.
+      d.rotor[i] = 1;
+      d.u[i] = d.inertia[i] * d.axis[i];
+      d.dInverse[i] = 1.0 / d.axis[i].dot(d.u[i]);
+      InertiaBlocks reduced = d.inertia[i];
+      const Vec3 uw = d.u[i].head<3>(), uv = d.u[i].tail<3>();
+      reduced.a -= d.dInverse[i] * uw * uw.transpose();
+      reduced.b -= d.dInverse[i] * uw * uv.transpose();
+      reduced.c -= d.dInverse[i] * uv * uv.transpose();
+      addTransformedInertia(b.tree, reduced, d.rotorInertia[i]);
+    }
   }
   return d;
 }
@@ -223,6 +262,19 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
     InertiaBlocks& ia = data.articulatedInertia[i];
     Vec6 paChild = data.bias[i] + ia * data.coriolis[i];  // p^A + I^A c
     bool passInertia = b.parent >= 0;
+    if (data.rotor[i]) {  // constant U, D and passed inertia (makeData)
+      const Vec6& u = data.u[i];
+      const double uBias = data.tau[b.vIndex] - data.axis[i].dot(data.bias[i]);
+      data.uBias[i] = uBias;
+      paChild += u * (data.dInverse[i] * (uBias - u.dot(data.coriolis[i])));
+      const Transform& x = data.parentToBody[i];
+      InertiaBlocks& parent = data.articulatedInertia[b.parent];
+      parent.a += data.rotorInertia[i].a;
+      parent.b += data.rotorInertia[i].b;
+      parent.c += data.rotorInertia[i].c;
+      data.bias[b.parent] += x.applyTransposeForce(paChild);
+      continue;
+    }
     switch (jointDofs(b.joint)) {
       case 1: {
         const Vec6& s = data.axis[i];

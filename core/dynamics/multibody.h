@@ -96,6 +96,12 @@ struct MultibodyData {
   std::vector<double> dInverse;         ///< 1-DOF joints: 1 / (S^T U)
   std::vector<double> uBias;            ///< 1-DOF joints: τ − S^T p^A
   std::vector<Eigen::LLT<Mat6>> freeInertia;  ///< free joints: factorised I^A (S is the identity)
+  /// Rotors: leaf bodies on a revolute joint whose rigid inertia is symmetric
+  /// about the joint axis (wheels). Their U, D and the inertia they pass to
+  /// the parent, X_treeᵀ (I − U D⁻¹ Uᵀ) X_tree, do not depend on the joint
+  /// angle and are computed once by makeData.
+  std::vector<char> rotor;
+  std::vector<InertiaBlocks> rotorInertia;  ///< (nbody) in parent coordinates, rotors only
 };
 
 MultibodyData makeData(const Multibody& model);

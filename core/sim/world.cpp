@@ -65,6 +65,10 @@ Vec3 previousTread(const std::vector<TreadState>& tread, int piece) {
 }
 
 std::string blowUpMessage(const WorldModel& model, const WorldState& state) {
+  // The common case in one pass over q and v; the body is looked up only on failure.
+  if (state.bodies.q.allFinite() && state.bodies.v.allFinite() &&
+      (state.bodies.v.size() == 0 || state.bodies.v.cwiseAbs().maxCoeff() <= kExplodedSpeed))
+    return {};
   for (const Body& b : model.bodies.bodies) {
     const int nq = jointCoords(b.joint), nv = jointDofs(b.joint);
     const bool finite = state.bodies.q.segment(b.qIndex, nq).allFinite() &&
@@ -217,7 +221,8 @@ void computeContactForces(const WorldModel& model, const WorldState& state, Worl
 
 bool step(const WorldModel& model, WorldState& state, WorldData& data) {
   if (!data.error.empty()) return false;
-  const MultibodyState previous = state.bodies;
+  MultibodyState& previous = data.previous;
+  previous = state.bodies;  // reuses the buffers of the last step
   if (model.integrator == Integrator::RungeKutta4) {
     stepRk4(model, state, data);
   } else {

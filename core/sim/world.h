@@ -121,6 +121,7 @@ struct WorldData {
   std::vector<WheelResult> wheels;
   int chassisContacts = 0;  ///< probes touching the terrain in the last evaluation
   std::string error;  ///< set when the state became non-finite; the step refuses to go on
+  MultibodyState previous;  ///< scratch: the state at the start of the step being taken
 };
 
 WorldState initialState(const WorldModel& model);

@@ -20,8 +20,9 @@ Mat3 randomRotation(std::mt19937_64& rng) {
 }
 
 // A random tree: a free base (or a 1-DOF root), then bodies of random joint
-// types, each hanging on a random earlier body.
-Multibody randomTree(std::mt19937_64& rng, int bodies, bool freeBase) {
+// types, each hanging on a random earlier body. With `rotors`, revolute bodies
+// are symmetric about their axis (leaves among them take aba's rotor path).
+Multibody randomTree(std::mt19937_64& rng, int bodies, bool freeBase, bool rotors) {
   std::uniform_real_distribution<double> u(-1.0, 1.0), pos(0.2, 3.0);
   Multibody m;
   for (int i = 0; i < bodies; ++i) {
@@ -38,6 +39,11 @@ Multibody randomTree(std::mt19937_64& rng, int bodies, bool freeBase) {
     b.com = 0.3 * Vec3(u(rng), u(rng), u(rng));
     const Mat3 r = randomRotation(rng);
     b.inertia = r * Vec3(pos(rng), pos(rng), pos(rng)).asDiagonal() * r.transpose() * 0.1;
+    if (rotors && b.joint == JointType::Revolute) {  // a wheel: symmetric about its axle
+      const Vec3 a = b.axis.normalized();
+      b.com = 0.2 * u(rng) * a;
+      b.inertia = 0.1 * pos(rng) * (Mat3::Identity() - a * a.transpose()) + 0.1 * pos(rng) * a * a.transpose();
+    }
     addBody(m, b);
   }
   return m;
@@ -80,9 +86,11 @@ Eigen::VectorXd inverseDynamics(const Multibody& model, const MultibodyState& st
 TEST_CASE("aba inverts Newton-Euler inverse dynamics on random trees", "[dynamics][aba]") {
   std::mt19937_64 rng(20261122);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int rotorTrees = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const bool freeBase = trial % 2 == 0;
-    const Multibody model = randomTree(rng, 2 + trial % 12, freeBase);
+    const bool rotors = trial % 3 == 0;
+    const Multibody model = randomTree(rng, 2 + trial % 12, freeBase, rotors);
     MultibodyState state = neutralState(model);
     for (int i = 0; i < model.nq; ++i) state.q[i] = u(rng);
     if (freeBase) state.q.segment<4>(3).normalize();
@@ -97,7 +105,12 @@ TEST_CASE("aba inverts Newton-Euler inverse dynamics on random trees", "[dynamic
     MultibodyData check = makeData(model);
     check.externalForce = ext;
     const Eigen::VectorXd back = inverseDynamics(model, state, check, qdd);
-    INFO("trial " << trial << ", " << model.bodies.size() << " bodies");
+    INFO("trial " << trial << ", " << model.bodies.size() << " bodies, rotors " << rotors);
+    if (rotors) {
+      int count = 0;
+      for (char r : data.rotor) count += r;
+      rotorTrees += count > 0;
+    }
     CHECK((back - tau).cwiseAbs().maxCoeff() <= 1e-9 * (1 + tau.cwiseAbs().maxCoeff() + 100));
     // abaFromKinematics after forwardKinematics gives the same bits.
     MultibodyData again = makeData(model);
@@ -107,4 +120,5 @@ TEST_CASE("aba inverts Newton-Euler inverse dynamics on random trees", "[dynamic
     abaFromKinematics(model, again);
     CHECK(again.acceleration == qdd);
   }
+  CHECK(rotorTrees > 30);  // the rotor path was exercised
 }
