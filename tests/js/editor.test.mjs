@@ -1,0 +1,271 @@
+// The terrain editor's logic without a browser: seed 002's three points →
+// quad, plane, normal and side vectors (as the WASM core computes them for
+// the editor); shared points of a row; the Track1 node constraint (one
+// coordinate typed, the node stays on its intersection line and on the left
+// row); the undo history (one drag, one step) and the autosave.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from 'vitest';
+
+import { AUTOSAVE_KEY, EditorDocument } from '../../web/src/editor/document.js';
+import { planeEquation } from '../../web/src/editor/editor_panel.js';
+import { addSegment, farSide, nextSegment, parsePoint, rechain, removeSegment, setPoint } from '../../web/src/editor/quad_rows.js';
+import { refitTrack1 } from '../../web/src/editor/track1_edit.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let core;
+
+beforeAll(async () => {
+  const { default: createRoverlabCore } = await import(path.join(root, 'web/src/wasm/roverlab_core.js'));
+  core = await createRoverlabCore();
+});
+
+const sub = (p, q) => p.map((v, k) => v - q[k]);
+const cross = (p, q) => [p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2], p[0] * q[1] - p[1] * q[0]];
+const dot = (p, q) => p.reduce((s, v, k) => s + v * q[k], 0);
+const norm = (p) => Math.hypot(...p);
+
+/** A scenario with the given quad rows and a wheel rig on them. */
+function scenarioWith(quads, extra = {}) {
+  return {
+    format: 'roverlab-scenario',
+    version: 1,
+    terrain: { quads },
+    robot: { preset: 'rocker8', pose: { position: [1.2, 0] } },
+    ...extra,
+  };
+}
+
+const inspect = (s) => core.inspectTerrain(JSON.stringify(s));
+
+/** A bumpy, cross-sloped 4-segment left row and a flat right row, built through the editor's functions. */
+function bumpyRows() {
+  let q = addSegment({}, 'left', { a: [0, 0, 0.05], b: [0, 1.6, 0], m: [1, 0.8, 0.1] });
+  for (const m of [[2, 0.9, 0.3], [3.1, 0.85, 0.2], [4, 0.8, 0]]) q = addSegment(q, 'left', { ...nextSegment(q, 'left'), m });
+  q = addSegment(q, 'right', { a: [0, -1.6, 0], b: [0, 0, 0], m: [1, -0.8, 0] });
+  for (let i = 0; i < 3; i++) q = addSegment(q, 'right', nextSegment(q, 'right'));
+  return q;
+}
+
+describe('three points to a quad', () => {
+  test('corners, plane equation, normal and sides match a hand computation', () => {
+    // a, b: near side; m: far midpoint, raised by 0.2 m over 1 m.
+    const seg = { a: [0, 0, 0], b: [0, 1.6, 0], m: [1, 0.8, 0.2] };
+    expect(farSide(seg)).toEqual({ a: [1, 0, 0.2], b: [1, 1.6, 0.2] });
+    const result = inspect(scenarioWith({ left: [seg] }));
+    expect(result.ok).toBe(true);
+    const q = result.quads.left[0];
+    expect(q.corners).toEqual([[0, 0, 0], [0, 1.6, 0], [1, 1.6, 0.2], [1, 0, 0.2]]);
+    expect(q.sideAB).toEqual([0, 1.6, 0]);
+    expect(q.sideAM).toEqual([1, 0, 0.2]);
+    // n ∝ AB × AM = (0.32, 0, −1.6), turned up: (−0.2, 0, 1)/√1.04.
+    const n = [-0.2, 0, 1].map((v) => v / Math.sqrt(1.04));
+    q.normal.forEach((v, k) => expect(v).toBeCloseTo(n[k], 14));
+    expect(q.offset).toBeCloseTo(0, 14);  // through the origin
+    for (const c of q.corners) expect(dot(q.normal, c) - q.offset).toBeCloseTo(0, 14);
+    expect(planeEquation(q)).toBe('−0.196x + 0.000y + 0.981z = 0.000');
+    expect(q.color).toBeGreaterThan(0);
+  });
+
+  test('every quad of a bumpy row is flat, faces up and has its own colour in turn', () => {
+    const result = inspect(scenarioWith(bumpyRows()));
+    expect(result.issues).toEqual([]);
+    const colours = result.quads.left.map((q) => q.color);
+    expect(new Set(colours).size).toBeGreaterThan(1);
+    for (const q of [...result.quads.left, ...result.quads.right]) {
+      expect(q.normal[2]).toBeGreaterThan(0);
+      expect(norm(q.normal)).toBeCloseTo(1, 14);
+      const n = cross(q.sideAB, q.sideAM);
+      expect(Math.abs(dot(n, q.normal)) / norm(n)).toBeCloseTo(1, 12);
+      for (const c of q.corners) expect(Math.abs(dot(q.normal, c) - q.offset)).toBeLessThan(1e-12);
+    }
+    expect(result.terrain.pieces).toHaveLength(8);
+  });
+
+  test('collinear points, a folded row, overlapping rows and non-finite numbers are named at their field', () => {
+    const collinear = inspect(scenarioWith({ left: [{ a: [0, 0, 0], b: [0, 1.6, 0], m: [0, 0.8, 0] }] }));
+    expect(collinear.ok).toBe(false);
+    expect(collinear.issues).toEqual([{ path: 'terrain.quads.left[0].m', message: expect.stringMatching(/no area/) }]);
+    expect(collinear.quads.left).toEqual([null]);
+
+    let folded = addSegment({}, 'left', { a: [0, 0, 0], b: [0, 1.6, 0], m: [1, 0.8, 0] });
+    folded = addSegment(folded, 'left', { ...nextSegment(folded, 'left'), m: [0.3, 0.8, 0] });
+    const f = inspect(scenarioWith(folded));
+    expect(f.issues.map((i) => i.path)).toEqual(['terrain.quads.left[1].m']);
+    expect(f.issues[0].message).toMatch(/folds back/);
+
+    const overlap = inspect(scenarioWith({ left: [{ a: [0, 0, 0], b: [0, 1.6, 0], m: [1, 0.8, 0] }], right: [{ a: [0, -1, 0], b: [0, 0.5, 0], m: [1, -0.25, 0] }] }));
+    expect(overlap.issues).toEqual([{ path: 'terrain.quads.right[0]', message: expect.stringMatching(/overlaps left-row segment 0/) }]);
+
+    // JSON cannot carry NaN: the editor's own parser stops it at the field.
+    expect(parsePoint('1 NaN 2')).toEqual({ ok: false, message: "y = 'NaN' is not a number" });
+    expect(parsePoint('1 2 Infinity')).toEqual({ ok: false, message: 'z = Infinity is not finite' });
+    expect(parsePoint('1 2')).toEqual({ ok: false, message: 'needs three numbers x y z separated by spaces, got 2' });
+    expect(parsePoint('1, 2.5 -3e-2')).toEqual({ ok: true, value: [1, 2.5, -0.03] });
+    expect(parsePoint('4 5', [2, 3])).toEqual({ ok: true, value: [4, 5] });
+  });
+});
+
+describe('shared points', () => {
+  test('a new segment starts at the far side of the last; the next one is offered one length on', () => {
+    const q0 = addSegment({}, 'left', { a: [0, 0, 0], b: [0, 1.6, 0], m: [1, 0.8, 0.1] });
+    const offer = nextSegment(q0, 'left');
+    expect(offer).toEqual({ a: [1, 0, 0.1], b: [1, 1.6, 0.1], m: [2, 0.8, 0.2] });
+    // Whatever a and b are typed, the row keeps its shared points.
+    const q1 = addSegment(q0, 'left', { a: [9, 9, 9], b: [8, 8, 8], m: [2, 0.8, 0] });
+    expect(q1.left[1]).toEqual({ a: [1, 0, 0.1], b: [1, 1.6, 0.1], m: [2, 0.8, 0] });
+    expect(q1.right).toBeUndefined();
+    expect(q0.left).toHaveLength(1);  // nothing mutated
+  });
+
+  test('moving m moves the next segment start; moving the first a re-chains the row; removal joins the rest', () => {
+    const rows = bumpyRows();
+    const moved = setPoint(rows, 'left', 1, 'm', [2.2, 0.9, 0.5]);
+    expect(moved.left[2].a).toEqual(farSide(moved.left[1]).a);
+    expect(moved.left[2].b).toEqual(farSide(moved.left[1]).b);
+    // Only the segment after changes (the one after that to rounding: b − a is recomputed).
+    for (const key of ['a', 'b', 'm']) moved.left[3][key].forEach((v, k) => expect(v).toBeCloseTo(rows.left[3][key][k], 14));
+    const turned = setPoint(rows, 'left', 0, 'a', [0, 0.1, 0.1]);
+    for (let i = 1; i < 4; i++) expect(turned.left[i].a).toEqual(farSide(turned.left[i - 1]).a);
+    expect(inspect(scenarioWith(turned)).ok).toBe(true);
+    expect(() => setPoint(rows, 'left', 2, 'a', [0, 0, 0])).toThrow(/shared point/);
+    const removed = removeSegment(rows, 'left', 1);
+    expect(removed.left).toHaveLength(3);
+    expect(removed.left[1].a).toEqual(farSide(removed.left[0]).a);
+    expect(inspect(scenarioWith(removed)).ok).toBe(true);
+    expect(rechain(rows.left)).toEqual(rows.left);
+  });
+});
+
+describe('Track1', () => {
+  test('nodes lie on the intersection line of adjacent left-row planes, at the middle of each edge', () => {
+    const result = inspect(scenarioWith(bumpyRows()));
+    expect(result.track1).toHaveLength(5);
+    result.track1.forEach((node, i) => {
+      // Inner nodes are on both planes: the line is their intersection.
+      for (const q of [result.quads.left[i - 1], result.quads.left[i]].filter(Boolean))
+        expect(Math.abs(dot(q.normal, node.point) - q.offset)).toBeLessThan(1e-12);
+      expect(norm(sub(node.point, node.linePoint))).toBeCloseTo(node.edgeLength / 2, 12);
+    });
+  });
+
+  test('setting one coordinate moves the node along its line; the other two follow', () => {
+    const s = scenarioWith(bumpyRows());
+    const lines = inspect(s).track1;
+    for (const [index, axis, value] of [[2, 1, 1.1], [2, 2, 0.3], [3, 1, 0.3], [0, 1, 1.5]]) {
+      const moved = core.moveTrack1Node(JSON.stringify(s), index, axis, value);
+      expect(moved.ok).toBe(true);
+      expect(moved.point[axis]).toBe(value);  // exactly as typed
+      const line = lines[index];
+      const off = sub(moved.point, line.linePoint);
+      // On the line: no component across it (1e-12 m: the solve divides by a line component ≥ 0.03).
+      expect(norm(cross(off, line.lineDir))).toBeLessThan(1e-12);
+      // And the scenario with this node is accepted by the validator.
+      const nodes = lines.map((n) => n.point);
+      nodes[index] = moved.point;
+      expect(inspect({ ...s, track1: { nodes } }).ok).toBe(true);
+    }
+  });
+
+  test('a value that would leave the left row, a perpendicular axis and bad indices are refused with a message', () => {
+    const s = JSON.stringify(scenarioWith(bumpyRows()));
+    const off = core.moveTrack1Node(s, 2, 1, 2.5);
+    expect(off.ok).toBe(false);
+    expect(off.issues[0]).toEqual({ path: 'track1.nodes[2].y', message: expect.stringMatching(/off the left row; on its edge y runs from 0.1 to 1.7 m/) });
+    // The first edge runs across at x = 0: x cannot change along it.
+    const perpendicular = core.moveTrack1Node(s, 0, 0, 0.5);
+    expect(perpendicular.issues[0].path).toBe('track1.nodes[0].x');
+    expect(perpendicular.issues[0].message).toMatch(/perpendicular to the x axis/);
+    expect(core.moveTrack1Node(s, 9, 0, 0).issues[0].message).toMatch(/has no node 9/);
+    expect(core.moveTrack1Node(s, 1, 1, NaN).issues[0].message).toMatch(/not finite/);
+    // A node placed off the row in a file is refused too.
+    const nodes = inspect(JSON.parse(s)).track1.map((n) => n.point);
+    nodes[1] = [1, 2.0, nodes[1][2]];
+    const bad = inspect({ ...JSON.parse(s), track1: { nodes } });
+    expect(bad.issues.map((i) => i.path)).toContain('track1.nodes[1]');
+  });
+
+  test('moved nodes keep their place along their edges when the left row changes', () => {
+    const before = scenarioWith(bumpyRows());
+    const lines = inspect(before).track1;
+    const nodes = lines.map((n) => n.point);
+    // Node 2's edge runs from y = 0.1 to 1.7: y = 1.2 is 1.1/1.6 of the way.
+    nodes[2] = core.moveTrack1Node(JSON.stringify(before), 2, 1, 1.2).point;
+    before.track1 = { nodes };
+    const after = structuredClone(before);
+    after.terrain.quads = setPoint(after.terrain.quads, 'left', 1, 'm', [2.1, 0.9, 0.6]);
+    const refit = refitTrack1(core, before, after);
+    const result = inspect(refit);
+    expect(result.ok).toBe(true);
+    const line = result.track1[2];
+    expect(dot(sub(refit.track1.nodes[2], line.linePoint), line.lineDir) / line.edgeLength).toBeCloseTo(1.1 / 1.6, 12);
+    // One segment more: one node more, at the default fraction.
+    const longer = structuredClone(refit);
+    longer.terrain.quads = addSegment(longer.terrain.quads, 'left', nextSegment(longer.terrain.quads, 'left'));
+    expect(refitTrack1(core, refit, longer).track1.nodes).toHaveLength(6);
+  });
+});
+
+describe('undo history and autosave', () => {
+  /** An in-memory Storage (the browser tests use the real localStorage). */
+  const memoryStorage = () => {
+    const items = new Map();
+    return { getItem: (k) => items.get(k) ?? null, setItem: (k, v) => items.set(k, String(v)), items };
+  };
+  const depression = JSON.parse(readFileSync(path.join(root, 'terrains/depression-rocker8.json'), 'utf8'));
+
+  test('edits undo and redo; a new edit clears the redo list; nothing changes on a no-op', () => {
+    const doc = new EditorDocument(depression);
+    const seen = [];
+    doc.onChange((s, info) => seen.push(info.kind));
+    doc.edit('raise', (s) => {
+      s.terrain.quads.right[7].m[2] = 0.1;
+      return s;
+    });
+    doc.edit('nothing', (s) => s);
+    expect(doc.undoStack).toHaveLength(1);
+    doc.undo();
+    expect(doc.scenario).toEqual(depression);
+    doc.redo();
+    expect(doc.scenario.terrain.quads.right[7].m[2]).toBe(0.1);
+    doc.undo();
+    doc.replace('other', { ...depression, name: 'x' });
+    expect(doc.canRedo).toBe(false);
+    expect(seen).toEqual(['edit', 'undo', 'redo', 'undo', 'edit']);
+  });
+
+  test('one drag of many moves is one undo step; a cancelled drag leaves nothing', () => {
+    const doc = new EditorDocument(depression);
+    doc.beginDrag();
+    for (let k = 1; k <= 20; k++)
+      doc.edit('drag', (s) => {
+        s.terrain.quads = setPoint(s.terrain.quads, 'right', 3, 'm', [4, -0.8, -0.25 - k * 0.01]);
+        return s;
+      });
+    doc.endDrag('drag right[3].m');
+    expect(doc.undoStack).toHaveLength(1);
+    expect(doc.scenario.terrain.quads.right[3].m[2]).toBeCloseTo(-0.45, 12);
+    doc.undo();
+    expect(doc.scenario).toEqual(depression);
+    doc.beginDrag();
+    doc.edit('drag', (s) => ({ ...s, name: 'moved' }));
+    doc.cancelDrag();
+    expect(doc.scenario).toEqual(depression);
+    expect(doc.undoStack).toHaveLength(0);
+  });
+
+  test('the autosave holds the latest scenario and restores it; unreadable saves are ignored', async () => {
+    const storage = memoryStorage();
+    const doc = new EditorDocument(depression, { storage, delayMs: 10 });
+    doc.replace('rename', { ...depression, name: 'mine' });
+    doc.replace('rename', { ...depression, name: 'mine too' });
+    await new Promise((r) => setTimeout(r, 50));
+    const saved = EditorDocument.restore(storage);
+    expect(saved.scenario.name).toBe('mine too');
+    expect(saved.savedAt).toBeGreaterThan(0);
+    storage.setItem(AUTOSAVE_KEY, '{not json');
+    expect(EditorDocument.restore(storage)).toBeNull();
+    expect(EditorDocument.restore(null)).toBeNull();
+  });
+});
