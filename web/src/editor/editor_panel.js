@@ -312,9 +312,7 @@ export class EditorPanel {
     const row = this.doc.scenario.terrain?.quads?.[side] ?? [];
     const quads = this.inspection.quads[side];
     const table = el('table', { class: 'quads', id: `quads-${side}` });
-    table.append(
-      el('tr', {}, ...['#', 'a', 'b', 'm (far midpoint)', 'plane · normal · sides', ''].map((h) => el('th', {}, h))),
-    );
+    table.append(el('tr', {}, ...['#', 'a', 'b', 'm (far midpoint)', ''].map((h) => el('th', {}, h))));
     row.forEach((seg, i) => {
       const q = quads[i];
       const base = `terrain.quads.${side}[${i}]`;
@@ -325,26 +323,24 @@ export class EditorPanel {
         return el('td', {}, input, el('div', { class: 'message' }));
       });
       const info = q
-        ? el(
-            'td',
-            { class: 'plane' },
-            el('div', { class: 'eq' }, planeEquation(q)),
-            el('div', { class: 'vec' }, `n (${q.normal.map((v) => fmt(v)).join(', ')})`),
-            el('div', { class: 'vec' }, `ab (${q.sideAB.map((v) => fmt(v, 2)).join(', ')}) · am (${q.sideAM.map((v) => fmt(v, 2)).join(', ')})`),
-          )
-        : el('td', { class: 'plane' }, '—');
+        ? [
+            el('span', { class: 'eq', title: 'plane equation n · x = d (m)' }, planeEquation(q)),
+            el('span', { class: 'vec' }, `n (${q.normal.map((v) => fmt(v)).join(', ')})`),
+            el('span', { class: 'vec' }, `ab (${q.sideAB.map((v) => fmt(v, 2)).join(', ')})  am (${q.sideAM.map((v) => fmt(v, 2)).join(', ')})`),
+          ]
+        : [el('span', { class: 'vec' }, 'no quad: see the message above')];
       table.append(
         el(
           'tr',
           { dataset: { path: base } },
-          el('td', {}, el('span', { class: 'swatch', style: q ? `background:${hex(q.color)}` : '' }), String(i)),
+          el('td', { rowSpan: 2 }, el('span', { class: 'swatch', style: q ? `background:${hex(q.color)}` : '' }), String(i)),
           ...cells,
-          info,
           el('td', {}, el('button', { class: 'icon', title: 'Remove this segment (the next ones join the previous)', onclick: () => this.removeQuad(side, i) }, '×')),
         ),
+        el('tr', { class: 'planerow' }, el('td', { colSpan: 4, class: 'plane' }, ...info)),
       );
     });
-    if (!row.length) table.append(el('tr', {}, el('td', { colSpan: 6, class: 'empty' }, 'no segments yet: add one below')));
+    if (!row.length) table.append(el('tr', {}, el('td', { colSpan: 5, class: 'empty' }, 'no segments yet: add one below')));
     return el('section', { class: 'editor-block' }, el('h3', {}, SIDE_LABEL[side]), table);
   }
 
