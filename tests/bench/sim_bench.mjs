@@ -3,26 +3,37 @@
 // under Node (same C++ source), and how articulated6's cost grows with the
 // number of terrain pieces. Writes docs/benchmarks/sim.json.
 //
-//   node tests/bench/sim_bench.mjs        (after npm test or the two builds)
+//   node tests/bench/sim_bench.mjs [--cli=PATH] [--wasm=DIR] [--out=FILE]
+//        (after npm test or the two builds)
+//
+// --cli (or ROVERLAB_CLI) is the native command-line tool (default
+// build/native/roverlab), --wasm (or ROVERLAB_WASM_DIR) the directory of
+// roverlab_core.js/.wasm (default web/src/wasm).
 //
 // Each figure is the median of 5 runs; a run is a fresh simulation stepped for
 // SECONDS of simulated time after a warm-up of 0.5 s (timing covers stepping
-// only, not parsing or building the terrain).
+// only, not parsing or building the terrain). Before the first timed WASM run
+// every scenario runs once untimed: V8 first runs WebAssembly from its baseline
+// compiler and swaps in optimised code while it runs, which would otherwise
+// slow whichever scenario comes first.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = path.join(root, 'build/native/roverlab');
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const cli = path.resolve(arg('cli') ?? process.env.ROVERLAB_CLI ?? path.join(root, 'build/native/roverlab'));
+const wasmDir = path.resolve(arg('wasm') ?? process.env.ROVERLAB_WASM_DIR ?? path.join(root, 'web/src/wasm'));
+const outFile = path.resolve(arg('out') ?? path.join(root, 'docs/benchmarks/sim.json'));
 const SECONDS = 3;
 const RUNS = 5;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const { default: createRoverlabCore } = await import(path.join(root, 'web/src/wasm/roverlab_core.js'));
-const core = await createRoverlabCore();
+const { default: createRoverlabCore } = await import(pathToFileURL(path.join(wasmDir, 'roverlab_core.js')).href);
+const core = await createRoverlabCore({ wasmBinary: readFileSync(path.join(wasmDir, 'roverlab_core.wasm')) });
 
 /** steps/s of a scenario text, native (CLI) or WASM. */
 function nativeRate(text) {
@@ -36,9 +47,9 @@ function nativeRate(text) {
   return median(rates);
 }
 
-function wasmRate(text) {
+function wasmRate(text, runs = RUNS) {
   const rates = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const world = new core.World(text);
     if (!world.ok()) throw new Error(JSON.stringify(world.issues()));
     world.step(Math.round(0.5 / world.dt()));  // warm-up
@@ -64,8 +75,10 @@ function withPieces(pieces) {
 }
 
 const loadBefore = os.loadavg();
+const files = readdirSync(path.join(root, 'terrains')).filter((f) => f.endsWith('.json')).sort();
+for (const file of files) wasmRate(readFileSync(path.join(root, 'terrains', file), 'utf8'), 1);  // warm-up, untimed
 const scenarios = {};
-for (const file of readdirSync(path.join(root, 'terrains')).filter((f) => f.endsWith('.json')).sort()) {
+for (const file of files) {
   const text = readFileSync(path.join(root, 'terrains', file), 'utf8');
   const s = JSON.parse(text);
   const dt = s.simulation?.dt ?? 4e-4;
@@ -94,8 +107,8 @@ for (const dir of ['common', 'contact', 'dynamics', 'geometry', 'robots', 'scena
   for (const f of readdirSync(path.join(root, 'core', dir)).sort()) digest.update(readFileSync(path.join(root, 'core', dir, f)));
 const result = {
   date: new Date().toISOString(),
-  command: 'node tests/bench/sim_bench.mjs',
-  method: `median of ${RUNS} fresh runs of ${SECONDS} s simulated; native = the roverlab CLI's timing of its stepping loop (Release, g++); WASM = the same core (Emscripten 3.1.6, -O3) under Node ${process.version}, timed after a 0.5 s warm-up`,
+  command: `node tests/bench/sim_bench.mjs${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}`,
+  method: `median of ${RUNS} fresh runs of ${SECONDS} s simulated; native = the roverlab CLI's timing of its stepping loop (Release, g++); WASM = the same core (Emscripten 3.1.6) under Node ${process.version}, timed after a 0.5 s warm-up, every scenario run once untimed before the first timed WASM run`,
   core_sha256: digest.digest('hex'),
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, load_average_before: loadBefore, load_average_after: os.loadavg() },
   compilers: {
@@ -110,5 +123,5 @@ const result = {
     target: 1.3,
   },
 };
-writeFileSync(path.join(root, 'docs/benchmarks/sim.json'), JSON.stringify(result, null, 2) + '\n');
+writeFileSync(outFile, JSON.stringify(result, null, 2) + '\n');
 console.log('growth native', result.terrain_scaling_articulated6.cost_growth_10_to_100000_native, 'wasm', result.terrain_scaling_articulated6.cost_growth_10_to_100000_wasm);
