@@ -38,7 +38,9 @@ native_tests() {
 run "native: build + ctest" native_tests
 run "wasm: build the core" bash scripts/build-wasm.sh
 run "js: vitest tests/js" node_modules/.bin/vitest run tests/js/
-run "browser: vitest tests/browser" node_modules/.bin/vitest run tests/browser/
+# One browser test file at a time: each drives its own Chromium and dev server,
+# and on two cores running them side by side only makes each slower.
+run "browser: vitest tests/browser" node_modules/.bin/vitest run --no-file-parallelism tests/browser/
 
 step "Summary"
 printf '%s\n' "${results[@]}"

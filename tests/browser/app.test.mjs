@@ -36,7 +36,7 @@ async function checkApp(url, name) {
     expect(state.ready).toBe(true);
     expect(state.preset).toBe('articulated6');
     // The default scenario plays: after 3 s of simulated time the robot has driven forward.
-    const x0 = state.base[0];
+    const x0 = state.startBase[0];  // where the run started (t = 0), whatever time the page shows first
     await page.waitForFunction(() => window.__roverlab.time >= 3, null, { timeout: 60_000 });
     const later = await page.evaluate(() => window.__roverlab);
     expect(later.base[0] - x0, 'distance driven in 3 s (m)').toBeGreaterThan(0.5);

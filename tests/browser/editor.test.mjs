@@ -24,7 +24,7 @@ const waitFor = (fn, arg, p = page, timeout = 60_000) => p.waitForFunction(fn, a
 const point = (p) => p.join(' ');
 
 async function openApp(p, href) {
-  await p.goto(href, { waitUntil: 'load' });
+  await p.goto(href, { waitUntil: 'load', timeout: 90_000 });
   await waitFor(() => window.__roverlab?.ready && window.__roverlab?.editorReady, null, p);
 }
 
@@ -51,7 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-});
+}, 60_000);
 
 describe('terrain editor', { timeout: 90_000 }, () => {
   test("rebuilds seed 002's depression terrain through the Add form, with planes and Track1", async () => {
@@ -74,10 +74,10 @@ describe('terrain editor', { timeout: 90_000 }, () => {
     expect(await page.locator('#quads-left tr[data-path]').count()).toBe(8);
     expect(await page.locator('#quads-right tr[data-path]').count()).toBe(8);
     // Plane data as the core computes it: segment 3 of the right row slopes down by 0.13 m over 1 m.
-    const eq = await page.locator('#quads-right tr[data-path="terrain.quads.right[3]"] .eq').textContent();
+    const eq = await page.locator('#quads-right tr[data-path="terrain.quads.right[3]"] + tr .eq').textContent();
     const n = [0.13, 0, 1].map((v) => v / Math.hypot(0.13, 1));
     expect(eq).toBe(`${n[0].toFixed(3)}x + 0.000y + ${n[2].toFixed(3)}z = ${(n[0] * 3 + n[2] * -0.12).toFixed(3)}`);
-    expect(await page.locator('#quads-left tr[data-path="terrain.quads.left[0]"] .eq').textContent()).toBe('0.000x + 0.000y + 1.000z = 0.000');
+    expect(await page.locator('#quads-left tr[data-path="terrain.quads.left[0]"] + tr .eq').textContent()).toBe('0.000x + 0.000y + 1.000z = 0.000');
     // Track1: one node per edge of the left row, at its middle.
     const s = await state();
     expect(s.editor.valid).toBe(true);

@@ -94,13 +94,17 @@ function load(scenario) {
 
 function fillPickers() {
   const select = $('scenario');
+  const mine = document.createElement('option');
+  mine.value = '';
+  mine.textContent = 'your scenario (edited)';
+  select.append(mine);
   for (const s of scenarios) {
     const o = document.createElement('option');
     o.value = s.id;
     o.textContent = s.name ? `${s.id} — ${s.name}` : s.id;
     select.append(o);
   }
-  select.value = DEFAULT_ID;
+  select.value = saved ? '' : DEFAULT_ID;
   select.addEventListener('change', () =>
     doc.replace(`open ${select.value}`, JSON.parse(scenarios.find((s) => s.id === select.value).text), { restart: true }),
   );
@@ -375,6 +379,7 @@ function publish(shown) {
     time: latest[0],
     shownTime: shown.a[0] + shown.s * (shown.b[0] - shown.a[0]),
     base: [latest[o], latest[o + 1], latest[o + 2]],
+    startBase: state.startBase?.toArray() ?? null,
     frames: state.history.length,
     samples: state.telemetry?.rows ?? 0,
     playing: state.playing,
@@ -429,6 +434,8 @@ function refreshEditor(info) {
 
 function onDocChange(scenario, info) {
   refreshEditor(info);
+  // The scenario picker names a file only while the scenario is that file as opened.
+  if (info.kind !== 'preview' && info.label !== `open ${$('scenario').value}`) $('scenario').value = '';
   if (info.kind === 'preview') return;
   const valid = !editor.panel || editor.panel.valid;
   if (info.restart || (editor.panel?.live && valid)) load(scenario);

@@ -51,6 +51,7 @@ export class EditorPanel {
     this.templateId = TEMPLATES[0]?.id;
     this.templateValues = TEMPLATES[0] ? defaultValues(TEMPLATES[0]) : {};
     this.nodeMessage = '';
+    this.nodeAxis = 0;  // the coordinate typed for a Track1 node: 0 x, 1 y, 2 z
     this.live = false;
   }
 
@@ -411,7 +412,11 @@ export class EditorPanel {
         ),
       );
     });
-    const axis = el('select', { id: 'node-axis' }, ...['x', 'y', 'z'].map((a, k) => el('option', { value: String(k), textContent: a })));
+    const axis = el(
+      'select',
+      { id: 'node-axis', onchange: () => (this.nodeAxis = Number(axis.value)) },
+      ...['x', 'y', 'z'].map((a, k) => el('option', { value: String(k), textContent: a, selected: k === this.nodeAxis })),
+    );
     const value = el('input', { type: 'text', id: 'node-value', class: 'num', placeholder: 'value (m)' });
     const lateral = this.doc.scenario.track1?.lateral ?? 0.5;
     return el(
