@@ -10,6 +10,7 @@
 #include "dynamics/multibody.h"
 #include "geometry/gjk.h"
 #include "geometry/polytope.h"
+#include "kinematics/rocker_positioning.h"
 #include "robots/robot.h"
 #include "scenario/scenario.h"
 #include "sim/frame.h"
