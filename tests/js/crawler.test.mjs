@@ -72,6 +72,13 @@ describe('crawlerLinkContact, hand-built cases of seed 003', () => {
     expect(ed).toMatchObject({ mode: 2, kind: 10 });
   });
 
+  test('a side cutting the arc between vertices beyond it is a contact, not n = 5', () => {
+    // AE on y = 0.9 from x = -0.5 to 0.5: |OA| = |OE| > L, yet O1 meets AE at 64.16°.
+    const r = core.crawlerLinkContact({ ...params(0, [-0.5, 0.9]), l: 1 });
+    expect(r).toMatchObject({ ok: true, mode: 1, kind: 4 });
+    expect(r.phiContact).toBeCloseTo(Math.asin(0.9), 12);
+  });
+
   test('n = 5: no contact, no contact fields', () => {
     const r = core.crawlerLinkContact(params(10, [1.2, 0.5]));
     expect(r).toMatchObject({ ok: true, mode: 5, kind: 0, contact: false, correction: { needed: false } });
