@@ -162,12 +162,25 @@ export class CrawlerPanel {
 
   // ---------------------------------------------------------------- view
 
-  /** World → canvas scale and origin, from L (kept while dragging so the view holds still). */
+  /**
+   * World → canvas scale and origin: the quarter disc of radius L around O and the
+   * obstacle, with a margin. Set when the parameters are replaced or L changes, kept
+   * while dragging so that the view holds still under the pointer.
+   */
   fitView() {
-    const L = Number.isFinite(this.params.L) && this.params.L > 0 ? this.params.L : 1;
+    const p = this.params;
+    const L = Number.isFinite(p.L) && p.L > 0 ? p.L : 1;
+    const xs = [-0.3 * L, 1.3 * L];
+    const ys = [-0.3 * L, 1.3 * L];
+    if ([p.A[0], p.A[1], p.l, p.b, p.alpha].every(Number.isFinite)) {
+      for (const [x, y] of Object.values(obstacleVertices(p))) xs.push(x), ys.push(y);
+    }
+    const pad = 0.1 * L;
+    const x0 = Math.min(...xs) - pad;
+    const y0 = Math.min(...ys) - pad;
     const { width, height } = this.canvas;
-    const span = 2.2 * L; // x and y in [−0.5 L, 1.7 L]
-    this.view = { scale: Math.min(width, height) / span, x0: 0.5 * L, y0: 0.5 * L };
+    const scale = Math.min(width / (Math.max(...xs) + pad - x0), height / (Math.max(...ys) + pad - y0));
+    this.view = { scale, x0: -x0, y0: -y0 };
   }
 
   toCanvas([x, y]) {
