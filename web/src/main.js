@@ -13,6 +13,8 @@ import { renderParams } from './params_panel.js';
 import { Plots } from './plots.js';
 import { RobotView } from './robot_view.js';
 import { DEFAULT_ID, scenarios, withMaterial, withParam, withPreset, withSimulation } from './scenarios.js';
+import { CrawlerPanel } from './crawler_panel.js';
+import { RockerPlayback } from './rocker_playback.js';
 import { Stage } from './scene.js';
 import { decodeShare, encodeShare, fragmentOf, shareUrl } from './share_link.js';
 import { Telemetry } from './telemetry.js';
@@ -445,15 +447,89 @@ function onDocChange(scenario, info) {
   }
 }
 
+const TABS = { sim: 'sim-panels', edit: 'editor', stance: 'stance', crawler: 'crawler' };
+
 function setTab(tab) {
   editor.editing = tab === 'edit';
-  $('tab-sim').classList.toggle('active', !editor.editing);
-  $('tab-edit').classList.toggle('active', editor.editing);
-  $('editor').hidden = !editor.editing;
-  $('sim-panels').hidden = editor.editing;
-  $('app').classList.toggle('editing', editor.editing);
+  for (const [name, panel] of Object.entries(TABS)) {
+    $(`tab-${name}`).classList.toggle('active', name === tab);
+    $(panel).hidden = name !== tab;
+  }
+  $('app').classList.toggle('editing', tab !== 'sim');
   editor.view?.setVisible(editor.editing);
+  published.tab = tab;
   refreshEditor(null);
+  stance.setActive(tab === 'stance');
+  if (tab === 'crawler') startCrawler();
+}
+
+// ------------------------------------------------ seed 002: kinematic stance
+
+const stance = {
+  playback: null,
+  active: false,
+  timer: null,
+  setActive(on) {
+    this.active = on;
+    if (this.playback) this.playback.object.visible = on && this.playback.length > 0;
+    if (state.view) state.view.object.visible = !on || !this.playback?.length;
+    if (!on) this.stop();
+  },
+  async compute() {
+    const core = await corePromise;
+    this.playback ??= new RockerPlayback(stage.scene, core);
+    this.stop();
+    const scenario = { ...structuredClone(doc.scenario), robot: { ...doc.scenario.robot, preset: 'rocker8' } };
+    const result = this.playback.load(scenario);
+    published.stance = result;
+    if (!result.ok) {
+      $('stance-info').textContent = 'No stance could be computed:\n' + result.issues.map((i) => `• ${i.path}: ${i.message}`).join('\n');
+      $('stance-s').disabled = true;
+      this.setActive(true);
+      return;
+    }
+    if (state.playing) setPlaying(false);
+    $('stance-s').max = String(this.playback.length - 1);
+    $('stance-s').disabled = false;
+    $('stance-s').value = '0';
+    this.setActive(true);
+    this.show(0);
+  },
+  show(index) {
+    const pose = this.playback.show(index);
+    if (!pose) return;
+    const deg = (r) => ((r * 180) / Math.PI).toFixed(2);
+    const touching = pose.wheels?.map((w, k) => (w.contact ? k + 1 : null)).filter(Boolean) ?? [];
+    $('stance-info').textContent = pose.stance
+      ? `s = ${pose.s.toFixed(2)} m   yaw ${deg(pose.yaw)}°  pitch ${deg(pose.pitch)}°  roll ${deg(pose.roll)}°\n` +
+        `wheels touching: ${touching.join(' ') || 'none'}; in the air: ${pose.wheels.map((w, k) => (w.contact ? null : k + 1)).filter(Boolean).join(' ') || 'none'}`
+      : `s = ${pose.s.toFixed(2)} m: no stance (${pose.reason})`;
+    if (pose.stance) stage.track(new THREE.Vector3(...pose.position));
+    published.stancePose = { index: this.playback.index, s: pose.s, stance: pose.stance, roll: pose.roll, pitch: pose.pitch, touching };
+  },
+  play() {
+    if (this.timer) return this.stop();
+    $('stance-play').textContent = '❚❚ Pause';
+    this.timer = setInterval(() => {
+      const next = (Number($('stance-s').value) + 1) % Math.max(1, this.playback?.length ?? 1);
+      $('stance-s').value = String(next);
+      this.show(next);
+    }, 120);
+  },
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+    $('stance-play').textContent = '▶ Play';
+  },
+};
+
+// ------------------------------------------------ seed 003: crawler link
+
+let crawlerPanel = null;
+async function startCrawler() {
+  if (crawlerPanel) return;
+  crawlerPanel = new CrawlerPanel($('crawler'), await corePromise);
+  published.crawler = crawlerPanel;
 }
 
 function saveFile() {
@@ -565,8 +641,10 @@ async function startEditor() {
 
 fillPickers();
 wireControls();
-$('tab-sim').addEventListener('click', () => setTab('sim'));
-$('tab-edit').addEventListener('click', () => setTab('edit'));
+for (const tab of Object.keys(TABS)) $(`tab-${tab}`).addEventListener('click', () => setTab(tab));
+$('stance-compute').addEventListener('click', () => stance.compute());
+$('stance-play').addEventListener('click', () => stance.playback?.length && stance.play());
+$('stance-s').addEventListener('input', () => stance.show(Number($('stance-s').value)));
 doc.onChange(onDocChange);
 window.addEventListener('pagehide', () => doc.saveNow());
 window.addEventListener('hashchange', () => openShareLink());

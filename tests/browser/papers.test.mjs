@@ -1,0 +1,80 @@
+// The papers' algorithms in the browser: the rocker rover placed along Track1
+// by seed 002's geometric algorithm (kinematic playback), and seed 003's
+// crawler-link contact modes in their 2-D panel.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+import { collectErrors, imageStats, launchBrowser, resultsDir, startDevServer } from './support.mjs';
+
+let browser;
+let server;
+let page;
+let errors;
+
+const waitFor = (fn, arg, timeout = 90_000) => page.waitForFunction(fn, arg, { timeout });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  let url;
+  ({ server, url } = await startDevServer());
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  errors = collectErrors(page);
+  await page.goto(url, { waitUntil: 'load', timeout: 90_000 });
+  await waitFor(() => window.__roverlab?.ready && window.__roverlab?.editorReady);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+}, 60_000);
+
+describe("the papers' algorithms", { timeout: 120_000 }, () => {
+  test('seed 002: the rover is placed along Track1 of the depression terrain, all right wheels down in the middle', async () => {
+    await page.selectOption('#scenario', 'depression-rocker8');
+    await waitFor(() => window.__roverlab.preset === 'rocker8' && window.__roverlab.time > 0.2);
+    await page.click('#tab-stance');
+    await page.click('#stance-compute');
+    await waitFor(() => window.__roverlab.stancePose);
+    const count = Number(await page.getAttribute('#stance-s', 'max')) + 1;
+    expect(count).toBeGreaterThan(20);
+    // Step through every pose: each has a stance, and somewhere the rover sits in the
+    // depression with all four right wheels (5-8) on the ground and rolled towards it.
+    // (Roll is positive with the left side up: the depression is in the right row.)
+    let inDepression = null;
+    let stances = 0;
+    for (let i = 0; i < count; i++) {
+      await page.fill('#stance-s', String(i));
+      await page.dispatchEvent('#stance-s', 'input');
+      const pose = await page.evaluate(() => window.__roverlab.stancePose);
+      if (pose.stance) stances++;
+      if (pose.stance && [5, 6, 7, 8].every((w) => pose.touching.includes(w)) && pose.roll > 0.05) inDepression ??= pose;
+    }
+    // Near the end of the terrain the rover's rear wheels leave the rows: no stance there.
+    expect(stances / count).toBeGreaterThan(0.6);
+    expect(inDepression, 'a pose with wheels 5-8 touching and the body rolled right').not.toBeNull();
+    await page.fill('#stance-s', String(count - 1 - Math.floor(count / 2)));
+    await page.dispatchEvent('#stance-s', 'input');
+    expect(await page.textContent('#stance-info')).toMatch(/wheels touching/);
+    const png = await page.screenshot({ path: path.join(resultsDir, 'stance.png') });
+    expect((await imageStats(page, png, 0xdfe6ec)).stddev).toBeGreaterThan(10);
+    expect(errors).toEqual([]);
+  });
+
+  test('seed 003: the crawler panel shows the mode, kind and correction, and refuses bad input with a message', async () => {
+    await page.click('#tab-crawler');
+    await waitFor(() => window.__roverlab.crawler?.result);
+    const text = await page.textContent('#crawler');
+    expect(text).toMatch(/n = 1/);
+    expect(text).toMatch(/v = 4/);
+    expect(text).toMatch(/correction/);
+    await page.screenshot({ path: path.join(resultsDir, 'crawler.png') });
+    // α = 120° is outside the paper's (−90°, 90°]: the panel says so and keeps working.
+    await page.fill('#crawler input[name=alpha]', '120');
+    await page.dispatchEvent('#crawler input[name=alpha]', 'input');
+    expect(await page.textContent('#crawler')).toMatch(/alpha/);
+    await page.fill('#crawler input[name=alpha]', '20');
+    await page.dispatchEvent('#crawler input[name=alpha]', 'input');
+    expect(await page.textContent('#crawler')).toMatch(/v = 4/);
+    expect(errors).toEqual([]);
+  });
+});
