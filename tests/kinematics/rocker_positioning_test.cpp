@@ -232,6 +232,20 @@ TEST_CASE("rocker playback covers Track1 and says why a position has no stance",
   CHECK_FALSE(positionRocker(model, 8.5).ok());
 }
 
+TEST_CASE("rocker has no stance where the right track leaves the right row", "[rocker]") {
+  // Right row 4 m long, left row 8 m: past x = 4 the right wheels have no ground.
+  const std::vector<Vec3> steps(8, Vec3(1, 0, 0));
+  const Vec3 side(0, 1.6, 0);
+  const RockerModel model = modelOf(
+      rowsScenario(Vec3::Zero(), side, steps, -side, side, std::vector<Vec3>(4, Vec3(1, 0, 0))));
+  CHECK(poseAt(model, 3.0).stance);
+  const RockerPose beyond = poseAt(model, 7.5);
+  CHECK_FALSE(beyond.stance);
+  CHECK(beyond.reason.find("right") != std::string::npos);
+  CHECK(beyond.reason.find("no ground") != std::string::npos);
+  CHECK(beyond.iterations <= RockerSettings().maxRollIterations);
+}
+
 TEST_CASE("rocker model needs rocker8, both quad rows and Track1", "[rocker]") {
   const std::string flat = testing::readText(testing::terrainsDir() / "depression-rocker8.json");
   Expected<std::string> other = applyOverrides(flat, {"robot.preset=articulated6"});
