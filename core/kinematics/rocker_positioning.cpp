@@ -122,17 +122,16 @@ P2 wheelOffset(const RockerGeometry& g, double theta, double end) {
 /// Root of f between a (f(a) > 0) and b (f(b) ≤ 0) by false position with the
 /// Illinois modification, bisecting when a value is not finite. Returns a
 /// point where |f| ≤ ftol, or else the last point with f > 0 (the side where
-/// nothing cuts the ground). `calls` counts evaluations.
+/// nothing cuts the ground).
 template <class F>
 double refineRoot(F f, double a, double fa, double b, double fb, double xtol, double ftol,
-                  int maxSteps, int& calls) {
+                  int maxSteps) {
   int side = 0;
   for (int k = 0; k < maxSteps && std::abs(b - a) > xtol; ++k) {
     double c = 0.5 * (a + b);
     if (std::isfinite(fa) && std::isfinite(fb) && fa != fb) c = (a * fb - b * fa) / (fb - fa);
     if (!(c > std::min(a, b) && c < std::max(a, b))) c = 0.5 * (a + b);
     const double fc = f(c);
-    ++calls;
     if (std::abs(fc) <= ftol) return c;
     if (fc > 0) {
       a = c;
@@ -158,15 +157,13 @@ struct Crossing {
 };
 
 template <class F>
-Crossing scanCrossing(F f, double lo, double hi, int n, int& calls) {
+Crossing scanCrossing(F f, double lo, double hi, int n) {
   Crossing c;
   double x0 = lo, f0 = f(lo);
-  ++calls;
   c.start = f0;
   if (!(f0 > 0)) return c;
   for (int i = 1; i <= n; ++i) {
     const double x1 = lo + (hi - lo) * i / n, f1 = f(x1);
-    ++calls;
     if (!(f1 > 0) && !std::isnan(f1)) return {true, f0, x0, f0, x1, f1};
     x0 = x1;
     f0 = f1;
@@ -186,7 +183,6 @@ struct CentrePoint {
 
 CentrePoint centreLine(const Track& track, const RockerGeometry& g, double u,
                        const RockerSettings& st) {
-  int calls = 0;
   const double r = g.wheelRadius;
   // Lowest pivot height at which the wheel at `end` clears the track.
   auto floorOf = [&](double theta, double end) {
@@ -212,7 +208,7 @@ CentrePoint centreLine(const Track& track, const RockerGeometry& g, double u,
   auto diff = [&](double theta) { return floorOf(theta, 1) - floorOf(theta, -1); };
   const double da = diff(a), db = diff(b);
   if (da > 0 && db <= 0) {
-    const double t = refineRoot(diff, a, da, b, db, 1e-14, 1e-13, st.maxRefine, calls);
+    const double t = refineRoot(diff, a, da, b, db, 1e-14, 1e-13, st.maxRefine);
     const double w = height(t);
     if (w <= out.w) out = {w, t};
   } else {
@@ -263,7 +259,7 @@ WheelPlane tiltedPlane(const Vec3& contact, const Vec3& t, double tilt) {
 std::string wheelName(int k) { return "wheel " + std::to_string(k); }
 
 Attempt attempt(const RockerModel& model, const Vec3& contact, const Vec3& t, double tilt,
-                const RockerSettings& st, int& calls) {
+                const RockerSettings& st) {
   const RockerGeometry& g = model.geometry;
   const double r = g.wheelRadius;
   Attempt at;
@@ -283,13 +279,13 @@ Attempt attempt(const RockerModel& model, const Vec3& contact, const Vec3& t, do
     const P2 o2 = o1 - 2 * g.rockerArm * P2(std::cos(theta), std::sin(theta));
     return o2.y() - support(at.leftTrack, o2.x(), r).w;
   };
-  const Crossing c2 = scanCrossing(wheel2Gap, -st.maxTilt, st.maxTilt, st.scanSamples, calls);
+  const Crossing c2 = scanCrossing(wheel2Gap, -st.maxTilt, st.maxTilt, st.scanSamples);
   if (!c2.found) {
     at.reason = c2.start > 0 ? "wheel 2 has no ground under it: the left track ends behind wheel 1"
                              : "wheel 2 cannot clear the ground with wheel 1 at its Track1 contact";
     return at;
   }
-  at.theta1 = refineRoot(wheel2Gap, c2.a, c2.fa, c2.b, c2.fb, 1e-14, 1e-13, st.maxRefine, calls);
+  at.theta1 = refineRoot(wheel2Gap, c2.a, c2.fa, c2.b, c2.fb, 1e-14, 1e-13, st.maxRefine);
   at.p1 = o1 - wheelOffset(g, at.theta1, 1);
   // The body turns about pivot 1 (pitch) until pivot 2 reaches the left
   // suspension-centre line: rocker 2's wheels touch (property 2).
@@ -297,14 +293,14 @@ Attempt attempt(const RockerModel& model, const Vec3& contact, const Vec3& t, do
     const P2 p2 = at.p1 - g.pivotSpacing * P2(std::cos(alpha), std::sin(alpha));
     return p2.y() - centreLine(at.leftTrack, g, p2.x(), st).w;
   };
-  const Crossing c3 = scanCrossing(pivot2Gap, -st.maxTilt, st.maxTilt, st.scanSamples, calls);
+  const Crossing c3 = scanCrossing(pivot2Gap, -st.maxTilt, st.maxTilt, st.scanSamples);
   if (!c3.found) {
     at.reason = c3.start > 0
                     ? "wheels 3-4 have no ground under them: the left track ends behind rocker 1"
                     : "rocker 2 (wheels 3-4) cannot clear the ground at any pitch";
     return at;
   }
-  at.alpha = refineRoot(pivot2Gap, c3.a, c3.fa, c3.b, c3.fb, 1e-14, 1e-13, st.maxRefine, calls);
+  at.alpha = refineRoot(pivot2Gap, c3.a, c3.fa, c3.b, c3.fb, 1e-14, 1e-13, st.maxRefine);
   at.p2 = at.p1 - g.pivotSpacing * P2(std::cos(at.alpha), std::sin(at.alpha));
   // The right wheel plane: the left one moved by the track width along the
   // body's y axis (block 5); pivots 3-4 have the same plane coordinates.
@@ -466,10 +462,9 @@ Expected<RockerPose> positionRocker(const RockerModel& model, double s, double r
 
   // Blocks 1-9: turn the wheel planes about t until a right pivot is on the
   // right suspension-centre line and the other on or above it.
-  int calls = 0;
   auto run = [&](double tilt) {
     ++pose.iterations;
-    return attempt(model, contact, t, tilt, st, calls);
+    return attempt(model, contact, t, tilt, st);
   };
   const double bound = st.maxTilt;
   double a = std::clamp(rollGuess, -bound, bound);
@@ -526,9 +521,8 @@ Expected<RockerPose> positionRocker(const RockerModel& model, double s, double r
           below = std::move(at);
         return g;
       };
-      int refineCalls = 0;
       const int left = std::max(1, st.maxRollIterations - pose.iterations);
-      refineRoot(gapAt, ta, above.gap, tb, below.gap, 1e-15, st.tolerance, left, refineCalls);
+      refineRoot(gapAt, ta, above.gap, tb, below.gap, 1e-15, st.tolerance, left);
       best = above;
       if (std::abs(best.gap) > st.tolerance) {
         pose.reason = "the roll iteration stopped " + format(best.gap) +
