@@ -611,7 +611,7 @@ TerrainInspection inspectTerrain(const std::string& text) {
   return out;
 }
 
-std::vector<std::string> controllerNames() { return {"none"}; }
+std::vector<std::string> controllerNames() { return {"none", "step-climb"}; }
 
 Expected<Scenario> parseScenario(const std::string& text) {
   Expected<json> parsed = parseJson(text);

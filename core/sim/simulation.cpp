@@ -153,6 +153,12 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
 
   setWheelSpeeds(sim, scenario.control.leftSpeed, scenario.control.rightSpeed);
   for (const auto& [name, target] : scenario.control.joints) setJointTarget(sim, name, target);
+  if (scenario.control.controller == "step-climb") {
+    Expected<StepClimbRig> rig = makeStepClimbRig(robot);
+    if (!rig) return rig.issues();
+    sim.climb = StepClimb{};
+    sim.climb->rig = rig.value();
+  }
   return sim;
 }
 
@@ -174,6 +180,11 @@ bool setJointTarget(Simulation& sim, const std::string& name, double target) {
 bool advance(Simulation& sim) {
   if (!sim.data.error.empty()) return false;
   applyScript(sim);
+  if (sim.climb && sim.state.bodies.time + 1e-12 >= sim.climb->nextControl) {
+    updateKinematics(sim);
+    runStepClimb(*sim.climb, sim.model, sim.state, sim.data);
+    sim.climb->nextControl += sim.climb->params.period;
+  }
   if (!step(sim.model, sim.state, sim.data)) return false;
   ++sim.steps;
   return true;

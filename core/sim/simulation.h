@@ -2,9 +2,11 @@
 // inputs (commands, timed script), and per-step telemetry.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "control/step_climb.h"
 #include "scenario/scenario.h"
 
 namespace roverlab {
@@ -19,6 +21,7 @@ struct Simulation {
   size_t nextScript = 0;   ///< first script entry not applied yet
   double leftSpeed = 0.0, rightSpeed = 0.0;  ///< wheel speed commands (rad/s), before clamping
   long steps = 0;
+  std::optional<StepClimb> climb;  ///< set when control.controller is "step-climb"
 };
 
 /// Builds the robot on the terrain and places it (on the ground when the pose
@@ -31,8 +34,9 @@ void setWheelSpeeds(Simulation& sim, double left, double right);
 /// Target of a named joint drive (rad or m); false if there is no such drive.
 bool setJointTarget(Simulation& sim, const std::string& name, double target);
 
-/// One step: script entries due, then the world step. False (with
-/// sim.data.error set) when the state blew up; later calls do nothing.
+/// One step: script entries due, the controller when its period is due, then
+/// the world step. False (with sim.data.error set) when the state blew up;
+/// later calls do nothing.
 bool advance(Simulation& sim);
 
 /// Recomputes body poses for the current state (the step leaves them at the

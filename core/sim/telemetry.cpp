@@ -34,6 +34,7 @@ std::vector<std::string> telemetryColumns(const Simulation& sim) {
     for (const char* k : {"_x_m", "_y_m", "_z_m", "_speed_rad_s", "_contacts", "_normal_N", "_tangential_N", "_slip"})
       c.push_back(n + k);
   }
+  if (sim.climb) c.push_back("climb_phase");
   return c;
 }
 
@@ -64,6 +65,7 @@ void telemetryRow(const Simulation& sim, std::vector<double>& row) {
     row.insert(row.end(), {c.x(), c.y(), c.z(), sim.state.bodies.v[bodies[wheel.body].vIndex],
                            static_cast<double>(r.contacts.size()), r.normalLoad, tangential, slip});
   }
+  if (sim.climb) row.push_back(static_cast<double>(sim.climb->state.phase));
 }
 
 void RunStats::sample(const Simulation& sim) {
@@ -103,6 +105,7 @@ std::string summaryJson(const Simulation& sim, const RunStats& stats, double wal
   for (size_t s = 0; s < sim.robot.sections.size() && s < stats.maxAbsPitch.size(); ++s)
     pitch[bodies[sim.robot.sections[s]].name] = round6(stats.maxAbsPitch[s]);
   out["max_abs_pitch_rad"] = pitch;
+  if (sim.climb) out["phase"] = climbPhaseName(sim.climb->state.phase);
   out["steps"] = sim.steps;
   out["wall_s"] = round6(wallSeconds);
   const double sps = wallSeconds > 0 ? sim.steps / wallSeconds : 0.0;

@@ -10,7 +10,8 @@
 
 namespace roverlab {
 
-/// Column names with units, e.g. "time_s", "base_x_m", "wheel_front_left_normal_N".
+/// Column names with units, e.g. "time_s", "base_x_m", "wheel_front_left_normal_N";
+/// with the step-climb controller a last column "climb_phase" (ClimbPhase as a number).
 std::vector<std::string> telemetryColumns(const Simulation& sim);
 
 /// Values of the columns for the current state and the last step's contacts.
@@ -24,7 +25,8 @@ struct RunStats {
 };
 
 /// One-line JSON summary: final base pose, each wheel's contact state, max
-/// |pitch| per section, steps, wall time, steps/s and real-time factor.
+/// |pitch| per section, steps, wall time, steps/s and real-time factor, and
+/// the controller's "phase" name when one runs.
 std::string summaryJson(const Simulation& sim, const RunStats& stats, double wallSeconds);
 
 }  // namespace roverlab

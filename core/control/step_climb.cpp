@@ -1,0 +1,272 @@
+#include "control/step_climb.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roverlab {
+namespace {
+
+constexpr int kFront = 0, kMiddle = 1, kRear = 2;  // wheel groups and sections
+constexpr int kRearEnd = 1;                        // fold and extension drives: 0 front, 1 rear
+
+bool both(const bool (&w)[2]) { return w[0] && w[1]; }
+bool any(const bool (&w)[2]) { return w[0] || w[1]; }
+double mean(const double (&w)[2]) { return 0.5 * (w[0] + w[1]); }
+
+double approach(double from, double to, double step) {
+  return from + std::clamp(to - from, -step, step);
+}
+
+// Desired targets of one phase before rate limiting.
+struct Goal {
+  double speed[3] = {};
+  double fold[2] = {};
+  double extend[2] = {};
+};
+
+void enter(StepClimbState& s, ClimbPhase phase, double time) {
+  s.phase = phase;
+  s.phaseStart = time;
+}
+
+// The phase transitions: what the wheels touch decides when a phase is over.
+void transition(const StepClimbParams& p, const ClimbSensors& in, StepClimbState& s) {
+  const double elapsed = in.time - s.phaseStart;
+  switch (s.phase) {
+    case ClimbPhase::Approach:
+      if (in.contact[kMiddle][0] && in.contact[kMiddle][1] && !any(in.wall[kMiddle]))
+        s.groundZ = mean(in.wheelZ[kMiddle]);
+      if (any(in.wall[kFront]) || any(in.wall[kMiddle])) enter(s, ClimbPhase::LiftFront, in.time);
+      break;
+    case ClimbPhase::LiftFront:
+      if (both(in.top[kFront]) && mean(in.wheelZ[kFront]) > s.groundZ + p.raisedHeight) {
+        s.topZ = mean(in.wheelZ[kFront]);
+        enter(s, ClimbPhase::ClimbMiddle, in.time);
+      }
+      break;
+    case ClimbPhase::ClimbMiddle:
+      if (both(in.top[kMiddle]) && mean(in.wheelZ[kMiddle]) > s.topZ - p.raisedHeight)
+        enter(s, ClimbPhase::LiftRear, in.time);
+      break;
+    case ClimbPhase::LiftRear:
+      if (both(in.top[kRear]) && mean(in.wheelZ[kRear]) > s.topZ - p.raisedHeight)
+        enter(s, ClimbPhase::Done, in.time);
+      break;
+    case ClimbPhase::Recover:
+      if (elapsed > p.recoverTime) enter(s, ClimbPhase::Approach, in.time);
+      return;
+    case ClimbPhase::Done:
+      return;
+  }
+  // A phase that makes no progress: back off and start again, a limited number of times.
+  if (in.time - s.phaseStart > p.phaseTimeout && s.phase != ClimbPhase::Done &&
+      s.retries < p.maxRetries) {
+    ++s.retries;
+    enter(s, ClimbPhase::Recover, in.time);
+  }
+}
+
+Goal goal(const StepClimbParams& p, const StepClimbRig& rig, const ClimbSensors& in,
+          const StepClimbState& s) {
+  Goal g;
+  const double extended = rig.maxExtension;
+  switch (s.phase) {
+    case ClimbPhase::Approach:
+      std::fill(g.speed, g.speed + 3, p.driveSpeed);
+      g.extend[kFront] = g.extend[kRearEnd] = extended;
+      break;
+    case ClimbPhase::LiftFront: {
+      // Feel for the edge: raise the front section while its wheels press on the
+      // face; once they are free above it, lower it so that they reach over the top.
+      const double folded = s.command.fold[kFront];
+      const bool raised = mean(in.wheelZ[kFront]) > s.groundZ + p.raisedHeight;
+      if (any(in.wall[kFront]) || (!any(in.contact[kFront]) && !raised))
+        g.fold[kFront] = p.liftFold;
+      else if (!any(in.contact[kFront]))
+        g.fold[kFront] = 0.0;
+      else
+        g.fold[kFront] = folded;
+      // With the front raised, the rear fold tips the middle nose-up to lift it further.
+      g.fold[kRearEnd] = folded > 0.8 * p.liftFold && in.pitch[kMiddle] < p.maxLiftPitch
+                             ? p.pitchUpFold
+                             : s.command.fold[kRearEnd];
+      g.extend[kFront] = g.extend[kRearEnd] = extended;
+      g.speed[kFront] = p.pushSpeed;
+      // The middle must not climb the face before the front is on top.
+      const double follow = any(in.wall[kMiddle]) ? 0.0 : p.pushSpeed;
+      g.speed[kMiddle] = g.speed[kRear] = follow;
+      break;
+    }
+    case ClimbPhase::ClimbMiddle: {
+      g.extend[kFront] = g.extend[kRearEnd] = extended;
+      std::fill(g.speed, g.speed + 3, p.pushSpeed);
+      if (mean(in.wheelZ[kMiddle]) < s.topZ - rig.wheelRadius) {
+        // The front section leans down onto the top like a leg (pressFold below
+        // level): the front fold drive pushes the middle up the face. The rear fold
+        // holds the middle's pitch near climbPitch, where the front section can
+        // still reach down. The middle waits whenever the front lifts off the top,
+        // and past maxClimbPitch the rear stops pushing.
+        g.fold[kFront] = -in.pitch[kMiddle] - p.pressFold;
+        g.fold[kRearEnd] =
+            s.command.fold[kRearEnd] + p.pitchGain * (p.climbPitch - in.pitch[kMiddle]);
+        if (!any(in.contact[kFront])) g.speed[kMiddle] = g.speed[kRear] = 0.0;
+        if (in.pitch[kMiddle] > p.maxClimbPitch) g.speed[kRear] = 0.0;
+      } else {
+        // Over the edge: the front section leans on the top a little less (its wheels
+        // pull the middle over), the rear section follows as it hangs.
+        g.fold[kFront] = -in.pitch[kMiddle] - p.overEdgeFold;
+        g.fold[kRearEnd] = in.fold[kRearEnd];
+      }
+      break;
+    }
+    case ClimbPhase::LiftRear:
+      g.fold[kFront] = -in.pitch[kMiddle];
+      g.extend[kFront] = extended;
+      g.extend[kRearEnd] = s.command.extend[kRearEnd];
+      std::fill(g.speed, g.speed + 3, p.pushSpeed);
+      // The mirror of lift-front: raise the rear section while its wheels press on
+      // the face, straighten it once they are free, let it follow the ground otherwise.
+      if (any(in.wall[kRear]))
+        g.fold[kRearEnd] = p.liftFold;
+      else if (!any(in.contact[kRear]))
+        g.fold[kRearEnd] = 0.0;
+      else
+        g.fold[kRearEnd] = in.fold[kRearEnd];
+      break;
+    case ClimbPhase::Done:
+      break;
+    case ClimbPhase::Recover:
+      std::fill(g.speed, g.speed + 3, -p.pushSpeed);
+      g.fold[kFront] = p.liftFold;
+      break;
+  }
+  return g;
+}
+
+}  // namespace
+
+const char* climbPhaseName(ClimbPhase phase) {
+  switch (phase) {
+    case ClimbPhase::Approach:
+      return "approach";
+    case ClimbPhase::LiftFront:
+      return "lift-front";
+    case ClimbPhase::ClimbMiddle:
+      return "climb-middle";
+    case ClimbPhase::LiftRear:
+      return "lift-rear";
+    case ClimbPhase::Done:
+      return "done";
+    case ClimbPhase::Recover:
+      return "recover";
+  }
+  return "";
+}
+
+Expected<StepClimbRig> makeStepClimbRig(const Robot& robot) {
+  const auto fail = [&](const std::string& why) {
+    return Expected<StepClimbRig>::failure("control.controller",
+                                           "step-climb drives the articulated6 robot; " + why);
+  };
+  if (robot.preset != "articulated6") return fail("this robot is '" + robot.preset + "'");
+  StepClimbRig rig;
+  const std::vector<Body>& bodies = robot.bodies.bodies;
+  const char* ends[2] = {"front", "rear"};
+  for (int e = 0; e < 2; ++e) {
+    const auto fold = robot.joints.find(std::string("fold_") + ends[e]);
+    const auto extend = robot.joints.find(std::string("extend_") + ends[e]);
+    if (fold == robot.joints.end() || extend == robot.joints.end())
+      return fail("a drive is missing");
+    rig.foldActuator[e] = fold->second;
+    rig.extendActuator[e] = extend->second;
+    rig.sectionBody[e == 0 ? kFront : kRear] = robot.actuators[extend->second].body;
+  }
+  rig.sectionBody[kMiddle] = robot.base;
+  for (int g = 0; g < 3; ++g) {
+    int found = 0;
+    for (const WheelModel& w : robot.wheels) {
+      if (bodies[w.body].parent != rig.sectionBody[g] || found == 2) continue;
+      rig.wheelBody[g][found] = w.body;
+      rig.wheelActuator[g][found] = -1;
+      for (size_t a = 0; a < robot.actuators.size(); ++a)
+        if (robot.actuators[a].body == w.body) rig.wheelActuator[g][found] = static_cast<int>(a);
+      if (rig.wheelActuator[g][found] < 0) return fail("a wheel has no motor");
+      rig.wheelRadius = w.shape.radius;
+      ++found;
+    }
+    if (found != 2) return fail("a section does not carry two wheels");
+  }
+  for (const JointLimit& l : robot.limits) {
+    if (l.body == robot.actuators[rig.foldActuator[0]].body) rig.maxFold = l.upper;
+    if (l.body == robot.actuators[rig.extendActuator[0]].body) rig.maxExtension = l.upper;
+  }
+  rig.maxWheelSpeed = robot.maxWheelSpeed;
+  return rig;
+}
+
+void updateStepClimb(const StepClimbParams& params, const StepClimbRig& rig,
+                     const ClimbSensors& sensors, StepClimbState& state) {
+  transition(params, sensors, state);
+  const Goal g = goal(params, rig, sensors, state);
+  ClimbCommand& c = state.command;
+  const double foldStep = params.foldRate * params.period;
+  const double extendStep = params.extendRate * params.period;
+  for (int k = 0; k < 3; ++k)
+    c.wheelSpeed[k] = std::clamp(g.speed[k], -rig.maxWheelSpeed, rig.maxWheelSpeed);
+  for (int e = 0; e < 2; ++e) {
+    c.fold[e] = approach(c.fold[e], std::clamp(g.fold[e], -rig.maxFold, rig.maxFold), foldStep);
+    c.extend[e] = approach(c.extend[e], std::clamp(g.extend[e], 0.0, rig.maxExtension), extendStep);
+  }
+}
+
+void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
+                  const WorldData& data) {
+  const StepClimbRig& rig = climb.rig;
+  const std::vector<Body>& bodies = model.bodies.bodies;
+  ClimbSensors in;
+  in.time = state.bodies.time;
+  const Mat3 base = worldRotation(data.bodies, rig.sectionBody[kMiddle]);
+  Vec3 heading(base(0, 0), base(1, 0), 0.0);
+  heading.normalize();
+  in.roll = std::atan2(base(2, 1), base(2, 2));
+  for (int g = 0; g < 3; ++g) {
+    const Vec3 x = worldRotation(data.bodies, rig.sectionBody[g]).col(0);
+    in.pitch[g] = std::atan2(x.z(), std::hypot(x.x(), x.y()));
+    for (int k = 0; k < 2; ++k) {
+      const int body = rig.wheelBody[g][k];
+      in.wheelZ[g][k] = worldPoint(data.bodies, body, Vec3::Zero()).z();
+      for (size_t w = 0; w < model.wheels.size(); ++w) {
+        if (model.wheels[w].body != body) continue;
+        for (const WheelContact& c : data.wheels[w].contacts) {
+          in.contact[g][k] = true;
+          if (c.normal.dot(heading) < -climb.params.wallNormal) in.wall[g][k] = true;
+          if (c.normal.z() > climb.params.topNormal) in.top[g][k] = true;
+        }
+      }
+    }
+  }
+  for (int e = 0; e < 2; ++e) {
+    const Body& fold = bodies[model.actuators[rig.foldActuator[e]].body];
+    const Body& extend = bodies[model.actuators[rig.extendActuator[e]].body];
+    in.fold[e] = state.bodies.q[fold.qIndex];
+    in.extend[e] = state.bodies.q[extend.qIndex];
+  }
+  if (in.time == 0.0) {
+    // Start from the robot's current configuration, not from a jump of the drives.
+    for (int e = 0; e < 2; ++e) {
+      climb.state.command.fold[e] = in.fold[e];
+      climb.state.command.extend[e] = in.extend[e];
+    }
+    climb.state.groundZ = mean(in.wheelZ[kMiddle]);
+  }
+  updateStepClimb(climb.params, rig, in, climb.state);
+  const ClimbCommand& c = climb.state.command;
+  for (int g = 0; g < 3; ++g)
+    for (int k = 0; k < 2; ++k) state.targets[rig.wheelActuator[g][k]] = c.wheelSpeed[g];
+  for (int e = 0; e < 2; ++e) {
+    state.targets[rig.foldActuator[e]] = c.fold[e];
+    state.targets[rig.extendActuator[e]] = c.extend[e];
+  }
+}
+
+}  // namespace roverlab

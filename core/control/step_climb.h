@@ -1,0 +1,124 @@
+// Automatic step climbing for the `articulated6` robot (seed 000, Fig. 9-11).
+//
+// The paper climbs its 0.65 m step with a controller published elsewhere; this
+// is our own: a state machine over what the wheels touch (contact normals per
+// wheel group) and the section pitch angles, run once per control period. It
+// lifts the front section onto the step, pushes the middle section up the face
+// with the fold drives, lifts the rear section and stops on top:
+//
+//   approach → lift-front → climb-middle → lift-rear → done
+//
+// with a recovery (back off, straighten, try again) when a phase makes no
+// progress. Rules and measured figures: docs/step-climb.md.
+#pragma once
+
+#include <string>
+
+#include "robots/robot.h"
+
+namespace roverlab {
+
+enum class ClimbPhase : unsigned char {
+  Approach,   ///< front section folded up and extended, drive to the step face
+  LiftFront,  ///< front wheels at the edge: rear fold pitches the middle up, front wheels onto the
+              ///< top
+  ClimbMiddle,  ///< front on top: the fold drives push the middle section up the face
+  LiftRear,     ///< middle on top: rear section folded up, rear wheels over the edge
+  Done,         ///< all six wheels on top: sections straight, wheels braked
+  Recover,      ///< no progress: back off with the front raised and the rear straight, approach again
+};
+
+/// Name of a phase as shown in telemetry and the summary, e.g. "climb-middle".
+const char* climbPhaseName(ClimbPhase phase);
+
+/// Tunable settings of the controller (defaults chosen for seed 000's robot).
+struct StepClimbParams {
+  double period = 0.01;        ///< control period (s of simulated time)
+  double driveSpeed = 3.0;     ///< wheel speed while approaching and driving on top (rad/s)
+  double pushSpeed = 2.0;      ///< wheel speed while pressing against the step (rad/s)
+  double foldRate = 1.0;       ///< largest rate of change of a fold target (rad/s)
+  double extendRate = 0.15;    ///< largest rate of change of an extension target (m/s)
+  double liftFold = 1.5;       ///< fold of a section lifted over the edge (rad)
+  double pitchUpFold = 0.9;    ///< rear fold that pitches the middle up in lift-front (rad)
+  double maxLiftPitch = 0.6;   ///< middle pitch above which lift-front stops folding the rear (rad)
+  double maxClimbPitch = 1.4;  ///< middle pitch above which climb-middle stops pressing (rad)
+  double pressFold = 0.5;      ///< the front fold's target below level in climb-middle (rad)
+  double overEdgeFold =
+      0.2;  ///< the front fold's target below level once the middle is over the edge (rad)
+  double climbPitch = 0.8;  ///< middle pitch the rear fold holds in climb-middle (rad)
+  double pitchGain = 2.0;   ///< rear fold step per radian of pitch error per update (-)
+  double raisedHeight =
+      0.06;                 ///< a wheel this far above the ground (below the top) is up (down) (m)
+  double wallNormal = 0.5;  ///< a contact whose normal points back by more than this is the face
+  double topNormal = 0.8;   ///< a contact whose normal z exceeds this is a top surface
+  double phaseTimeout = 10.0;  ///< a phase longer than this (s) starts a recovery
+  double recoverTime = 3.0;    ///< duration of the back-off (s)
+  int maxRetries = 2;          ///< recoveries; after them a phase goes on without a time limit
+};
+
+/// What the controller reads: per wheel group (0 front, 1 middle, 2 rear), the
+/// two wheels of the group.
+struct ClimbSensors {
+  double time = 0.0;         ///< (s)
+  double pitch[3] = {};      ///< section pitch, nose-up positive (rad): front, middle, rear
+  double roll = 0.0;         ///< middle section roll (rad)
+  double fold[2] = {};       ///< fold joint positions (rad): front, rear
+  double extend[2] = {};     ///< extension joint positions (m): front, rear
+  double wheelZ[3][2] = {};  ///< wheel centre heights (m)
+  bool wall[3][2] = {};      ///< a wheel touches a face in front of it (normal against the heading)
+  bool top[3][2] = {};       ///< a wheel touches an upward-facing surface
+  bool contact[3][2] = {};   ///< a wheel touches anything
+};
+
+/// What the controller commands.
+struct ClimbCommand {
+  double wheelSpeed[3] = {};  ///< per group (rad/s): front, middle, rear
+  double fold[2] = {};        ///< fold targets (rad): front, rear
+  double extend[2] = {};      ///< extension targets (m): front, rear
+};
+
+/// The controller's changing state.
+struct StepClimbState {
+  ClimbPhase phase = ClimbPhase::Approach;
+  double phaseStart = 0.0;  ///< time the phase began (s)
+  double groundZ = 0.0;     ///< wheel centre height on the ground before the step (m)
+  double topZ = 0.0;        ///< wheel centre height on top of the step, once seen (m)
+  int retries = 0;
+  ClimbCommand command;  ///< last command (targets move from it at the rate limits)
+};
+
+/// The robot's indices the controller reads and drives, found once from the preset.
+struct StepClimbRig {
+  int wheelBody[3][2] = {};
+  int wheelActuator[3][2] = {};
+  int sectionBody[3] = {};  ///< front, middle (the base), rear
+  int foldActuator[2] = {}, extendActuator[2] = {};
+  double wheelRadius = 0.0;    ///< (m)
+  double maxWheelSpeed = 0.0;  ///< (rad/s)
+  double maxFold = 0.0;        ///< (rad)
+  double maxExtension = 0.0;   ///< (m)
+};
+
+/// A step-climbing controller attached to a simulation.
+struct StepClimb {
+  StepClimbParams params;
+  StepClimbRig rig;
+  StepClimbState state;
+  double nextControl = 0.0;  ///< time of the next control update (s)
+};
+
+/// Finds the wheels, sections and drives of an articulated6 robot; an issue at
+/// `control.controller` for any other robot.
+Expected<StepClimbRig> makeStepClimbRig(const Robot& robot);
+
+/// One control update: the state machine on the sensors, then the rate-limited
+/// targets in state.command.
+void updateStepClimb(const StepClimbParams& params, const StepClimbRig& rig,
+                     const ClimbSensors& sensors, StepClimbState& state);
+
+/// Reads the sensors from a world whose kinematics are current, runs one
+/// update and writes the wheel speed and joint targets into `state.targets`.
+void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
+                  const WorldData& data);
+
+}  // namespace roverlab
