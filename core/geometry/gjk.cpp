@@ -190,43 +190,27 @@ void gjk(const Support& support, Simplex& s, double scale, int& iterations, bool
 
 PointDistance pointDistance(const Polytope& poly, const Vec3& p, double radius) {
   PointDistance r;
-  // Everything read below comes from poly.packed (polytope.h), in order.
-  const double* packed = poly.packed.data();
-  const int nf = static_cast<int>(packed[0]), ne = static_cast<int>(packed[1]), nv = static_cast<int>(packed[2]);
-  const double scale = packed[3];
-  const double* facePlanes = packed + 4;
-  const double* edgeIndex = facePlanes + 4 * nf;  // first edge plane of each face (nf + 1)
-  const int edgeBase = 4 + 5 * nf + 1;
-  const double* vertices = packed + edgeBase + 4 * ne;
-  const double* edgeEnds = vertices + 3 * nv;
-  // The face-edge planes are read after the face pass has chosen a face: ask
-  // for them now, so that a polytope out of cache costs one wait, not two.
-  // (A no-op where there is no prefetch instruction, as in WebAssembly.)
-  for (const double *a = packed + edgeBase, *end = std::min(vertices, packed + edgeBase + 128); a < end; a += 8)
-    __builtin_prefetch(a);
   // Face-plane pass: the largest signed plane distance is a lower bound of the
-  // distance outside and the exact (negative) distance inside. Scalar code
-  // (Eigen's packets do not pay off on 3-vectors) with selects instead of
-  // branches: which face wins is data-dependent, a branch would mispredict.
+  // distance outside and the exact (negative) distance inside.
+  // (Scalar code: Eigen's packets do not pay off on 3-vectors.)
+  const Plane* faces = poly.faces.data();
+  const int nf = static_cast<int>(poly.faces.size());
   const double px = p.x(), py = p.y(), pz = p.z();
   int bf = 0;
   double bs = -std::numeric_limits<double>::infinity();
   for (int f = 0; f < nf; ++f) {
-    const double* n = facePlanes + 4 * f;
-    const double s = n[0] * px + n[1] * py + n[2] * pz - n[3];
-    const bool better = s > bs;
-    bf = better ? f : bf;
-    bs = better ? s : bs;
+    const Vec3& n = faces[f].normal;
+    const double s = n.x() * px + n.y() * py + n.z() * pz - faces[f].offset;
+    if (s > bs) bs = s, bf = f;
   }
   if (bs > radius) {
     r.distance = bs;
     r.feature = Feature::Far;
     return r;
   }
-  const double* face = facePlanes + 4 * bf;
-  const Vec3 faceNormal(face[0], face[1], face[2]);
-  const Vec3 projected = p - bs * faceNormal;
-  r.normal = faceNormal;
+  const Plane& face = faces[bf];
+  const Vec3 projected = p - bs * face.normal;
+  r.normal = face.normal;
   r.face = bf;
   if (bs <= 0) {
     r.distance = bs;
@@ -236,16 +220,14 @@ PointDistance pointDistance(const Polytope& poly, const Vec3& p, double radius) 
   }
   // Outside: if the projection onto that face lies inside the face polygon, the
   // plane distance is attained and is the distance.
-  const double tol = 1e-12 * scale;
+  const double tol = 1e-12 * poly.scale;
   int worst = -1;
   double worstOut = tol;
   const double qx = projected.x(), qy = projected.y(), qz = projected.z();
-  for (int e = static_cast<int>(edgeIndex[bf]), end = static_cast<int>(edgeIndex[bf + 1]); e < end; e += 4) {
-    const double* ep = packed + e;
-    const double out = ep[0] * qx + ep[1] * qy + ep[2] * qz - ep[3];
-    const bool beyond = out > worstOut;
-    worst = beyond ? e : worst;
-    worstOut = beyond ? out : worstOut;
+  for (int e = poly.edgeStart[bf], end = poly.edgeStart[bf + 1]; e < end; ++e) {
+    const Plane& ep = poly.edges[e].plane;
+    const double out = ep.normal.x() * qx + ep.normal.y() * qy + ep.normal.z() * qz - ep.offset;
+    if (out > worstOut) worstOut = out, worst = e;
   }
   if (worst < 0) {
     r.distance = bs;
@@ -258,27 +240,24 @@ PointDistance pointDistance(const Polytope& poly, const Vec3& p, double radius) 
   // from the face edge the projection lies farthest beyond (usually already
   // the answer, so GJK only confirms it).
   r.face = -1;
-  const auto vertex = [&](int i) { return Vec3(vertices[3 * i], vertices[3 * i + 1], vertices[3 * i + 2]); };
+  const Vec3* vertices = poly.vertices.data();
+  const int nv = static_cast<int>(poly.vertices.size());
   const auto support = [&](const Vec3& d, std::int64_t& id) {
     const double dx = d.x(), dy = d.y(), dz = d.z();
     int k = 0;
     double best = -std::numeric_limits<double>::infinity();
     for (int i = 0; i < nv; ++i) {
-      const double* v = vertices + 3 * i;
-      const double s = v[0] * dx + v[1] * dy + v[2] * dz;
-      const bool better = s > best;
-      k = better ? i : k;
-      best = better ? s : best;
+      const double s = vertices[i].x() * dx + vertices[i].y() * dy + vertices[i].z() * dz;
+      if (s > best) best = s, k = i;
     }
     id = k;
-    return Vec3(vertex(k) - p);
+    return Vec3(vertices[k] - p);
   };
-  const int edge = (worst - edgeBase) / 4;
-  const int from = static_cast<int>(edgeEnds[2 * edge]), to = static_cast<int>(edgeEnds[2 * edge + 1]);
+  const FaceEdge& start = poly.edges[worst];
   Simplex s;
-  s1d(vertex(from) - p, from, vertex(to) - p, to, s);
+  s1d(vertices[start.from] - p, start.from, vertices[start.to] - p, start.to, s);
   bool converged = true;
-  gjk(support, s, scale, r.iterations, converged);
+  gjk(support, s, poly.scale, r.iterations, converged);
   r.converged = converged;
   r.distance = std::sqrt(s.vv);
   r.closest = p + s.v;
@@ -288,11 +267,8 @@ PointDistance pointDistance(const Polytope& poly, const Vec3& p, double radius) 
     // The projection onto the largest-distance face fell outside it, yet the
     // closest point is on another face: the face whose normal it is.
     double bestDot = -2;
-    for (int f = 0; f < nf; ++f) {
-      const double* n = facePlanes + 4 * f;
-      const double d = n[0] * r.normal.x() + n[1] * r.normal.y() + n[2] * r.normal.z();
-      if (d > bestDot) bestDot = d, r.face = f;
-    }
+    for (int f = 0; f < nf; ++f)
+      if (const double d = faces[f].normal.dot(r.normal); d > bestDot) bestDot = d, r.face = f;
   }
   if (r.distance > radius) r.feature = Feature::Far;  // exact, hence also a lower bound
   return r;

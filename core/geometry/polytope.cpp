@@ -196,18 +196,6 @@ void buildFaceEdges(Polytope& poly) {
     }
     poly.edgeStart.push_back(static_cast<int>(poly.edges.size()));
   }
-  const size_t nf = poly.faces.size(), ne = poly.edges.size(), nv = poly.vertices.size();
-  auto& out = poly.packed;
-  out.clear();
-  out.reserve(4 + 4 * nf + nf + 1 + 4 * ne + 3 * nv + 2 * ne);
-  out.insert(out.end(), {double(nf), double(ne), double(nv), poly.scale});
-  for (const Plane& f : poly.faces) out.insert(out.end(), {f.normal.x(), f.normal.y(), f.normal.z(), f.offset});
-  const size_t edgeBase = 4 + 4 * nf + nf + 1;
-  for (size_t f = 0; f <= nf; ++f) out.push_back(static_cast<double>(edgeBase + 4 * poly.edgeStart[f]));
-  for (const FaceEdge& e : poly.edges)
-    out.insert(out.end(), {e.plane.normal.x(), e.plane.normal.y(), e.plane.normal.z(), e.plane.offset});
-  for (const Vec3& v : poly.vertices) out.insert(out.end(), {v.x(), v.y(), v.z()});
-  for (const FaceEdge& e : poly.edges) out.insert(out.end(), {double(e.from), double(e.to)});
 }
 
 }  // namespace roverlab

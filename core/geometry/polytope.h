@@ -2,28 +2,11 @@
 // set of convex polyhedra). Built once from points by a convex hull; immutable.
 #pragma once
 
-#include <cstddef>
-#include <new>
 #include <vector>
 
 #include "common/types.h"
 
 namespace roverlab {
-
-/// Allocator aligning blocks to a cache line (64 bytes).
-template <class T>
-struct CacheAligned {
-  using value_type = T;
-  CacheAligned() = default;
-  template <class U>
-  CacheAligned(const CacheAligned<U>&) {}
-  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(64))); }
-  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t(64)); }
-  template <class U>
-  bool operator==(const CacheAligned<U>&) const { return true; }
-  template <class U>
-  bool operator!=(const CacheAligned<U>&) const { return false; }
-};
 
 /// Oriented plane n·x = offset, n unit length.
 struct Plane {
@@ -49,15 +32,6 @@ struct Polytope {
   Aabb box;                             ///< bounding box of the vertices (m)
   Vec3 centroid = Vec3::Zero();         ///< mean of the vertices (m)
   double scale = 0.0;                   ///< largest box extent (m), sets tolerances
-  /// The data of pointDistance in one cache-aligned block, in the order it
-  /// reads them (a query on a polytope that is not in cache then waits for
-  /// one run of cache lines instead of five scattered ones). Built by
-  /// buildFaceEdges: a header (faces, face edges, vertices, scale), the face
-  /// planes (nx, ny, nz, offset), per face the index of its first edge plane
-  /// in this block (faces + 1 entries), the face-edge planes (4 each, grouped
-  /// by face as in `edges`), the vertices (x, y, z) and each face edge's two
-  /// vertex indices.
-  std::vector<double, CacheAligned<double>> packed;
 
   /// Vertex index of the support point in direction d (max d·v).
   int support(const Vec3& d) const;
@@ -72,8 +46,8 @@ constexpr int kMaxHullPoints = 128;
 /// Issue whose path is `points` or `points[i]`.
 Expected<Polytope> makeHull(const std::vector<Vec3>& points);
 
-/// Fills `edges`, `edgeStart` and `packed` from faces, faceVertices and
-/// vertices (for shapes assembled by hand, e.g. by terrain builders).
+/// Fills `edges` and `edgeStart` from faces and faceVertices (for shapes
+/// assembled by hand, e.g. by terrain builders).
 void buildFaceEdges(Polytope& poly);
 
 /// True when the point lies inside or on the polytope within `tol` (m).
