@@ -9,6 +9,8 @@ namespace {
 constexpr int kFront = 0, kMiddle = 1, kRear = 2;  // wheel groups and sections
 constexpr int kRearEnd = 1;                        // fold and extension drives: 0 front, 1 rear
 
+constexpr double kPi = 3.14159265358979323846;
+
 bool both(const bool (&w)[2]) { return w[0] && w[1]; }
 bool any(const bool (&w)[2]) { return w[0] || w[1]; }
 double mean(const double (&w)[2]) { return 0.5 * (w[0] + w[1]); }
@@ -49,7 +51,9 @@ void transition(const StepClimbParams& p, const ClimbSensors& in, StepClimbState
         enter(s, ClimbPhase::LiftRear, in.time);
       break;
     case ClimbPhase::LiftRear:
-      if (both(in.top[kRear]) && mean(in.wheelZ[kRear]) > s.topZ - p.raisedHeight)
+      // Upright: a robot that went over backwards may also end with its wheels up there.
+      if (both(in.top[kRear]) && mean(in.wheelZ[kRear]) > s.topZ - p.raisedHeight &&
+          std::abs(in.roll) < 0.5 * kPi)
         enter(s, ClimbPhase::Done, in.time);
       break;
     case ClimbPhase::Recover:
