@@ -587,6 +587,8 @@ class World {
   bool setJointTarget(const std::string& name, double target) {
     return sim_ && roverlab::setJointTarget(*sim_, name, target);
   }
+  /// The named controller on or off; false when the scenario has none.
+  bool setController(bool on) { return sim_ && roverlab::setControllerOn(*sim_, on); }
   val frame() const { return val(emscripten::typed_memory_view(frame_.size(), frame_.data())); }
 
   /// What the view needs to build the scene once: bodies and their boxes,
@@ -658,6 +660,7 @@ class World {
     layout.set("slots", kContactSlots);
     m.set("layout", layout);
     m.set("preset", sim.robot.preset);
+    m.set("controller", sim.climb ? std::string("step-climb") : std::string("none"));
     m.set("planar", sim.robot.planar);
     m.set("base", sim.robot.base);
     m.set("maxWheelSpeed", sim.robot.maxWheelSpeed);
@@ -807,6 +810,7 @@ EMSCRIPTEN_BINDINGS(roverlab) {
       .function("dt", &roverlab::World::dt)
       .function("setWheelSpeeds", &roverlab::World::setWheelSpeeds)
       .function("setJointTarget", &roverlab::World::setJointTarget)
+      .function("setController", &roverlab::World::setController)
       .function("frame", &roverlab::World::frame)
       .function("samples", &roverlab::World::samples)
       .function("model", &roverlab::World::model);

@@ -177,10 +177,17 @@ bool setJointTarget(Simulation& sim, const std::string& name, double target) {
   return true;
 }
 
+bool setControllerOn(Simulation& sim, bool on) {
+  if (!sim.climb) return false;
+  if (on && !sim.controllerOn) sim.climb->nextControl = sim.state.bodies.time;  // no backlog of periods
+  sim.controllerOn = on;
+  return true;
+}
+
 bool advance(Simulation& sim) {
   if (!sim.data.error.empty()) return false;
   applyScript(sim);
-  if (sim.climb && sim.state.bodies.time + 1e-12 >= sim.climb->nextControl) {
+  if (sim.climb && sim.controllerOn && sim.state.bodies.time + 1e-12 >= sim.climb->nextControl) {
     updateKinematics(sim);
     runStepClimb(*sim.climb, sim.model, sim.state, sim.data);
     sim.climb->nextControl += sim.climb->params.period;

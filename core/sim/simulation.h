@@ -22,6 +22,7 @@ struct Simulation {
   double leftSpeed = 0.0, rightSpeed = 0.0;  ///< wheel speed commands (rad/s), before clamping
   long steps = 0;
   std::optional<StepClimb> climb;  ///< set when control.controller is "step-climb"
+  bool controllerOn = true;        ///< the named controller drives (off: the commands stay as last set)
 };
 
 /// Builds the robot on the terrain and places it (on the ground when the pose
@@ -33,6 +34,12 @@ Expected<Simulation> makeSimulation(const Scenario& scenario);
 void setWheelSpeeds(Simulation& sim, double left, double right);
 /// Target of a named joint drive (rad or m); false if there is no such drive.
 bool setJointTarget(Simulation& sim, const std::string& name, double target);
+
+/// Turns the named controller on or off (operator mode). Off, the wheel and
+/// joint commands stay as the controller or the operator last set them; on
+/// again, it continues from its phase at the next control period. False when
+/// the scenario has no controller.
+bool setControllerOn(Simulation& sim, bool on);
 
 /// One step: script entries due, the controller when its period is due, then
 /// the world step. False (with sim.data.error set) when the state blew up;

@@ -29,6 +29,36 @@ afterAll(async () => {
 }, 60_000);
 
 describe("the papers' algorithms", { timeout: 120_000 }, () => {
+  test('seed 000: the step-climb controller shows its phases and brings articulated6 onto the 0.65 m step', async () => {
+    await page.selectOption('#scenario', 'climb-articulated6');
+    await waitFor(() => window.__roverlab.preset === 'articulated6' && window.__roverlab.phase);
+    expect(await page.isVisible('#controller-box')).toBe(true);
+    await page.selectOption('#speed', 'Infinity');  // as fast as possible
+    const phases = new Set();
+    const deadline = Date.now() + 100_000;
+    while (Date.now() < deadline) {
+      const s = await page.evaluate(() => ({ phase: window.__roverlab.phase, time: window.__roverlab.time }));
+      phases.add(s.phase);
+      if (s.phase?.startsWith('done') || s.time > 30) break;
+      await page.waitForTimeout(100);
+    }
+    const s = await page.evaluate(() => ({ ...window.__roverlab, doc: undefined, screenOf: undefined, crawler: undefined }));
+    expect(s.phase).toMatch(/^done/);
+    expect(s.time).toBeLessThan(30);
+    expect(s.base[2]).toBeGreaterThan(0.65);  // the middle section on the top
+    expect(phases.size).toBeGreaterThanOrEqual(3);
+    expect(await page.textContent('#phase')).toMatch(/step-climb: done/);
+    await page.screenshot({ path: path.join(resultsDir, 'climb.png') });
+    // Operator mode: a driving key takes over from the controller.
+    await page.selectOption('#speed', '1');
+    await page.locator('#view').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.down('ArrowUp');
+    await page.keyboard.up('ArrowUp');
+    expect(await page.isChecked('#controller')).toBe(false);
+    await waitFor(() => /operator mode/.test(document.querySelector('#phase').textContent));
+    expect(errors).toEqual([]);
+  });
+
   test('seed 002: the rover is placed along Track1 of the depression terrain, all right wheels down in the middle', async () => {
     await page.selectOption('#scenario', 'depression-rocker8');
     await waitFor(() => window.__roverlab.preset === 'rocker8' && window.__roverlab.time > 0.2);

@@ -186,6 +186,8 @@ function onModel(model) {
   state.telemetry = new Telemetry(model.columns);
   state.latest = state.previous = null;
   state.driver = new Driver(model, send);
+  $('controller-box').hidden = model.controller === 'none';
+  $('controller').checked = true;
   $('help').textContent = state.driver.help();
   $('preset').value = model.preset;
   const specs = state.presets.find((p) => p.preset === model.preset)?.params ?? [];
@@ -268,7 +270,9 @@ function wireControls() {
     state.telemetry?.clear();
     state.latest = state.previous = null;
     send({ type: 'reset' });
+    if (state.model?.controller !== 'none') send({ type: 'controller', on: $('controller').checked });
   });
+  $('controller').addEventListener('input', () => send({ type: 'controller', on: $('controller').checked }));
   $('speed').addEventListener('change', () => send({ type: 'speed', speed: Number($('speed').value) }));
   for (const id of ['follow', 'forces', 'f-normal', 'f-tangential', 'f-resultant', 'force-scale', 'trails'])
     $(id).addEventListener('input', applyViewOptions);
@@ -296,6 +300,12 @@ function wireControls() {
     else if (e.key === '.') $('step').click();
     else if (e.key === 'Backspace') $('reset').click();
     else if (!state.driver?.key(e, true)) return;
+    else if (state.model?.controller !== 'none' && $('controller').checked) {
+      // A driving key takes over from the automatic controller (operator mode).
+      $('controller').checked = false;
+      send({ type: 'controller', on: false });
+      showBanner('Operator mode: the automatic controller is off. Tick “automatic controller” to hand back.', 'info');
+    }
     e.preventDefault();
   });
   window.addEventListener('keyup', (e) => state.driver?.key(e, false));
@@ -359,12 +369,41 @@ function loop(now) {
   if (now - lastPlot > 250 && state.telemetry?.rows) {
     lastPlot = now;
     plots.update(state.telemetry);
+    showStatus(state.telemetry);
   }
   stage.render();
   if (shown && state.firstFrameAt === null) state.firstFrameAt = now;
   watchQuality(now);
   publish(shown);
   requestAnimationFrame(loop);
+}
+
+// The step-climb controller's phases (core/control/step_climb.h, in order).
+const CLIMB_PHASES = ['approach', 'lift the front section', 'climb with the middle', 'lift the rear section', 'done: all wheels on the top', 'recover: back off and retry'];
+const TIP_PITCH = (70 * Math.PI) / 180;  // rad: a section steeper than this is close to going over
+const TIP_ROLL = (25 * Math.PI) / 180;   // rad
+
+/** The controller's phase and a warning when the robot nears tipping over, from the latest telemetry row. */
+function showStatus(telemetry) {
+  const { columns } = telemetry;
+  const last = telemetry.rows - 1;
+  const at = (name) => telemetry.value(last, columns.indexOf(name));
+  const lines = [];
+  const phase = columns.indexOf('climb_phase');
+  if (phase >= 0) {
+    const name = CLIMB_PHASES[telemetry.value(last, phase)] ?? '?';
+    lines.push(`step-climb: ${$('controller').checked ? name : `off (operator mode; was ${name})`}`);
+    published.phase = name;
+  }
+  const pitches = columns.filter((c) => c.endsWith('_pitch_rad')).map((c) => at(c));
+  const pitch = Math.max(...pitches.map(Math.abs));
+  const roll = Math.abs(at('base_roll_rad'));
+  const deg = (r) => `${Math.round((r * 180) / Math.PI)}°`;
+  const tipping = pitch > TIP_PITCH || roll > TIP_ROLL;
+  if (tipping) lines.push(`⚠ near tipping over: pitch ${deg(pitch)}, roll ${deg(roll)}`);
+  published.tipping = tipping;
+  $('phase').textContent = lines.join('\n');
+  $('phase').classList.toggle('warn', tipping);
 }
 
 function publish(shown) {

@@ -10,6 +10,7 @@
 //   { type: 'speed', speed }            0.1 … 10, or Infinity for as fast as possible
 //   { type: 'wheels', left, right }     wheel speed commands (rad/s)
 //   { type: 'joint', name, target }     a joint drive's target (rad or m)
+//   { type: 'controller', on }          the scenario's named controller on or off (operator mode)
 //   { type: 'presets' }                 answers 'presets'
 // Messages out (worker → main):
 //   { type: 'presets', presets }        core.presets(): every preset with its parameter specs
@@ -112,6 +113,9 @@ export function createSimHost(core, post) {
         return;
       case 'joint':
         world?.setJointTarget(message.name, message.target);
+        return;
+      case 'controller':
+        world?.setController(Boolean(message.on));
         return;
       case 'reset':
         if (!world) return;
