@@ -1,19 +1,13 @@
 // The WASM core's crawlerLinkContact (seed 003) on hand-built cases of the
 // paper, input issues as data, and the panel's default parameters.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { demoCrawler, obstacleVertices } from '../../web/src/crawler_panel.js';
+import { loadWasmCore } from './support.mjs';
 
-const modulePath = fileURLToPath(new URL('../../web/src/wasm/roverlab_core.js', import.meta.url));
 let core;
 
 beforeAll(async () => {
-  if (!existsSync(modulePath)) {
-    throw new Error(`${modulePath} is missing: build it with \`npm run build:wasm\``);
-  }
-  const { default: createRoverlabCore } = await import(modulePath);
-  core = await createRoverlabCore();
+  core = await loadWasmCore();
 });
 
 const DEG = Math.PI / 180;

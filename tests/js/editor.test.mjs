@@ -5,20 +5,18 @@
 // row); the undo history (one drag, one step) and the autosave.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 
 import { AUTOSAVE_KEY, EditorDocument } from '../../web/src/editor/document.js';
 import { planeEquation } from '../../web/src/editor/editor_panel.js';
 import { addSegment, farSide, nextSegment, parsePoint, rechain, removeSegment, setPoint } from '../../web/src/editor/quad_rows.js';
 import { refitTrack1 } from '../../web/src/editor/track1_edit.js';
+import { loadWasmCore, root } from './support.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let core;
 
 beforeAll(async () => {
-  const { default: createRoverlabCore } = await import(path.join(root, 'web/src/wasm/roverlab_core.js'));
-  core = await createRoverlabCore();
+  core = await loadWasmCore();
 });
 
 const sub = (p, q) => p.map((v, k) => v - q[k]);

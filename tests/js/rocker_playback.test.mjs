@@ -1,24 +1,20 @@
 // Kinematic playback of the rocker rover (seed 002) through the WASM core:
 // core.rockerPlayback on the paper's depression and slope terrains, and the
 // three.js view module drawing its poses.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as THREE from 'three';
 import { beforeAll, describe, expect, test } from 'vitest';
 
 import { RockerPlayback } from '../../web/src/rocker_playback.js';
+import { loadWasmCore } from './support.mjs';
 
-const modulePath = fileURLToPath(new URL('../../web/src/wasm/roverlab_core.js', import.meta.url));
 const terrain = (name) =>
   JSON.parse(readFileSync(fileURLToPath(new URL(`../../terrains/${name}`, import.meta.url)), 'utf8'));
 let core;
 
 beforeAll(async () => {
-  if (!existsSync(modulePath)) {
-    throw new Error(`${modulePath} is missing: build it with \`npm run build:wasm\``);
-  }
-  const { default: createRoverlabCore } = await import(modulePath);
-  core = await createRoverlabCore();
+  core = await loadWasmCore();
 });
 
 /** The pose whose arc length is nearest to s. */

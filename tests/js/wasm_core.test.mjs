@@ -1,18 +1,12 @@
 // The WASM build of the core, loaded in Node: the demo terrain, point distance
 // against analytic answers, and input errors coming back as data.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { loadWasmCore } from './support.mjs';
 
-const modulePath = fileURLToPath(new URL('../../web/src/wasm/roverlab_core.js', import.meta.url));
 let core;
 
 beforeAll(async () => {
-  if (!existsSync(modulePath)) {
-    throw new Error(`${modulePath} is missing: build it with \`npm run build:wasm\``);
-  }
-  const { default: createRoverlabCore } = await import(modulePath);
-  core = await createRoverlabCore();  // reads the .wasm next to the .js (web/wasm-pre.js)
+  core = await loadWasmCore();
 });
 
 /** Flat [x, y, z, ...] corners of an axis-aligned box. */
