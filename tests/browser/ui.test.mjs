@@ -43,7 +43,7 @@ async function choose(selector, value) {
 
 describe('the app', () => {
   test('every scenario of terrains/ loads and plays', async () => {
-    const ids = await page.$$eval('#scenario option', (options) => options.map((o) => o.value));
+    const ids = await page.$$eval('#scenario option', (options) => options.map((o) => o.value).filter(Boolean));
     expect(ids.length).toBeGreaterThanOrEqual(14);
     for (const id of ids) await choose('#scenario', id);
     expect(errors).toEqual([]);

@@ -99,6 +99,7 @@ function fillPickers() {
   const mine = document.createElement('option');
   mine.value = '';
   mine.textContent = 'your scenario (edited)';
+  mine.disabled = true;  // a label for the current scenario, not a choice
   select.append(mine);
   for (const s of scenarios) {
     const o = document.createElement('option');
@@ -107,9 +108,10 @@ function fillPickers() {
     select.append(o);
   }
   select.value = saved ? '' : DEFAULT_ID;
-  select.addEventListener('change', () =>
-    doc.replace(`open ${select.value}`, JSON.parse(scenarios.find((s) => s.id === select.value).text), { restart: true }),
-  );
+  select.addEventListener('change', () => {
+    const file = scenarios.find((s) => s.id === select.value);
+    if (file) doc.replace(`open ${file.id}`, JSON.parse(file.text), { restart: true });
+  });
   $('preset').addEventListener('change', () =>
     doc.replace(`robot ${$('preset').value}`, withPreset(doc.scenario, $('preset').value), { restart: true }),
   );
