@@ -661,6 +661,11 @@ class World {
     m.set("layout", layout);
     m.set("preset", sim.robot.preset);
     m.set("controller", sim.climb ? std::string("step-climb") : std::string("none"));
+    val phases = val::array();  // names of the controller's phases, by the climb_phase telemetry value
+    if (sim.climb)
+      for (int p = 0; p <= static_cast<int>(ClimbPhase::Recover); ++p)
+        phases.call<void>("push", std::string(climbPhaseName(static_cast<ClimbPhase>(p))));
+    m.set("phases", phases);
     m.set("planar", sim.robot.planar);
     m.set("base", sim.robot.base);
     m.set("maxWheelSpeed", sim.robot.maxWheelSpeed);

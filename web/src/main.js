@@ -380,8 +380,6 @@ function loop(now) {
   requestAnimationFrame(loop);
 }
 
-// The step-climb controller's phases (core/control/step_climb.h, in order).
-const CLIMB_PHASES = ['approach', 'lift the front section', 'climb with the middle', 'lift the rear section', 'done: all wheels on the top', 'recover: back off and retry'];
 const TIP_PITCH = (70 * Math.PI) / 180;  // rad: a section steeper than this is close to going over
 const TIP_ROLL = (25 * Math.PI) / 180;   // rad
 
@@ -393,7 +391,7 @@ function showStatus(telemetry) {
   const lines = [];
   const phase = columns.indexOf('climb_phase');
   if (phase >= 0) {
-    const name = CLIMB_PHASES[telemetry.value(last, phase)] ?? '?';
+    const name = state.model.phases[telemetry.value(last, phase)] ?? '?';
     lines.push(`step-climb: ${$('controller').checked ? name : `off (operator mode; was ${name})`}`);
     published.phase = name;
   }
