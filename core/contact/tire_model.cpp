@@ -10,11 +10,6 @@ double sign(double v) { return (v > 0) - (v < 0); }
 
 }  // namespace
 
-double adhesion(const Material& m, double slip) {
-  // seed 000 eq. 8
-  return m.phiMax * (1 - std::exp(-slip / m.s0)) * (1 + std::exp(-slip / m.s1));
-}
-
 TireForces tireForces(const TireParams& tire, const Material& ground, const ContactKinematics& k,
                       SlipDefinition slipDef) {
   TireForces f;
@@ -40,12 +35,14 @@ TireForces tireForces(const TireParams& tire, const Material& ground, const Cont
   f.adhesion = adhesion(ground, f.slip);
   // eqs. 7, 10: R_xy = φ_s(s) R_z along −V_sk
   const Vec3 tangential = vs > 0 ? Vec3(-(f.adhesion * f.normal / vs) * f.slipVelocity) : Vec3::Zero();
-  setTangentialForce(tire, ground, k, tangential, f);
+  // eq. 11: rolling resistance f R_z r0 opposing the spin.
+  const double rolling = -ground.rolling * f.normal * tire.rollingRadiusRatio * k.radius * sign(k.spinRate);
+  setTangentialForce(tire, k, tangential, rolling, f);
   return f;
 }
 
-void setTangentialForce(const TireParams& tire, const Material& ground, const ContactKinematics& k,
-                        const Vec3& tangential, TireForces& f) {
+void setTangentialForce(const TireParams& tire, const ContactKinematics& k, const Vec3& tangential,
+                        double rollingMoment, TireForces& f) {
   f.tangentialForce = tangential;
   f.force = f.normalForce + f.tangentialForce;  // eq. 12: R = R_xy + R_z
   // eq. 11: M_ky = (R_x + f R_z sign ω) r0 about the axle: the tangential
@@ -53,8 +50,7 @@ void setTangentialForce(const TireParams& tire, const Material& ground, const Co
   // opposing the spin.
   const double opLen = k.op.norm();
   const double r0 = tire.rollingRadiusRatio * k.radius;
-  f.spinMoment = (r0 / opLen) * k.op.cross(f.tangentialForce).dot(k.axle) -
-                 ground.rolling * f.normal * r0 * sign(k.spinRate);
+  f.spinMoment = (r0 / opLen) * k.op.cross(f.tangentialForce).dot(k.axle) + rollingMoment;
   // eq. 12: the rest of the moment about O goes to the axle.
   const Vec3 moment = k.op.cross(f.force);
   f.axleMoment = moment - moment.dot(k.axle) * k.axle;

@@ -26,9 +26,6 @@ struct TireParams {
                                   ///< stays finite at standstill (regularises eq. 9)
 };
 
-/// φ_s(s) = φ_max (1 − e^{−s/s0}) (1 + e^{−s/s1}), seed 000 eq. 8 / seed 001.
-double adhesion(const Material& m, double slip);
-
 /// Kinematics of one contact point of one wheel (world frame).
 struct ContactKinematics {
   Vec3 op = Vec3::Zero();               ///< OP: from wheel centre O to contact point P (m)
@@ -61,11 +58,12 @@ struct TireForces {
 TireForces tireForces(const TireParams& tire, const Material& ground, const ContactKinematics& k,
                       SlipDefinition slip = SlipDefinition::Relative);
 
-/// Replaces the tangential force of `f` and recomputes the total force R, M_ky
-/// and M_k from it (eqs. 11-12); used when the tangential force comes from a
-/// model with memory (see contact/tread.h).
-void setTangentialForce(const TireParams& tire, const Material& ground, const ContactKinematics& k,
-                        const Vec3& tangential, TireForces& f);
+/// Replaces the tangential force of `f` and the rolling-resistance moment about
+/// the axle (N·m, the −f·R_z·r0·sign ω_k term of eq. 11) and recomputes the
+/// total force R, M_ky and M_k from them (eqs. 11-12); used when both come from
+/// a model with memory (see contact/tread.h).
+void setTangentialForce(const TireParams& tire, const ContactKinematics& k, const Vec3& tangential,
+                        double rollingMoment, TireForces& f);
 
 /// Planar contact (x–z plane, moments about +y), seed 001.
 struct PlanarContactKinematics {

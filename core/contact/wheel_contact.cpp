@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "geometry/gjk.h"
 
@@ -18,7 +19,9 @@ bool onPatch(const SharedPatch& patch, const Vec3& q, double tol) {
     const Vec3& a = patch.polygon[i];
     const Vec3& b = patch.polygon[(i + 1) % k];
     const Vec3 edge = b - a;
-    const double s = edge.cross(q - a).dot(n) / std::max(edge.norm(), 1e-300);
+    const double length = edge.norm();
+    if (length <= 1e-12) continue;  // a repeated vertex
+    const double s = edge.cross(q - a).dot(n) / length;
     if (std::abs(s) <= tol) continue;  // on this edge's line: inside for this edge
     if (sign == 0) sign = s;
     if (s * sign < 0) return false;
@@ -26,39 +29,77 @@ bool onPatch(const SharedPatch& patch, const Vec3& q, double tol) {
   return true;
 }
 
-// Normal of the face of `poly` through q that best faces direction n,
+// The face of `poly` through q (within tol) that best faces direction n,
 // ignoring faces parallel to the seam plane; false if there is none.
-bool faceAt(const Polytope& poly, const Vec3& q, const Vec3& n, const Vec3& seam, Vec3& out) {
-  const double tol = 1e-9 * poly.scale;
+bool faceAt(const Polytope& poly, const Vec3& q, const Vec3& n, const Vec3& seam, double tol, Plane& out) {
   double best = -2;
   for (const Plane& f : poly.faces) {
     if (std::abs(f.signedDistance(q)) > tol || std::abs(f.normal.dot(seam)) > 1 - 1e-9) continue;
-    if (f.normal.dot(n) > best) best = f.normal.dot(n), out = f.normal;
+    if (f.normal.dot(n) > best) best = f.normal.dot(n), out = f;
   }
   return best > -2;
 }
 
+struct Candidate {
+  int piece;
+  PointDistance pd;
+};
+
+// The candidate of `piece`, or null when it is out of the wheel's reach.
+const Candidate* candidateOf(const std::vector<Candidate>& all, int piece) {
+  for (const Candidate& c : all)
+    if (c.piece == piece) return &c;
+  return nullptr;
+}
+
+// A crease whose faces turn by less than this (about 3°) is treated as flush:
+// nearly coplanar pieces (typed coordinates, rounding) make one surface.
+constexpr double kCreaseSine = 0.05;
+
 // A contact through a flush seam is a ghost: its nearest point q lies on a
-// face shared with a neighbour, and the wheel centre is on the neighbour's
-// side, so the neighbour reports the contact. A centre exactly on the shared
-// plane goes to the piece with the lower index. A concave crease is the
-// exception: there the piece's own surface rises over the neighbour's, its
-// contact grows from zero as the wheel approaches, and dropping it would make
-// the force jump when the wheel reaches the piece's face region.
-bool isGhost(const Terrain& terrain, int index, const PointDistance& pd, const Vec3& centre) {
-  const TerrainPiece& piece = terrain.pieces[index];
-  const double onTol = 1e-9 * piece.shape.scale;
-  const double sideTol = 1e-12 * piece.shape.scale;
+// face shared with a neighbour (the piece's edge at the seam), where the
+// surface continues, and a nearer point of that surface exists:
+//  - the neighbour across the seam is nearer to the wheel centre (or as near
+//    and of lower index: q exactly on the seam), or
+//  - another piece's nearest point lies on the plane of the face through q
+//    and is nearer (a surface split into many pieces: the true contact may
+//    be on a piece that does not touch this seam).
+// For pieces that make one continuous surface the distance to the union is
+// the smallest of the pieces' distances, whatever the surface's orientation,
+// so one contact remains. A concave crease is the exception: there the
+// piece's own face turns towards the wheel (its normal leans towards the
+// neighbour by more than kCreaseSine against the neighbour's face), its contact grows from zero as the wheel
+// approaches, and dropping it would make the force jump when the wheel
+// reaches the piece's face region: both contacts are real.
+bool isGhost(const Terrain& terrain, const std::vector<Candidate>& all, const Candidate& c) {
+  const TerrainPiece& piece = terrain.pieces[c.piece];
+  const double tie = 1e-12 * piece.shape.scale;
   for (const SharedPatch& patch : piece.shared) {
-    const double s = patch.plane.signedDistance(centre);
-    const bool neighbourSide = s > sideTol || (s >= -sideTol && patch.neighbour < index);
-    if (!neighbourSide || !onPatch(patch, pd.closest, onTol)) continue;
+    if (!onPatch(patch, c.pd.closest, kFlushTolerance)) continue;
     const Vec3& seam = patch.plane.normal;  // points into the neighbour
-    Vec3 own, other;
-    const bool concave = faceAt(piece.shape, pd.closest, pd.normal, seam, own) &&
-                         faceAt(terrain.pieces[patch.neighbour].shape, pd.closest, pd.normal, seam, other) &&
-                         (own - other).dot(seam) > 1e-9;
-    if (!concave) return true;
+    // The piece's other face through q; none when q lies inside the shared
+    // face itself, wholly covered by the neighbour.
+    Plane own;
+    const bool onEdge = faceAt(piece.shape, c.pd.closest, c.pd.normal, seam, 1e-9 * piece.shape.scale, own);
+    // The neighbour's face at the seam, found through q moved onto the seam
+    // plane (q may be up to kFlushTolerance off it across a gap or overlap).
+    Plane next;
+    const Vec3 onSeam = c.pd.closest - patch.plane.signedDistance(c.pd.closest) * seam;
+    const bool concave = onEdge &&
+                         faceAt(terrain.pieces[patch.neighbour].shape, onSeam, c.pd.normal, seam, kFlushTolerance, next) &&
+                         (own.normal - next.normal).dot(seam) > kCreaseSine;
+    if (concave) continue;  // both contacts are real
+    const Candidate* other = candidateOf(all, patch.neighbour);
+    if (other) {
+      if (other->pd.distance < c.pd.distance - tie ||
+          (other->pd.distance <= c.pd.distance + tie && patch.neighbour < c.piece))
+        return true;
+    }
+    if (!onEdge) continue;
+    for (const Candidate& x : all)
+      if (x.piece != c.piece && x.pd.distance < c.pd.distance - tie &&
+          std::abs(own.signedDistance(x.pd.closest)) <= kFlushTolerance)
+        return true;
   }
   return false;
 }
@@ -74,11 +115,18 @@ int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& c
   reach.max = centre.array() + wheel.radius;
   piecesNear(terrain, reach, near);
   const double band = 0.5 * wheel.width / wheel.radius;  // |normal·axle| limit of the tread
+  thread_local std::vector<Candidate> candidates;
+  candidates.clear();
   for (int i : near) {
-    const TerrainPiece& piece = terrain.pieces[i];
-    const PointDistance pd = pointDistance(piece.shape, centre, wheel.radius);
+    const PointDistance pd = pointDistance(terrain.pieces[i].shape, centre, wheel.radius);
     if (pd.feature == Feature::Far || pd.distance >= wheel.radius) continue;
-    if (pd.distance > 0 && isGhost(terrain, i, pd, centre)) continue;
+    candidates.push_back({i, pd});
+  }
+  for (const Candidate& candidate : candidates) {
+    const int i = candidate.piece;
+    const TerrainPiece& piece = terrain.pieces[i];
+    const PointDistance& pd = candidate.pd;
+    if (pd.distance > 0 && isGhost(terrain, candidates, candidate)) continue;
     WheelContact c;
     c.piece = i;
     c.normal = pd.normal;

@@ -106,6 +106,13 @@ std::string summaryJson(const Simulation& sim, const RunStats& stats, double wal
     pitch[bodies[sim.robot.sections[s]].name] = round6(stats.maxAbsPitch[s]);
   out["max_abs_pitch_rad"] = pitch;
   if (sim.climb) out["phase"] = climbPhaseName(sim.climb->state.phase);
+  const ContactLawStats& law = sim.data.law;
+  out["contact_law"] = {{"contacts", law.contacts},
+                        {"friction_violations", law.frictionViolations},
+                        {"max_friction_ratio", round6(law.maxFrictionRatio)},
+                        {"centres_inside", law.centresInside},
+                        {"max_deflection_ratio", round6(law.maxDeflectionRatio)},
+                        {"body_contacts", sim.data.chassisContactsTotal}};
   out["steps"] = sim.steps;
   out["wall_s"] = round6(wallSeconds);
   const double sps = wallSeconds > 0 ? sim.steps / wallSeconds : 0.0;

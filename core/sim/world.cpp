@@ -58,11 +58,35 @@ void jointForces(const WorldModel& model, const WorldState& state, Eigen::Vector
   }
 }
 
-Vec3 previousTread(const std::vector<TreadState>& tread, int piece) {
-  for (const TreadState& t : tread)
-    if (t.piece == piece) return t.deflection;
-  return Vec3::Zero();
+// The tread state a contact continues: the same piece's, else (the contact
+// crossed a seam onto another piece of the same surface) the one whose
+// normal is within about 8° of it, the closest; none for a new contact.
+TreadState previousTread(const std::vector<TreadState>& tread, const WheelContact& c) {
+  const TreadState* best = nullptr;
+  double bestDot = 0.99;
+  for (const TreadState& t : tread) {
+    if (t.piece == c.piece) return t;
+    const double d = t.normal.dot(c.normal);
+    if (d > bestDot) bestDot = d, best = &t;
+  }
+  return best ? *best : TreadState{};
 }
+
+// Seed 000's laws at one contact: the tangential force within the adhesion
+// curve (contact/tread.h bounds it by the curve's peak), the centre outside
+// the ground, the deflection.
+void checkContactLaw(const TireForces& f, double peak, const WheelContact& c, double radius, ContactLawStats& law) {
+  ++law.contacts;
+  const double limit = peak * f.normal;
+  const double tangential = f.tangentialForce.norm();
+  if (tangential > limit * (1 + 1e-9)) ++law.frictionViolations;
+  if (limit > 0) law.maxFrictionRatio = std::max(law.maxFrictionRatio, tangential / limit);
+  if (c.distance < 0) ++law.centresInside;
+  law.maxDeflectionRatio = std::max(law.maxDeflectionRatio, c.deflection / radius);
+}
+
+// Spin inertia of a wheel about its axle (kg·m²).
+double spinInertia(const Body& b) { return b.axis.dot(b.inertia * b.axis); }
 
 std::string blowUpMessage(const WorldModel& model, const WorldState& state) {
   // The common case in one pass over q and v; the body is looked up only on failure.
@@ -124,6 +148,7 @@ void chassisForces(const WorldModel& model, WorldData& data) {
 void evaluate(const WorldModel& model, const WorldState& state, WorldData& data) {
   computeContactForces(model, state, data);
   chassisForces(model, data);
+  data.chassisContactsTotal += data.chassisContacts;
   jointForces(model, state, data.bodies.tau, data.integrals);
   abaFromKinematics(model.bodies, data.bodies);  // computeContactForces ran the kinematics
 }
@@ -195,18 +220,25 @@ void computeContactForces(const WorldModel& model, const WorldState& state, Worl
     k.radius = wheel.shape.radius;
     Vec3 moment = Vec3::Zero();
     res.tread.clear();
+    const double r0 = wheel.tire.rollingRadiusRatio * wheel.shape.radius;
     for (const WheelContact& c : res.contacts) {
       k.op = c.point - centre;
       k.deflection = c.deflection;
-      const Material& ground = model.terrain.materials[model.terrain.pieces[c.piece].material];
+      const int material = model.terrain.pieces[c.piece].material;
+      const Material& ground = model.terrain.materials[material];
       TireForces f = tireForces(wheel.tire, ground, k, model.slip);
-      // The tangential force goes through the tread element: seed 000's law
-      // in steady slip, a spring at rest (contact/tread.h).
-      TreadState next{c.piece, Vec3::Zero()};
-      const Vec3 before = previousTread(state.tread[w], c.piece);
-      const Vec3 tangential = treadForce(wheel.tread, before, f.slipVelocity, c.normal, f.adhesion * f.normal,
-                                         2 * ground.phiMax * f.normal, model.dt, next.deflection);
-      setTangentialForce(wheel.tire, ground, k, tangential, f);
+      // The tangential force and the rolling resistance go through the tread
+      // element: seed 000's laws in steady slip and rolling, springs at rest,
+      // the force never beyond the adhesion curve's peak (contact/tread.h).
+      const double peak = model.terrain.peakAdhesion[material];
+      const TreadState before = previousTread(state.tread[w], c);
+      TreadState next{c.piece, c.normal, Vec3::Zero(), 0.0};
+      const Vec3 tangential = treadForce(wheel.tread, before.deflection, f.slipVelocity, c.normal,
+                                         f.adhesion * f.normal, peak * f.normal, model.dt, next.deflection);
+      const double rolling = rollingResistance(wheel.tread, before.rolling, k.spinRate, ground.rolling * f.normal * r0,
+                                               spinInertia(body), model.dt, next.rolling);
+      setTangentialForce(wheel.tire, k, tangential, rolling, f);
+      checkContactLaw(f, peak, c, wheel.shape.radius, data.law);
       res.tread.push_back(next);
       res.forces.push_back(f);
       res.force += f.force;

@@ -93,10 +93,14 @@ struct WorldModel {
   double dt = 4e-4;  ///< fixed step (s), seed 000
 };
 
-/// Tread deflection of one wheel against one terrain piece (contact/tread.h).
+/// Tread state of one wheel against one terrain piece (contact/tread.h). A
+/// contact that moves onto another piece of the same surface (a seam) keeps
+/// the state of the contact it continues: the one with the closest normal.
 struct TreadState {
   int piece = -1;
-  Vec3 deflection = Vec3::Zero();  ///< z (m)
+  Vec3 normal = Vec3::Zero();      ///< contact normal when it was last updated (unit)
+  Vec3 deflection = Vec3::Zero();  ///< z: tangential tread deflection (m)
+  double rolling = 0.0;            ///< θ: rolling-resistance deflection (rad)
 };
 
 struct WorldState {
@@ -115,11 +119,23 @@ struct WheelResult {
   double normalLoad = 0.0;         ///< sum of R_z (N)
 };
 
+/// The contact laws checked at every force evaluation (RK4 stages included),
+/// accumulated over the run: what the tests and the run summary report.
+struct ContactLawStats {
+  long contacts = 0;            ///< wheel contacts evaluated
+  long frictionViolations = 0;  ///< contacts with |R_xy| > max_s φ_s(s)·R_z (relative 1e-9 for rounding)
+  double maxFrictionRatio = 0;  ///< largest |R_xy| / (max_s φ_s(s)·R_z) (-), ≤ 1 when the law holds
+  long centresInside = 0;       ///< contacts with the wheel centre inside a terrain piece
+  double maxDeflectionRatio = 0;  ///< largest tire deflection Z / r (-)
+};
+
 struct WorldData {
   MultibodyData bodies;
+  ContactLawStats law;
   std::vector<double> integrals;  ///< actuator integrals at the end of the step being taken
   std::vector<WheelResult> wheels;
   int chassisContacts = 0;  ///< probes touching the terrain in the last evaluation
+  long chassisContactsTotal = 0;  ///< body contacts summed over every force evaluation of the run
   std::string error;  ///< set when the state became non-finite; the step refuses to go on
   MultibodyState previous;  ///< scratch: the state at the start of the step being taken
 };

@@ -14,4 +14,12 @@ struct Material {
 /// Asphalt as in seed 000's step scenario (f = 0.018, φ_max = 0.8).
 inline Material asphalt() { return Material{}; }
 
+/// φ_s(s) = φ_max (1 − e^{−s/s0}) (1 + e^{−s/s1}), seed 000 eq. 8 / seed 001.
+double adhesion(const Material& m, double slip);
+
+/// The curve's peak, max over s ≥ 0 of φ_s(s) (-): the most grip the
+/// material gives at any slip (1.181 for the defaults), and the
+/// bound on every tangential tire force (contact/tread.h).
+double adhesionPeak(const Material& m);
+
 }  // namespace roverlab

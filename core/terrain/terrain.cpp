@@ -35,13 +35,21 @@ Poly2 clipConvex(Poly2 subject, const Poly2& clip) {
   return subject;
 }
 
-// Flush contacts between pieces: faces on the same plane with opposite normals
-// whose polygons overlap with positive area.
+// True when every vertex of face `fb` of `b` lies within `tol` of `plane`.
+bool faceNear(const Polytope& b, size_t fb, const Plane& plane, double tol) {
+  for (int k : b.faceVertices[fb])
+    if (std::abs(plane.signedDistance(b.vertices[k])) > tol) return false;
+  return true;
+}
+
+// Flush contacts between pieces: faces with opposite normals, every vertex of
+// each within kFlushTolerance of the other's plane (a gap, an overlap or a
+// slight misalignment), whose polygons overlap with positive area.
 void findSharedPatches(std::vector<TerrainPiece>& pieces, const Broadphase& bp) {
   std::vector<int> near;
+  const double tol = kFlushTolerance;
   for (int i = 0; i < static_cast<int>(pieces.size()); ++i) {
     const Polytope& a = pieces[i].shape;
-    const double tol = 1e-9 * a.scale;
     Aabb query = a.box;
     query.min.array() -= tol;
     query.max.array() += tol;
@@ -54,7 +62,10 @@ void findSharedPatches(std::vector<TerrainPiece>& pieces, const Broadphase& bp) 
         for (size_t fb = 0; fb < b.faces.size(); ++fb) {
           const Plane& pa = a.faces[fa];
           const Plane& pb = b.faces[fb];
-          if (pa.normal.dot(pb.normal) > -1 + 1e-9 || std::abs(pa.offset + pb.offset) > tol) continue;
+          // Opposite within the angle a 1 mm tilt makes over 1 m (checked
+          // exactly by the vertex distances).
+          if (pa.normal.dot(pb.normal) > -1 + 1e-6 || !faceNear(b, fb, pa, tol) || !faceNear(a, fa, pb, tol))
+            continue;
           const Vec3 u = pa.normal.unitOrthogonal();
           const Vec3 v = pa.normal.cross(u);
           Poly2 polyA, polyB;
@@ -62,10 +73,14 @@ void findSharedPatches(std::vector<TerrainPiece>& pieces, const Broadphase& bp) 
           for (int k : b.faceVertices[fb]) polyB.emplace_back(u.dot(b.vertices[k]), v.dot(b.vertices[k]));
           if (signedArea(polyB) < 0) std::reverse(polyB.begin(), polyB.end());
           const Poly2 patch = clipConvex(polyA, polyB);
-          if (patch.size() < 3 || std::abs(signedArea(patch)) <= tol * a.scale) continue;
+          if (patch.size() < 3 || std::abs(signedArea(patch)) <= 1e-9 * a.scale * a.scale) continue;
           SharedPatch sa{j, pa, {}}, sb{i, pb, {}};
-          for (const Vec2& q : patch) sa.polygon.push_back(q.x() * u + q.y() * v + pa.offset * pa.normal);
-          sb.polygon = sa.polygon;
+          // Clipping repeats a vertex where an edge passes through a corner:
+          // keep one of each (an edge of zero length has no inside).
+          for (size_t k = 0; k < patch.size(); ++k)
+            if ((patch[k] - patch[(k + 1) % patch.size()]).norm() > 1e-9 * a.scale)
+              sa.polygon.push_back(patch[k].x() * u + patch[k].y() * v + pa.offset * pa.normal);
+          for (const Vec3& q : sa.polygon) sb.polygon.push_back(q - pb.signedDistance(q) * pb.normal);
           pieces[i].shared.push_back(std::move(sa));
           pieces[j].shared.push_back(std::move(sb));
         }
@@ -112,6 +127,7 @@ Expected<Terrain> TerrainBuilder::build() && {
     t.box.grow(p.shape.box.min);
     t.box.grow(p.shape.box.max);
   }
+  for (const Material& m : t.materials) t.peakAdhesion.push_back(adhesionPeak(m));
   t.broadphase = buildBroadphase(boxes);
   findSharedPatches(t.pieces, t.broadphase);
   return t;

@@ -29,9 +29,15 @@ struct TerrainPiece {
   std::vector<SharedPatch> shared; ///< flush contacts with neighbours
 };
 
+/// Faces of two pieces closer than this (m) count as flush: a gap, an
+/// overlap or a misalignment of up to 1 mm between abutting pieces is a seam,
+/// not an edge (typed coordinates, rounding, hand-built terrains).
+constexpr double kFlushTolerance = 1.1e-3;
+
 struct Terrain {
   std::vector<TerrainPiece> pieces;
   std::vector<Material> materials;
+  std::vector<double> peakAdhesion;  ///< per material: adhesionPeak (-)
   Broadphase broadphase;
   Aabb box;  ///< bounds of all pieces (m)
 };
