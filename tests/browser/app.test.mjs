@@ -35,11 +35,13 @@ async function checkApp(url, name) {
     expect(state.error).toBeNull();
     expect(state.ready).toBe(true);
     expect(state.preset).toBe('articulated6');
-    // The default scenario plays: after 3 s of simulated time the robot has driven forward.
+    // The default scenario (the step climb) plays: after 3 s of simulated time the
+    // controller has driven the robot towards the step (0.6 m natively; it slows
+    // down as the front wheels reach the face).
     const x0 = state.startBase[0];  // where the run started (t = 0), whatever time the page shows first
     await page.waitForFunction(() => window.__roverlab.time >= 3, null, { timeout: 60_000 });
     const later = await page.evaluate(() => window.__roverlab);
-    expect(later.base[0] - x0, 'distance driven in 3 s (m)').toBeGreaterThan(0.5);
+    expect(later.base[0] - x0, 'distance driven in 3 s (m)').toBeGreaterThan(0.4);
     // Let a few more frames render (orbit damping settles), then capture.
     await page.evaluate(
       () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),

@@ -1,7 +1,7 @@
 // The scenarios shipped in terrains/ (bundled at build time) and the edits the
 // app makes to a scenario: switching the robot, setting a preset parameter,
 // a ground material property or a simulation setting.
-export const DEFAULT_ID = 'step-articulated6';
+export const DEFAULT_ID = 'climb-articulated6';
 
 const files = import.meta.glob('../../terrains/*.json', { query: '?raw', import: 'default', eager: true });
 
