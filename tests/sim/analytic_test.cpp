@@ -8,22 +8,13 @@
 
 using namespace roverlab;
 using testing::runUntil;
+using testing::simulationFromText;
 using testing::wheelCentre;
 
 namespace {
 
 constexpr double g = 9.81;
 
-/// A scenario from JSON text; fails the test on any issue.
-Simulation simulationFromText(const std::string& text) {
-  const Expected<Scenario> scenario = parseScenario(text);
-  INFO(scenario.message());
-  REQUIRE(scenario.ok());
-  Expected<Simulation> sim = makeSimulation(scenario.value());
-  INFO(sim.message());
-  REQUIRE(sim.ok());
-  return std::move(sim).value();
-}
 
 /// The wheel rig on flat ground (top at z = 0) plus extra terrain and overrides.
 std::string rig(const std::string& params, const std::string& material, const std::string& extraBoxes = "",

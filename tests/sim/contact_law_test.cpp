@@ -13,20 +13,12 @@
 
 using namespace roverlab;
 using testing::runUntil;
+using testing::simulationFromText;
 
 namespace {
 
 constexpr double g = 9.81;
 
-Simulation simulationFromText(const std::string& text) {
-  const Expected<Scenario> scenario = parseScenario(text);
-  INFO(scenario.message());
-  REQUIRE(scenario.ok());
-  Expected<Simulation> sim = makeSimulation(scenario.value());
-  INFO(sim.message());
-  REQUIRE(sim.ok());
-  return std::move(sim).value();
-}
 
 // The wheel rig (carriage 50 kg free in x and z, wheel 5 kg, J = 0.09 kg·m²,
 // r = 0.19 m) on flat ground with rolling resistance f, its motor off (a free

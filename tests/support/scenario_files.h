@@ -22,6 +22,17 @@ inline std::string readText(const std::filesystem::path& path) {
   return s.str();
 }
 
+/// The simulation of a scenario given as JSON text; fails the test on any issue.
+inline roverlab::Simulation simulationFromText(const std::string& text) {
+  const roverlab::Expected<roverlab::Scenario> scenario = roverlab::parseScenario(text);
+  INFO(scenario.message());
+  REQUIRE(scenario.ok());
+  roverlab::Expected<roverlab::Simulation> sim = roverlab::makeSimulation(scenario.value());
+  INFO(sim.message());
+  REQUIRE(sim.ok());
+  return std::move(sim).value();
+}
+
 /// The simulation of terrains/NAME with `PATH=VALUE` overrides; fails the test on any issue.
 inline roverlab::Simulation simulationOf(const std::string& name, const std::vector<std::string>& overrides = {}) {
   const roverlab::Expected<std::string> text = roverlab::applyOverrides(readText(terrainsDir() / name), overrides);
