@@ -490,8 +490,10 @@ std::string version() { return "0.1.0"; }
 
 /// Runs a scenario (JSON text) for `seconds` of simulated time (the scenario's
 /// duration when ≤ 0): { ok: true, summary } with the same summary the
-/// command-line tool prints, or { ok: false, issues }. A blow-up is reported
-/// in summary.ok / summary.error.
+/// command-line tool prints, or { ok: false, issues }. A run that stopped
+/// (blew up, left the terrain) has summary.ok false, summary.outcome
+/// ("blew_up", "left_terrain") and summary.error; warnings are in
+/// summary.warnings.
 val runScenario(const std::string& text, double seconds) {
   Expected<Scenario> scenario = parseScenario(text);
   if (!scenario) return issuesResult(scenario.issues());
@@ -552,7 +554,8 @@ class World {
     return true;
   }
 
-  /// Advances up to n steps; returns how many were taken (fewer on a blow-up).
+  /// Advances up to n steps; returns how many were taken (fewer when the run
+  /// stopped: outcome() and error() say why).
   /// Every 10 ms of simulated time the telemetry row is kept for samples().
   int step(int n) {
     if (!sim_) return 0;
@@ -579,6 +582,12 @@ class World {
   }
 
   std::string error() const { return sim_ ? sim_->data.error : std::string(); }
+  /// "ok" while running or done, "blew_up" or "left_terrain" once stopped.
+  std::string outcome() const { return outcomeName(sim_ ? sim_->outcome : RunOutcome::Ok); }
+  /// Settings that run but deserve a word: [{ path, message }].
+  val warnings() const {
+    return issuesResult(sim_ ? sim_->warnings : std::vector<Issue>{})["issues"];
+  }
   double time() const { return sim_ ? sim_->state.bodies.time : 0.0; }
   double dt() const { return sim_ ? sim_->model.dt : 0.0; }
   void setWheelSpeeds(double left, double right) {
@@ -674,6 +683,7 @@ class World {
     m.set("mass", mass);
     m.set("dt", sim.model.dt);
     m.set("duration", sim.duration);
+    m.set("warnings", warnings());
     m.set("name", scenario_.name);
     m.set("description", scenario_.description);
     return m;
@@ -811,6 +821,8 @@ EMSCRIPTEN_BINDINGS(roverlab) {
       .function("reset", &roverlab::World::reset)
       .function("step", &roverlab::World::step)
       .function("error", &roverlab::World::error)
+      .function("outcome", &roverlab::World::outcome)
+      .function("warnings", &roverlab::World::warnings)
       .function("time", &roverlab::World::time)
       .function("dt", &roverlab::World::dt)
       .function("setWheelSpeeds", &roverlab::World::setWheelSpeeds)

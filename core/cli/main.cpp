@@ -6,7 +6,8 @@
 //   roverlab presets
 //
 // Exit status: 0 success; 1 invalid scenario (the {path, message} list is
-// printed as JSON); 2 usage error or unreadable file; 3 the simulation blew up.
+// printed as JSON); 2 usage error or unreadable file; 3 the simulation blew up;
+// 4 the robot left the terrain (fell below its lowest point).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -94,11 +95,19 @@ int run(const Options& o, const Scenario& scenario) {
   updateKinematics(sim);
   stats.sample(sim);
   std::cout << summaryJson(sim, stats, simulatedWall) << "\n";
-  if (!sim.data.error.empty()) {
-    std::cerr << "roverlab: " << sim.data.error << "\n";
-    return 3;
+  for (const Issue& w : sim.warnings)
+    std::cerr << "roverlab: warning: " << w.path << ": " << w.message << "\n";
+  switch (sim.outcome) {
+    case RunOutcome::Ok:
+      return 0;
+    case RunOutcome::BlewUp:
+      std::cerr << "roverlab: " << sim.data.error << "\n";
+      return 3;
+    case RunOutcome::LeftTerrain:
+      std::cerr << "roverlab: " << sim.data.error << "\n";
+      return 4;
   }
-  return 0;
+  return 3;
 }
 
 }  // namespace
@@ -151,7 +160,10 @@ int main(int argc, char** argv) {
     // The complete check: the file, then the robot placed on its terrain.
     Expected<Simulation> sim = makeSimulation(scenario.value());
     if (!sim) return printIssues(sim.issues());
-    std::cout << json{{"ok", true}}.dump() << "\n";
+    json warnings = json::array();
+    for (const Issue& w : sim.value().warnings)
+      warnings.push_back({{"path", w.path}, {"message", w.message}});
+    std::cout << json{{"ok", true}, {"warnings", warnings}}.dump() << "\n";
     return 0;
   }
   return run(o, scenario.value());

@@ -372,7 +372,7 @@ double mechanicalEnergy(const Multibody& model, const MultibodyData& data) {
   for (size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
     const Vec6& v = data.velocity[i];
-    e += 0.5 * v.dot(bodyInertia(b) * v);
+    e += 0.5 * v.dot(data.inertia[i] * v);  // the rigid inertia makeData keeps in blocks
     e -= b.mass * model.gravity.dot(worldPoint(data, static_cast<int>(i), b.com));
   }
   return e;

@@ -48,10 +48,10 @@ void build(const ParamValues& p, Robot& robot) {
                              Vec3(side * quarter, 0, h), p("fold_link_mass"), Vec3(0.1, 0.4, 0.1), Vec3::Zero());
     const int ext = addLink(robot, "section_" + end, fold, JointType::Prismatic, Vec3(side, 0, 0), Vec3::Zero(),
                             p("section_mass"), Vec3(0.3, 0.4, 0.15), Vec3(side * 0.1, 0, -h / 2));
-    addServo(robot, "fold_" + end, fold, p("fold_gain"), p("fold_damping"), p("fold_torque_limit"), -p("max_fold"),
-             p("max_fold"));
-    addServo(robot, "extend_" + end, ext, p("extension_gain"), p("extension_damping"),
-             p("extension_force_limit"), 0.0, p("max_extension"));
+    addServo(robot, p, "fold_" + end, fold, "fold_gain", "fold_damping", "fold_torque_limit",
+             -p("max_fold"), p("max_fold"));
+    addServo(robot, p, "extend_" + end, ext, "extension_gain", "extension_damping",
+             "extension_force_limit", 0.0, p("max_extension"));
     addWheel(robot, p, ext, "wheel_" + end + "_left", Vec3(side * (half - quarter), y, -h), true);
     addWheel(robot, p, ext, "wheel_" + end + "_right", Vec3(side * (half - quarter), -y, -h), true);
     robot.sections.push_back(ext);

@@ -47,6 +47,7 @@ void build(const ParamValues& p, Robot& robot) {
                             Vec3(side * half, 0, -p("axle_drop")), p("hub_mass"), Vec3(0.08, 0.08, 0.2),
                             Vec3(0, 0, 0.1));
     robot.springs.push_back({hub, k, p("suspension_damping"), -preload, k3});
+    robot.springParams.push_back({"suspension_stiffness", "suspension_damping"});
     JointLimit stop;
     stop.body = hub;
     stop.lower = -travel;
@@ -54,6 +55,7 @@ void build(const ParamValues& p, Robot& robot) {
     stop.stiffness = 1e6;
     stop.damping = 5e3;
     robot.limits.push_back(stop);
+    robot.limitParams.push_back({});  // fixed bump stops
     addWheel(robot, p, hub, "wheel_" + end, Vec3::Zero(), p(end + "_drive") > 0.5);
   }
 }

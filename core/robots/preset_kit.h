@@ -58,8 +58,10 @@ int addWheel(Robot& robot, const ParamValues& p, int parent, const std::string& 
 int addLink(Robot& robot, const std::string& name, int parent, JointType joint, const Vec3& axis,
             const Vec3& position, double mass, const Vec3& box, const Vec3& boxCentre);
 
-/// Adds a position servo (named in robot.joints) with a joint range kept by a limit.
-void addServo(Robot& robot, const std::string& name, int body, double gain, double damping,
-              double limit, double lower, double upper);
+/// Adds a position servo (named in robot.joints) with a joint range kept by a
+/// limit; its gain, damping and torque limit are the parameters named.
+void addServo(Robot& robot, const ParamValues& p, const std::string& name, int body,
+              const std::string& gain, const std::string& damping, const std::string& limit,
+              double lower, double upper);
 
 }  // namespace roverlab

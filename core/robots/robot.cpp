@@ -57,12 +57,16 @@ std::vector<ParamSpec> wheelParams(double radius, double width, double mass, dou
       {"wheel_radius", radius, 0.02, 2.0, "m", "free wheel radius r"},
       {"wheel_width", width, 0.01, 1.0, "m", "tread width"},
       {"wheel_mass", mass, 0.1, 200.0, "kg", "mass of one wheel"},
-      {"wheel_inertia", inertia, 1e-4, 50.0, "kg·m²", "wheel inertia about its axle"},
+      // Ranges narrowed to what some allowed step resolves with the other
+      // parameters at their defaults (sim/step_stability.h): the speed
+      // controller needs gain·dt / inertia ≤ 1 with dt ≥ 1e-6 s.
+      {"wheel_inertia", inertia, 1e-3, 50.0, "kg·m²", "wheel inertia about its axle"},
       {"tire_stiffness", stiffness, 1e3, 1e8, "N/m", "radial tire stiffness c_t (seed 000 eq. 2)"},
       {"tire_damping", damping, 0.0, 1e6, "N·s/m", "radial tire damping b_t (seed 000 eq. 2)"},
-      {"tread_stiffness", 2.0e5, 1e3, 1e8, "N/m", "tangential tread stiffness σ0 (contact/tread.h)"},
+      {"tread_stiffness", 2.0e5, 1e3, 1e8, "N/m",
+       "tangential tread stiffness σ0 (contact/tread.h)"},
       {"tread_damping", 2.0e3, 0.0, 1e6, "N·s/m", "tangential tread damping σ1"},
-      {"motor_gain", motorGain, 0.0, 1e5, "N·m·s/rad", "wheel speed controller gain"},
+      {"motor_gain", motorGain, 0.0, 1e4, "N·m·s/rad", "wheel speed controller gain"},
       {"motor_integral_gain", 10 * motorGain, 0.0, 1e6, "N·m/rad",
        "integral gain of the speed controller: a wheel commanded to 0 holds like a brake"},
       {"motor_torque_limit", torqueLimit, 0.0, 1e5, "N·m", "wheel motor torque limit"},
@@ -102,6 +106,8 @@ int addWheel(Robot& robot, const ParamValues& p, int parent, const std::string& 
     a.integralGain = p("motor_integral_gain");
     a.limit = p("motor_torque_limit");
     robot.actuators.push_back(a);
+    // A PI speed controller: its gain damps the spin, its integral gain is a spring.
+    robot.actuatorParams.push_back({"motor_integral_gain", "motor_gain"});
     const int index = static_cast<int>(robot.actuators.size()) - 1;
     (position.y() >= 0 ? robot.leftDrive : robot.rightDrive).push_back(index);
   }
@@ -124,24 +130,27 @@ int addLink(Robot& robot, const std::string& name, int parent, JointType joint, 
   return body;
 }
 
-void addServo(Robot& robot, const std::string& name, int body, double gain, double damping,
-              double limit, double lower, double upper) {
+void addServo(Robot& robot, const ParamValues& p, const std::string& name, int body,
+              const std::string& gain, const std::string& damping, const std::string& limit,
+              double lower, double upper) {
   Actuator a;
   a.name = name;
   a.body = body;
   a.mode = ActuatorMode::Position;
-  a.gain = gain;
-  a.damping = damping;
-  a.limit = limit;
+  a.gain = p(gain);
+  a.damping = p(damping);
+  a.limit = p(limit);
   robot.actuators.push_back(a);
+  robot.actuatorParams.push_back({gain, damping});
   robot.joints[name] = static_cast<int>(robot.actuators.size()) - 1;
   JointLimit l;
   l.body = body;
   l.lower = lower;
   l.upper = upper;
-  l.stiffness = 50 * gain;
-  l.damping = 2 * damping;  // more would exceed the explicit step's damping limit on light links
+  l.stiffness = 50 * a.gain;
+  l.damping = 2 * a.damping;  // more would exceed the explicit step's damping limit on light links
   robot.limits.push_back(l);
+  robot.limitParams.push_back({gain, damping});
 }
 
 Expected<Robot> buildRobot(const std::string& preset, const std::map<std::string, double>& overrides,
@@ -197,6 +206,10 @@ Expected<Robot> buildRobot(const std::string& preset, const std::map<std::string
   }
   robot.sections.push_back(robot.base);
   def->build(p, robot);
+  // Coefficients a preset did not attribute are fixed by it (no parameter).
+  robot.actuatorParams.resize(robot.actuators.size());
+  robot.limitParams.resize(robot.limits.size());
+  robot.springParams.resize(robot.springs.size());
   robot.maxWheelSpeed = p("max_wheel_speed");
   return robot;
 }

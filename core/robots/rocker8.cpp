@@ -44,7 +44,9 @@ void build(const ParamValues& p, Robot& robot) {
       l.lower = -p("rocker_range");
       l.upper = p("rocker_range");
       robot.limits.push_back(l);
+      robot.limitParams.push_back({});  // the bump stop's stiffness and damping are fixed
       robot.springs.push_back({body, 0.0, p("rocker_damping"), 0.0});
+      robot.springParams.push_back({"", "rocker_damping"});
       for (const double dx : {arm, -arm})
         addWheel(robot, p, body, "wheel_" + std::to_string(wheel++), Vec3(dx, side * (y - pivotY), -hp), true);
     }

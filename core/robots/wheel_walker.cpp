@@ -34,7 +34,7 @@ void build(const ParamValues& p, Robot& robot) {
     const int body = addLink(robot, leg, robot.base, JointType::Revolute, -Vec3::UnitY(),
                              Vec3((1.5 - i) * spacing, 0, 0), p("leg_mass"), Vec3(0.05, 0.05, length),
                              Vec3(0, 0, -length / 2));
-    addServo(robot, leg, body, p("leg_gain"), p("leg_damping"), p("leg_torque_limit"), -p("leg_range"),
+    addServo(robot, p, leg, body, "leg_gain", "leg_damping", "leg_torque_limit", -p("leg_range"),
              p("leg_range"));
     addWheel(robot, p, body, std::string("wheel_") + names[i], Vec3(0, 0, -length), true);
   }

@@ -4,8 +4,18 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/step_stability.h"
+
 namespace roverlab {
 namespace {
+
+// A step above this multiple of the default runs but earns a warning.
+constexpr double kWarnDtFactor = 5.0;
+// The energy check's slack: the energy of raising the whole robot this high (m).
+constexpr double kSlackHeight = 1.0;
+// The energy balance is compared every this much simulated time (s): the
+// energy costs about 3 % of a step; the drives' work is summed every step.
+constexpr double kEnergyCheckPeriod = 0.001;
 
 // Corners and edge midpoints of each body box: the chassis contact probes.
 std::vector<BodyProbes> boxProbes(const Robot& robot) {
@@ -56,6 +66,133 @@ std::string fmt(double v) {
   return buf;
 }
 
+// Issues for the coefficients the step cannot resolve (sim/step_stability.h).
+// A step above the default is the user's choice: one issue at simulation.dt
+// with the largest step that works, naming each coefficient that limits it.
+// At the default step or below the parameter is at fault: one issue per
+// parameter, with the largest value that works (coefficients the preset
+// fixes go to simulation.dt). Each with the tightest bound among the wheels
+// or joints it sets.
+std::vector<Issue> stabilityIssues(const Robot& robot, const MultibodyState& state, double dt) {
+  const bool largeStep = dt > SimulationSpec{}.dt;
+  struct Failure {
+    std::string key;
+    StepLimit limit;
+  };
+  // The tightest per parameter (per coefficient when fixed), in model order.
+  std::vector<Failure> failures;
+  for (const StepLimit& l : stepLimits(robot, state)) {
+    if (l.maxDt() >= dt) continue;
+    const std::string key = l.param.empty() ? l.what.substr(0, l.what.find(" of ")) : l.param;
+    auto it = std::find_if(failures.begin(), failures.end(),
+                           [&](const Failure& f) { return f.key == key; });
+    if (it == failures.end())
+      failures.push_back({key, l});
+    else if (l.maxDt() < it->limit.maxDt())
+      it->limit = l;
+  }
+  auto describe = [](const StepLimit& l) {
+    const char* unit =
+        l.damping ? (l.angular ? " N·m·s/rad" : " N·s/m") : (l.angular ? " N·m/rad" : " N/m");
+    return "the " + l.what + " (" + fmt(l.coefficient) + unit + " on an effective " +
+           (l.angular ? "inertia of " + fmt(l.mass) + " kg·m²" : "mass of " + fmt(l.mass) + " kg") +
+           ") needs dt ≤ " + fmt(l.maxDt()) + " s";
+  };
+  std::vector<Issue> issues;
+  std::string atDt;
+  double maxDt = dt;
+  for (const Failure& f : failures) {
+    const StepLimit& l = f.limit;
+    if (largeStep || l.param.empty()) {
+      atDt += (atDt.empty() ? "" : "; ") + describe(l);
+      maxDt = std::min(maxDt, l.maxDt());
+      continue;
+    }
+    std::string unit;
+    for (const ParamSpec& p : presetParams(robot.preset))
+      if (p.name == l.param) unit = " " + p.unit;
+    issues.push_back({"robot.params." + l.param, "too large for the step of " + fmt(dt) + " s: " +
+                                                     describe(l) + "; at this step use at most " +
+                                                     fmt(l.maxCoefficient(dt) / l.scale) + unit});
+  }
+  if (!atDt.empty())
+    issues.insert(issues.begin(),
+                  {"simulation.dt", "too large: use dt ≤ " + fmt(maxDt) + " s (" + atDt + ")"});
+  return issues;
+}
+
+// Gravity acceleration (m/s², > 0) of a model.
+double gravityOf(const WorldModel& m) { return m.bodies.gravity.norm(); }
+
+// Energy stored in the joint springs and limits at the start (J): it may turn
+// into motion without any drive doing work.
+double storedEnergy(const WorldModel& m, const MultibodyState& s) {
+  double e = 0;
+  for (const JointSpring& sp : m.springs) {
+    const double x = s.q[m.bodies.bodies[sp.body].qIndex] - sp.rest;
+    e += 0.5 * sp.stiffness * x * x + 0.25 * sp.cubic * x * x * x * x;
+  }
+  for (const JointLimit& l : m.limits) {
+    const double q = s.q[m.bodies.bodies[l.body].qIndex];
+    const double over = std::max({0.0, q - l.upper, l.lower - q});
+    e += 0.5 * l.stiffness * over * over;
+  }
+  return e;
+}
+
+// Stops the run when the robot gained energy no source can supply: E − E0
+// beyond the drives' work bound plus the slack. Names the fastest body.
+bool checkEnergy(Simulation& sim) {
+  const WorldModel& m = sim.model;
+  const MultibodyState& s = sim.state.bodies;
+  for (const Actuator& a : m.actuators)
+    sim.energy.driveWork += a.limit * std::abs(s.v[m.bodies.bodies[a.body].vIndex]) * m.dt;
+  if (sim.steps % std::max(1L, std::lround(kEnergyCheckPeriod / m.dt)) != 0) return true;
+  // data.bodies holds the kinematics of the last force evaluation (the start of the step).
+  const double gain = mechanicalEnergy(m.bodies, sim.data.bodies) - sim.energy.initial;
+  if (gain <= sim.energy.driveWork + sim.energy.slack) return true;
+  int fastest = 0;
+  double speed = -1;
+  for (size_t b = 0; b < m.bodies.bodies.size(); ++b) {
+    const double v =
+        worldPointVelocity(sim.data.bodies, static_cast<int>(b), m.bodies.bodies[b].com).norm();
+    if (v > speed) speed = v, fastest = static_cast<int>(b);
+  }
+  char buf[320];
+  std::snprintf(
+      buf, sizeof buf,
+      "simulation blew up at t = %.4f s: the robot gained %.3g J, more than its drives can have "
+      "supplied (%.3g J) plus %.3g J; body '%s' moves at %.3g m/s",
+      s.time, gain, sim.energy.driveWork, sim.energy.slack, m.bodies.bodies[fastest].name.c_str(),
+      speed);
+  sim.data.error = buf;
+  sim.outcome = RunOutcome::BlewUp;
+  return false;
+}
+
+// Stops the run when every wheel centre is more than its radius below the
+// lowest point of the terrain (and, with chassis contact, every probe below
+// it): nothing of the robot can touch the terrain again.
+bool checkOnTerrain(Simulation& sim) {
+  const WorldModel& m = sim.model;
+  const MultibodyData& d = sim.data.bodies;
+  for (const WheelModel& w : m.wheels)
+    if (worldPoint(d, w.body, Vec3::Zero()).z() >= sim.floor - w.shape.radius) return true;
+  if (m.chassis.enabled)
+    for (const BodyProbes& p : m.probes)
+      for (const Vec3& local : p.points)
+        if (worldPoint(d, p.body, local).z() >= sim.floor) return true;
+  char buf[200];
+  std::snprintf(
+      buf, sizeof buf,
+      "left the terrain at t = %.4f s: every wheel is more than its radius below the terrain's "
+      "lowest point (z = %.3g m)",
+      sim.state.bodies.time, sim.floor);
+  sim.data.error = buf;
+  sim.outcome = RunOutcome::LeftTerrain;
+  return false;
+}
+
 void applyScript(Simulation& sim) {
   const double t = sim.state.bodies.time + 1e-12;
   while (sim.nextScript < sim.control.script.size() && sim.control.script[sim.nextScript].time <= t) {
@@ -66,6 +203,18 @@ void applyScript(Simulation& sim) {
 }
 
 }  // namespace
+
+const char* outcomeName(RunOutcome outcome) {
+  switch (outcome) {
+    case RunOutcome::Ok:
+      return "ok";
+    case RunOutcome::BlewUp:
+      return "blew_up";
+    case RunOutcome::LeftTerrain:
+      return "left_terrain";
+  }
+  return "ok";
+}
 
 Expected<Simulation> makeSimulation(const Scenario& scenario) {
   Expected<Robot> built = buildRobot(scenario.robot.preset, scenario.robot.params, scenario.simulation.planar);
@@ -92,23 +241,19 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   sim.state = initialState(m);
   sim.data = makeWorldData(m);
 
-  // The explicit step resolves a tire spring only when dt·ω stays well below
-  // 2 (the stability limit of semi-implicit Euler), ω = √(c_t / m) with m the
-  // robot's mass shared among its wheels; beyond ω·dt = 0.5 the contact
-  // gains energy and launches the robot.
-  double mass = 0;
-  for (const Body& b : m.bodies.bodies) mass += b.mass;
-  for (const WheelModel& w : m.wheels) {
-    const double omega = std::sqrt(w.tire.stiffness * m.wheels.size() / mass);
-    if (omega * m.dt > 0.5)
-      return Expected<Simulation>::failure(
-          "simulation.dt", "too large for the tire stiffness: " + fmt(m.dt) + " s with " + fmt(w.tire.stiffness) +
-                               " N/m on " + fmt(mass / m.wheels.size()) + " kg per wheel; use dt ≤ " +
-                               fmt(0.5 / omega) + " s");
-  }
-
   Pose pose = scenario.robot.pose;
   const std::string where = "robot.pose.position";
+  setBasePose(robot, sim.state.bodies, pose);  // effective masses depend on the orientation only
+  const std::vector<Issue> unstable = stabilityIssues(robot, sim.state.bodies, m.dt);
+  if (!unstable.empty()) return unstable;
+  const double defaultDt = SimulationSpec{}.dt;
+  if (m.dt > kWarnDtFactor * defaultDt)
+    sim.warnings.push_back(
+        {"simulation.dt",
+         fmt(m.dt) + " s is " + fmt(m.dt / defaultDt) + "× the default step of " + fmt(defaultDt) +
+             " s: stable for this robot, but contacts and drives are resolved more coarsely than "
+             "the presets were tuned for; compare with the default step before trusting the "
+             "results"});
   if (scenario.robot.placeOnGround) {
     // Lower the robot from above the terrain in steps of half the smallest
     // wheel radius until a wheel touches, then bisect to the first touch.
@@ -153,6 +298,19 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
 
   setWheelSpeeds(sim, scenario.control.leftSpeed, scenario.control.rightSpeed);
   for (const auto& [name, target] : scenario.control.joints) setJointTarget(sim, name, target);
+
+  // The run checks: the energy balance and the terrain's lowest point.
+  sim.floor = m.terrain.box.min.z();
+  forwardKinematics(m.bodies, sim.state.bodies, sim.data.bodies);
+  sim.energy.initial = mechanicalEnergy(m.bodies, sim.data.bodies);
+  double mass = 0;
+  for (const Body& b : m.bodies.bodies) mass += b.mass;
+  // Tires pressed in at the start (a pose with z): at most the deepest, on every wheel.
+  double pressed = 0;
+  for (const WheelModel& w : m.wheels)
+    pressed += 0.5 * w.tire.stiffness * depth.deflection * depth.deflection;
+  sim.energy.slack =
+      mass * gravityOf(m) * kSlackHeight + storedEnergy(m, sim.state.bodies) + pressed;
   if (scenario.control.controller == "step-climb") {
     Expected<StepClimbRig> rig = makeStepClimbRig(robot);
     if (!rig) return rig.issues();
@@ -192,22 +350,22 @@ bool advance(Simulation& sim) {
     runStepClimb(*sim.climb, sim.model, sim.state, sim.data);
     sim.climb->nextControl += sim.climb->params.period;
   }
-  if (!step(sim.model, sim.state, sim.data)) return false;
+  if (!step(sim.model, sim.state, sim.data)) {
+    sim.outcome = RunOutcome::BlewUp;
+    return false;
+  }
   ++sim.steps;
-  return true;
+  return checkEnergy(sim) && checkOnTerrain(sim);
 }
 
 void updateKinematics(Simulation& sim) { forwardKinematics(sim.model.bodies, sim.state.bodies, sim.data.bodies); }
 
-double bodyPitch(const Simulation& sim, int body) {
-  const Vec3 x = worldRotation(sim.data.bodies, body).col(0);
-  return std::atan2(x.z(), std::hypot(x.x(), x.y()));
+Tilt bodyTilt(const Simulation& sim, int body) {
+  return tiltOf(worldRotation(sim.data.bodies, body));
 }
 
-double bodyRoll(const Simulation& sim, int body) {
-  const Mat3 r = worldRotation(sim.data.bodies, body);
-  const Vec3 y = r.col(1), z = r.col(2);
-  return std::atan2(y.z(), z.z());
-}
+double bodyPitch(const Simulation& sim, int body) { return bodyTilt(sim, body).pitch; }
+
+double bodyRoll(const Simulation& sim, int body) { return bodyTilt(sim, body).roll; }
 
 }  // namespace roverlab

@@ -8,8 +8,31 @@
 
 #include "control/step_climb.h"
 #include "scenario/scenario.h"
+#include "sim/tilt.h"
 
 namespace roverlab {
+
+/// How a run stands. Anything but Ok has stopped it: advance() returns false
+/// and sim.data.error holds the message.
+enum class RunOutcome : unsigned char {
+  Ok,           ///< running, or finished without a problem
+  BlewUp,       ///< the state became non-finite or faster than 1e4 m/s, or the robot gained
+                ///< energy that neither gravity nor its drives can supply
+  LeftTerrain,  ///< every wheel fell below the terrain: nothing can ever hold the robot again
+};
+
+/// "ok", "blew_up" or "left_terrain" (the summary's "outcome").
+const char* outcomeName(RunOutcome outcome);
+
+/// The energy balance behind the blow-up check (docs/dynamics.md, "Runs that
+/// stop"): E = kinetic + potential energy of the bodies can exceed its start
+/// value only by what the drives did, at most ∫ Σ τ_max·|q̇| dt; the rest of
+/// the model (springs, dampers, contacts) is passive.
+struct EnergyBudget {
+  double initial = 0.0;    ///< E at t = 0 (J)
+  double driveWork = 0.0;  ///< ∫ Σ_actuators limit·|q̇| dt so far (J)
+  double slack = 0.0;      ///< allowed excess for stored spring energy and integration error (J)
+};
 
 struct Simulation {
   Robot robot;
@@ -23,11 +46,19 @@ struct Simulation {
   long steps = 0;
   std::optional<StepClimb> climb;  ///< set when control.controller is "step-climb"
   bool controllerOn = true;        ///< the named controller drives (off: the commands stay as last set)
+  RunOutcome outcome = RunOutcome::Ok;
+  EnergyBudget energy;
+  double floor = 0.0;           ///< lowest point of the terrain, terrain.box.min.z (m)
+  std::vector<Issue> warnings;  ///< valid settings worth a word (a step far above the default)
 };
 
 /// Builds the robot on the terrain and places it (on the ground when the pose
 /// has no z). Issues: `robot.pose.position` when a wheel would start inside
-/// the terrain or there is no ground under the robot, plus preset issues.
+/// the terrain or there is no ground under the robot; a stiffness or damping
+/// the step cannot resolve (sim/step_stability.h) at `robot.params.NAME`, or
+/// at `simulation.dt` when dt exceeds the default or the preset fixes the
+/// coefficient; plus preset issues. A step more than 5× the default gives a
+/// warning in sim.warnings.
 Expected<Simulation> makeSimulation(const Scenario& scenario);
 
 /// Wheel speed commands for each side (rad/s), clamped to the preset's limit.
@@ -41,17 +72,19 @@ bool setJointTarget(Simulation& sim, const std::string& name, double target);
 /// the scenario has no controller.
 bool setControllerOn(Simulation& sim, bool on);
 
-/// One step: script entries due, the controller when its period is due, then
-/// the world step. False (with sim.data.error set) when the state blew up;
-/// later calls do nothing.
+/// One step: script entries due, the controller when its period is due, the
+/// world step, then the run checks (energy balance, robot below the
+/// terrain). False (with sim.outcome and sim.data.error set) when the run
+/// stopped; later calls do nothing.
 bool advance(Simulation& sim);
 
 /// Recomputes body poses for the current state (the step leaves them at the
 /// start of the step); call before reading poses.
 void updateKinematics(Simulation& sim);
 
-/// Pitch of a body (rad, nose-up positive: rotation of its x axis above the
-/// horizontal) and roll (rad, left side up positive), from the last kinematics.
+/// Pitch, roll and upside-down flag of a body (sim/tilt.h), from the last kinematics.
+Tilt bodyTilt(const Simulation& sim, int body);
+/// Its pitch (rad in [−π, π], nose up positive) and roll (rad in [−π, π], left side up positive).
 double bodyPitch(const Simulation& sim, int body);
 double bodyRoll(const Simulation& sim, int body);
 

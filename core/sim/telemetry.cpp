@@ -19,8 +19,9 @@ double round6(double v) { return std::round(v * 1e6) / 1e6; }
 }  // namespace
 
 std::vector<std::string> telemetryColumns(const Simulation& sim) {
-  std::vector<std::string> c = {"time_s", "base_x_m", "base_y_m", "base_z_m", "base_yaw_rad", "base_pitch_rad",
-                                "base_roll_rad"};
+  std::vector<std::string> c = {"time_s",        "base_x_m",        "base_y_m",
+                                "base_z_m",      "base_yaw_rad",    "base_pitch_rad",
+                                "base_roll_rad", "base_upside_down"};
   const std::vector<Body>& bodies = sim.model.bodies.bodies;
   for (size_t i = 0; i < bodies.size(); ++i) {
     const Body& b = bodies[i];
@@ -44,8 +45,9 @@ void telemetryRow(const Simulation& sim, std::vector<double>& row) {
   const int base = sim.robot.base;
   const Vec3 p = worldPoint(d, base, Vec3::Zero());
   const Vec3 x = worldRotation(d, base).col(0);
-  row.insert(row.end(), {sim.state.bodies.time, p.x(), p.y(), p.z(), std::atan2(x.y(), x.x()), bodyPitch(sim, base),
-                         bodyRoll(sim, base)});
+  const Tilt tilt = bodyTilt(sim, base);
+  row.insert(row.end(), {sim.state.bodies.time, p.x(), p.y(), p.z(), std::atan2(x.y(), x.x()),
+                         tilt.pitch, tilt.roll, tilt.upsideDown ? 1.0 : 0.0});
   const std::vector<Body>& bodies = sim.model.bodies.bodies;
   for (size_t i = 0; i < bodies.size(); ++i) {
     const Body& b = bodies[i];
@@ -72,6 +74,7 @@ void RunStats::sample(const Simulation& sim) {
   maxAbsPitch.resize(sim.robot.sections.size(), 0.0);
   for (size_t s = 0; s < sim.robot.sections.size(); ++s)
     maxAbsPitch[s] = std::max(maxAbsPitch[s], std::abs(bodyPitch(sim, sim.robot.sections[s])));
+  if (flippedAt < 0 && bodyTilt(sim, sim.robot.base).flippedOver) flippedAt = sim.state.bodies.time;
 }
 
 std::string summaryJson(const Simulation& sim, const RunStats& stats, double wallSeconds) {
@@ -80,15 +83,18 @@ std::string summaryJson(const Simulation& sim, const RunStats& stats, double wal
   const int base = sim.robot.base;
   const Vec3 p = worldPoint(d, base, Vec3::Zero());
   const Vec3 x = worldRotation(d, base).col(0);
+  const Tilt tilt = bodyTilt(sim, base);
   json out;
-  out["ok"] = sim.data.error.empty();
+  out["ok"] = sim.outcome == RunOutcome::Ok;
+  out["outcome"] = outcomeName(sim.outcome);
   if (!sim.data.error.empty()) out["error"] = sim.data.error;
   out["preset"] = sim.robot.preset;
   out["time_s"] = round6(sim.state.bodies.time);
   out["base"] = {{"position_m", {round6(p.x()), round6(p.y()), round6(p.z())}},
                  {"yaw_rad", round6(std::atan2(x.y(), x.x()))},
-                 {"pitch_rad", round6(bodyPitch(sim, base))},
-                 {"roll_rad", round6(bodyRoll(sim, base))}};
+                 {"pitch_rad", round6(tilt.pitch)},
+                 {"roll_rad", round6(tilt.roll)},
+                 {"upside_down", tilt.upsideDown}};
   json wheels = json::array();
   const std::vector<Body>& bodies = sim.model.bodies.bodies;
   for (size_t w = 0; w < sim.model.wheels.size(); ++w) {
@@ -105,6 +111,12 @@ std::string summaryJson(const Simulation& sim, const RunStats& stats, double wal
   for (size_t s = 0; s < sim.robot.sections.size() && s < stats.maxAbsPitch.size(); ++s)
     pitch[bodies[sim.robot.sections[s]].name] = round6(stats.maxAbsPitch[s]);
   out["max_abs_pitch_rad"] = pitch;
+  out["flipped"] = stats.flippedAt >= 0;
+  out["flipped_at_s"] = stats.flippedAt >= 0 ? json(round6(stats.flippedAt)) : json(nullptr);
+  json warnings = json::array();
+  for (const Issue& w : sim.warnings)
+    warnings.push_back({{"path", w.path}, {"message", w.message}});
+  out["warnings"] = warnings;
   if (sim.climb) out["phase"] = climbPhaseName(sim.climb->state.phase);
   const ContactLawStats& law = sim.data.law;
   out["contact_law"] = {{"contacts", law.contacts},

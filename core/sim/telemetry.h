@@ -11,7 +11,8 @@
 namespace roverlab {
 
 /// Column names with units, e.g. "time_s", "base_x_m", "wheel_front_left_normal_N";
-/// with the step-climb controller a last column "climb_phase" (ClimbPhase as a number).
+/// pitch and roll as in sim/tilt.h, "base_upside_down" 1 or 0; with the
+/// step-climb controller a last column "climb_phase" (ClimbPhase as a number).
 std::vector<std::string> telemetryColumns(const Simulation& sim);
 
 /// Values of the columns for the current state and the last step's contacts.
@@ -21,12 +22,16 @@ void telemetryRow(const Simulation& sim, std::vector<double>& row);
 /// Running extremes gathered while sampling (for the summary).
 struct RunStats {
   std::vector<double> maxAbsPitch;  ///< per section (rad)
+  double flippedAt = -1.0;  ///< first sampled time the base had flipped over (Tilt::flippedOver) (s), −1 if never
   void sample(const Simulation& sim);
 };
 
-/// One-line JSON summary: final base pose, each wheel's contact state, max
-/// |pitch| per section, steps, wall time, steps/s and real-time factor, and
-/// the controller's "phase" name when one runs.
+/// One-line JSON summary: "ok" (true only when the outcome is "ok"),
+/// "outcome" (outcomeName) and "error" (the message) when it stopped, the
+/// final base pose, each wheel's contact state, max |pitch| per section,
+/// "flipped" and "flipped_at_s" (null if never), steps, wall time, steps/s and
+/// real-time factor, "warnings" ([{path, message}]) and the controller's
+/// "phase" name when one runs.
 std::string summaryJson(const Simulation& sim, const RunStats& stats, double wallSeconds);
 
 }  // namespace roverlab

@@ -1,6 +1,7 @@
 // What a person does in the app, in headless Chromium: switch scenarios and
 // robots, pause / single-step / scrub, change a parameter (the run restarts),
-// export the telemetry, and meet a rejected scenario (the page keeps working).
+// export the telemetry, meet a rejected scenario (the page keeps working), a
+// run that leaves the terrain, a step warning and a robot on its back.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -116,16 +117,65 @@ describe('the app', () => {
   test('a rejected scenario shows its message at the field and the page keeps working', async () => {
     await choose('#scenario', 'flat-articulated6');
     const dt = page.locator('#params input[data-name="dt"]');
-    await dt.fill('0.01');  // in range for dt, but too large for the tire stiffness
+    await dt.fill('0.01');  // in range for dt, but too large for the tire stiffness (and more)
     await dt.dispatchEvent('change');
     await waitFor(() => window.__roverlab.issues.length > 0);
-    expect(await page.locator('#banner').textContent()).toMatch(/simulation\.dt: too large for the tire stiffness/);
+    expect(await page.locator('#banner').textContent()).toMatch(/simulation\.dt: too large: use dt ≤ .*the tire stiffness/);
     expect(await page.locator('#params .param.invalid .message').textContent()).toMatch(/use dt ≤/);
     // Fixing it runs again.
     await dt.fill('0.0004');
     await dt.dispatchEvent('change');
     await waitFor(() => window.__roverlab.issues.length === 0 && window.__roverlab.time > 0.5);
     expect(await page.locator('#banner').isHidden()).toBe(true);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  test('a robot that leaves the terrain stops the run with a banner, not success', async () => {
+    // The wheel rig at 10 rad/s on a 3 m slab rolls off its end and falls.
+    const scenario = JSON.parse(readFileSync(new URL('../../terrains/flat-wheel-rig.json', import.meta.url), 'utf8'));
+    scenario.terrain.boxes[0].centre = [0.5, 0, -0.5];
+    scenario.terrain.boxes[0].size = [3, 6, 1];
+    scenario.control.wheel_speed = 10;
+    await page.evaluate((s) => window.__roverlab.doc.replace('slab', s, { restart: true }), scenario);
+    await waitFor(() => window.__roverlab.outcome === 'left_terrain');
+    const s = await state();
+    expect(s.error).toMatch(/^left the terrain at t = /);
+    expect(s.banner.kind).toBe('error');
+    expect(s.banner.text).toMatch(/^The robot left the terrain at t = \d+\.\d+ s/);
+    expect(s.playing).toBe(false);
+    // Play does not resume a stopped run; reset starts it again.
+    await page.click('#play');
+    expect((await state()).playing).toBe(false);
+    await page.click('#reset');
+    await waitFor(() => window.__roverlab.outcome === null && window.__roverlab.banner === null);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  test('a step far above the default runs with a warning banner', async () => {
+    const scenario = JSON.parse(readFileSync(new URL('../../terrains/flat-wheel-rig.json', import.meta.url), 'utf8'));
+    scenario.robot.params = { wheel_inertia: 1, tire_stiffness: 1e5, tread_stiffness: 4e4, tread_damping: 1500 };
+    scenario.simulation.dt = 0.01;
+    await page.evaluate((s) => window.__roverlab.doc.replace('soft rig at 10 ms', s, { restart: true }), scenario);
+    await waitFor(() => window.__roverlab.warnings?.length === 1 && window.__roverlab.time > 0.2);
+    const s = await state();
+    expect(s.banner.kind).toBe('warning');
+    expect(s.banner.text).toMatch(/simulation\.dt: 0\.01 s is 25× the default step/);
+    expect(s.error).toBeNull();
+  }, 120_000);
+
+  test('a robot on its back is reported as flipped over', async () => {
+    // rocker8 upside down (pitch 180°) above the ground with chassis contact:
+    // it falls onto its back and lies there, wheels up.
+    const scenario = JSON.parse(readFileSync(new URL('../../terrains/flat-rocker8.json', import.meta.url), 'utf8'));
+    scenario.robot.pose = { position: [0, 0, 1], pitch: Math.PI };
+    scenario.simulation.chassis_contact = true;
+    scenario.control.wheel_speed = 0;
+    await page.evaluate((s) => window.__roverlab.doc.replace('on its back', s, { restart: true }), scenario);
+    await waitFor(() => window.__roverlab.flipped === true && window.__roverlab.time > 1);
+    const s = await state();
+    expect(s.tipping).toBe(false);  // flipped, not "near tipping"
+    expect(await page.locator('#phase').textContent()).toMatch(/⚠ flipped over: upside down \(pitch 180°, roll 180°\)/);
+    expect(s.error).toBeNull();
     expect(errors).toEqual([]);
   }, 120_000);
 });

@@ -15,8 +15,9 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 // Pitch in the body's own vertical plane, so that a section past vertical
-// reads more than 90° (bodyPitch stops at 90°): the angle of the body x axis
-// above the horizontal heading perpendicular to the body y axis.
+// reads more than 90° (the x axis' elevation, which the controller reads,
+// stops at 90°): the angle of the body x axis above the horizontal heading
+// perpendicular to the body y axis. For these symmetric runs it is bodyPitch.
 double sweptPitch(const Simulation& sim, int body) {
   const Mat3 r = worldRotation(sim.data.bodies, body);
   const Vec3 x = r.col(0), y = r.col(1);

@@ -31,7 +31,7 @@ describe('validate', () => {
     for (const f of files) {
       const r = roverlab('validate', path.join(terrains, f));
       expect(r.status, `${f}: ${r.stdout}`).toBe(0);
-      expect(JSON.parse(r.stdout)).toEqual({ ok: true });
+      expect(JSON.parse(r.stdout)).toEqual({ ok: true, warnings: [] });
     }
   });
 
@@ -120,5 +120,55 @@ describe('run', () => {
       '--dt', '0.01');
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout).issues[0].path).toBe('simulation.dt');
+  });
+
+  test('a tire damping the step cannot resolve is refused at its parameter, with the bound', () => {
+    // Once: rocker8 launched to z = 1502 m in 0.5 s and the summary said ok.
+    const r = roverlab('run', path.join(terrains, 'flat-rocker8.json'), '--set', 'robot.params.tire_damping=1e6');
+    expect(r.status).toBe(1);
+    const [issue] = JSON.parse(r.stdout).issues;
+    expect(issue.path).toBe('robot.params.tire_damping');
+    expect(issue.message).toMatch(/^too large for the step of 0.0004 s: .* at this step use at most [0-9.e+]+ N·s\/m$/);
+  });
+
+  test('a robot that falls off the terrain ends the run: exit 4, ok false, outcome left_terrain', () => {
+    // Once: 120 s of depression-rocker8 ended at z = -43 km with ok: true.
+    const r = roverlab('run', path.join(terrains, 'depression-rocker8.json'), '--duration', '120');
+    expect(r.status).toBe(4);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.ok).toBe(false);
+    expect(summary.outcome).toBe('left_terrain');
+    expect(summary.error).toMatch(/^left the terrain at t = \d+\.\d{4} s: /);
+    expect(summary.time_s).toBeLessThan(40);  // the quads end at x = 8.4 m
+    expect(summary.base.position_m[2]).toBeGreaterThan(-5);
+    // It tumbled over the edge: upside down before it fell clear.
+    expect(summary.flipped).toBe(true);
+    expect(summary.flipped_at_s).toBeLessThanOrEqual(summary.time_s);
+    expect(r.stderr).toMatch(/^roverlab: left the terrain at t = /m);
+  });
+
+  test('a step far above the default runs with a warning in the summary and on stderr', () => {
+    // A wheel rig soft enough for a 10 ms step (heavy wheel, soft tire and tread).
+    const soft = ['wheel_inertia=1', 'tire_stiffness=1e5', 'tread_stiffness=4e4', 'tread_damping=1500']
+      .flatMap((s) => ['--set', `robot.params.${s}`]);
+    const r = roverlab('run', path.join(terrains, 'flat-wheel-rig.json'), '--dt', '0.01', '--duration', '1', ...soft);
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.ok).toBe(true);
+    expect(summary.outcome).toBe('ok');
+    expect(summary.warnings).toHaveLength(1);
+    expect(summary.warnings[0].path).toBe('simulation.dt');
+    expect(summary.warnings[0].message).toMatch(/25× the default step of 0.0004 s/);
+    expect(r.stderr).toMatch(/^roverlab: warning: simulation.dt: /m);
+    const validated = JSON.parse(roverlab('validate', path.join(terrains, 'flat-wheel-rig.json'), '--dt', '0.01', ...soft).stdout);
+    expect(validated.warnings).toEqual(summary.warnings);
+  });
+
+  test('summary: tilt angles, the flip flag and the outcome of a good run', () => {
+    const r = roverlab('run', path.join(terrains, 'flat-rocker8.json'), '--duration', '1');
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ ok: true, outcome: 'ok', flipped: false, flipped_at_s: null, warnings: [] });
+    expect(summary.base.upside_down).toBe(false);
+    expect(Math.abs(summary.base.pitch_rad)).toBeLessThan(0.05);
   });
 });

@@ -88,6 +88,22 @@ describe('sim host', () => {
     expect(h.last('frame')).toBeUndefined();
   });
 
+  test('a robot leaving the terrain stops the run with an error naming the outcome', () => {
+    const h = host();
+    const doc = JSON.parse(scenario('flat-wheel-rig.json'));
+    doc.terrain.boxes[0].centre = [0.5, 0, -0.5];  // a 3 m slab the rig rolls off
+    doc.terrain.boxes[0].size = [3, 6, 1];
+    doc.control.wheel_speed = 10;
+    h.handle({ type: 'load', scenario: JSON.stringify(doc) });
+    h.handle({ type: 'step', steps: 25000 });
+    const error = h.last('error');
+    expect(error.outcome).toBe('left_terrain');
+    expect(error.message).toMatch(/^left the terrain at t = /);
+    h.handle({ type: 'play' });  // a stopped run does not play again
+    h.handle({ type: 'tick', wallSeconds: 0.1 });
+    expect(h.last('frame').stats.playing).toBe(false);
+  });
+
   test('presets lists every preset with its parameters', () => {
     const h = host();
     h.handle({ type: 'presets' });

@@ -93,7 +93,7 @@ TEST_CASE("control and simulation sections", "[scenario]") {
   expectIssue({"control.controller=\"autopilot\""}, "control.controller", "must be one of: none");
   expectIssue({"simulation.dt=0"}, "simulation.dt", "must be in [1e-06, 0.01] s");
   expectIssue({"simulation.mode=\"4d\""}, "simulation.mode", "must be one of: 3d, planar");
-  expectIssue({"simulation.dt=0.01"}, "simulation.dt", "too large for the tire stiffness");
+  expectIssue({"simulation.dt=0.01"}, "simulation.dt", "the tire stiffness of wheel 'wheel'");
 }
 
 TEST_CASE("placement on the terrain", "[scenario]") {

@@ -89,6 +89,7 @@ function load(scenario) {
   state.scenario = scenario;
   state.error = null;
   published.error = null;
+  published.outcome = null;
   showBanner('');
   send({ type: 'load', scenario: JSON.stringify(scenario) });
   setPlaying(true);
@@ -158,8 +159,13 @@ worker.onmessage = ({ data }) => {
     case 'error':
       state.error = data.message;
       published.error = data.message;
+      published.outcome = data.outcome;
       setPlaying(false);
-      showBanner(`The simulation stopped: ${data.message}. Change a parameter or reset to try again.`);
+      showBanner(
+        data.outcome === 'left_terrain'
+          ? `The robot ${data.message}. This run is over: reset, or change the terrain or the commands.`
+          : `The simulation stopped: ${data.message}. Change a parameter or reset to try again.`,
+      );
       return;
     case 'fatal':
       published.error = data.message;
@@ -168,6 +174,13 @@ worker.onmessage = ({ data }) => {
     default:
   }
 };
+
+/** The scenario's warnings (a valid scenario with, e.g., a step far above the default), if any. */
+function showWarnings() {
+  const warnings = state.model?.warnings ?? [];
+  if (warnings.length)
+    showBanner('This scenario runs, with a warning:\n' + warnings.map((w) => `• ${w.path}: ${w.message}`).join('\n'), 'warning');
+}
 
 function markInvalidParams(issues) {
   for (const input of $('params').querySelectorAll('input')) {
@@ -182,6 +195,8 @@ function onModel(model) {
   state.view?.dispose();
   state.model = model;
   published.issues = [];
+  published.warnings = model.warnings;
+  showWarnings();
   state.view = new RobotView(model);
   applyViewOptions();
   state.history.clear();
@@ -266,7 +281,10 @@ function wireControls() {
   });
   $('reset').addEventListener('click', () => {
     state.error = null;
+    published.error = null;
+    published.outcome = null;
     showBanner('');
+    showWarnings();
     state.view?.clearTrails();
     state.history.clear();
     state.telemetry?.clear();
@@ -383,7 +401,10 @@ function loop(now) {
 const TIP_PITCH = (70 * Math.PI) / 180;  // rad: a section steeper than this is close to going over
 const TIP_ROLL = (25 * Math.PI) / 180;   // rad
 
-/** The controller's phase and a warning when the robot nears tipping over, from the latest telemetry row. */
+/** The controller's phase and a warning when the robot nears tipping over or
+ * has flipped over (base tilted more than 120°), from the latest telemetry row. Pitch and
+ * roll are the core's tilt angles (docs/dynamics.md): past 90° they keep
+ * growing to 180° instead of wrapping. */
 function showStatus(telemetry) {
   const { columns } = telemetry;
   const last = telemetry.rows - 1;
@@ -399,11 +420,18 @@ function showStatus(telemetry) {
   const pitch = Math.max(...pitches.map(Math.abs));
   const roll = Math.abs(at('base_roll_rad'));
   const deg = (r) => `${Math.round((r * 180) / Math.PI)}°`;
-  const tipping = pitch > TIP_PITCH || roll > TIP_ROLL;
-  if (tipping) lines.push(`⚠ near tipping over: pitch ${deg(pitch)}, roll ${deg(roll)}`);
+  // Flipped over: the base's up axis more than 30° below the horizontal
+  // (z_b·ẑ < −1/2, core/sim/tilt.h); upside down, z_b·ẑ = −√(1 − sin²pitch − sin²roll).
+  const basePitch = at('base_pitch_rad');
+  const up2 = 1 - Math.sin(basePitch) ** 2 - Math.sin(at('base_roll_rad')) ** 2;
+  const flipped = at('base_upside_down') === 1 && up2 > 0.25;
+  const tipping = !flipped && (pitch > TIP_PITCH || roll > TIP_ROLL);
+  if (flipped) lines.push(`⚠ flipped over: upside down (pitch ${deg(pitch)}, roll ${deg(roll)})`);
+  else if (tipping) lines.push(`⚠ near tipping over: pitch ${deg(pitch)}, roll ${deg(roll)}`);
   published.tipping = tipping;
+  published.flipped = flipped;
   $('phase').textContent = lines.join('\n');
-  $('phase').classList.toggle('warn', tipping);
+  $('phase').classList.toggle('warn', tipping || flipped);
 }
 
 function publish(shown) {

@@ -21,7 +21,8 @@
 //                                       samples: telemetry rows every 10 ms of simulated time
 //                                       since the last frame (Float64Array, columns each);
 //                                       stats: { playing, speed, steps, stepMs, stepsPerSecond, realTimeFactor }
-//   { type: 'error', message }          the simulation stopped (blow-up); stepping is paused
+//   { type: 'error', message, outcome } the run stopped: outcome 'blew_up' or 'left_terrain'
+//                                       (World.outcome()), message the core's; stepping is paused
 import { smooth, stepBudget, stepsForTick } from './pacing.js';
 
 // The simulation's share of a frame: half the time between render frames,
@@ -59,7 +60,7 @@ export function createSimHost(core, post) {
     if (error && !reported) {
       reported = true;
       playing = false;
-      post({ type: 'error', message: error });
+      post({ type: 'error', message: error, outcome: world.outcome() });
     }
   }
 
