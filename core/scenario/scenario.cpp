@@ -487,7 +487,7 @@ void readSimulation(Reader& r, const json& doc, Scenario& s) {
   sim.integrator = r.string(sj, "simulation", "integrator", "semi-implicit", {"semi-implicit", "rk4"}) == "rk4"
                        ? Integrator::RungeKutta4
                        : Integrator::SemiImplicitEuler;
-  sim.chassisContact = r.boolean(sj, "simulation", "chassis_contact", false);
+  sim.chassisContact = r.boolean(sj, "simulation", "chassis_contact", true);
 }
 
 // Checks that joint names in the control section exist on the robot.

@@ -45,7 +45,7 @@ struct SimulationSpec {
   bool planar = false;    ///< force the planar base (x, z, pitch) on a 3-D preset
   SlipDefinition slip = SlipDefinition::Relative;
   Integrator integrator = Integrator::SemiImplicitEuler;
-  bool chassisContact = false;
+  bool chassisContact = true;  ///< body boxes collide with the terrain (contact/body_contact.h)
 };
 
 struct Scenario {

@@ -17,22 +17,6 @@ constexpr double kSlackHeight = 1.0;
 // energy costs about 3 % of a step; the drives' work is summed every step.
 constexpr double kEnergyCheckPeriod = 0.001;
 
-// Corners and edge midpoints of each body box: the chassis contact probes.
-std::vector<BodyProbes> boxProbes(const Robot& robot) {
-  std::vector<BodyProbes> out;
-  for (const BodyBox& b : robot.boxes) {
-    BodyProbes p;
-    p.body = b.body;
-    for (int i = -1; i <= 1; ++i)
-      for (int j = -1; j <= 1; ++j)
-        for (int k = -1; k <= 1; ++k)
-          if (std::abs(i) + std::abs(j) + std::abs(k) >= 2)  // corners and edge midpoints
-            p.points.push_back(b.centre + 0.5 * Vec3(i * b.size.x(), j * b.size.y(), k * b.size.z()));
-    out.push_back(p);
-  }
-  return out;
-}
-
 // Largest wheel deflection and the deepest wheel centre (negative distance = inside).
 struct WheelDepth {
   double deflection = 0;
@@ -171,17 +155,18 @@ bool checkEnergy(Simulation& sim) {
 }
 
 // Stops the run when every wheel centre is more than its radius below the
-// lowest point of the terrain (and, with chassis contact, every probe below
+// lowest point of the terrain (and, with body contact, every body box below
 // it): nothing of the robot can touch the terrain again.
 bool checkOnTerrain(Simulation& sim) {
   const WorldModel& m = sim.model;
   const MultibodyData& d = sim.data.bodies;
   for (const WheelModel& w : m.wheels)
     if (worldPoint(d, w.body, Vec3::Zero()).z() >= sim.floor - w.shape.radius) return true;
-  if (m.chassis.enabled)
-    for (const BodyProbes& p : m.probes)
-      for (const Vec3& local : p.points)
-        if (worldPoint(d, p.body, local).z() >= sim.floor) return true;
+  if (m.bodyContact.enabled)
+    for (const ContactBox& b : m.boxes) {
+      const OrientedBox box = worldBox(b, worldPoint(d, b.body, Vec3::Zero()), worldRotation(d, b.body));
+      if (box.centre.z() + box.axes.row(2).cwiseAbs().dot(box.half) >= sim.floor) return true;
+    }
   char buf[200];
   std::snprintf(
       buf, sizeof buf,
@@ -229,8 +214,10 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   m.actuators = robot.actuators;
   m.limits = robot.limits;
   m.springs = robot.springs;
-  m.probes = boxProbes(robot);
-  m.chassis.enabled = scenario.simulation.chassisContact;
+  m.bodyContact.enabled = scenario.simulation.chassisContact;
+  for (const BodyBox& b : robot.boxes)
+    m.boxes.push_back(makeContactBox(b.body, b.centre, b.size, m.bodies.bodies[b.body].mass, m.bodyContact,
+                                     scenario.simulation.dt));
   m.slip = scenario.simulation.slip;
   m.integrator = scenario.simulation.integrator;
   m.dt = scenario.simulation.dt;

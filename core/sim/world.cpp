@@ -4,8 +4,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "geometry/gjk.h"
-
 namespace roverlab {
 namespace {
 
@@ -108,47 +106,10 @@ std::string blowUpMessage(const WorldModel& model, const WorldState& state) {
   return {};
 }
 
-// Chassis probes against the terrain: penalty normal force (spring-damper,
-// non-holding) and regularised Coulomb friction, deepest piece per probe.
-void chassisForces(const WorldModel& model, WorldData& data) {
-  data.chassisContacts = 0;
-  if (!model.chassis.enabled) return;
-  static thread_local std::vector<int> near;
-  for (const BodyProbes& probes : model.probes) {
-    for (const Vec3& local : probes.points) {
-      const Vec3 p = worldPoint(data.bodies, probes.body, local);
-      Aabb box;
-      box.min = p;
-      box.max = p;
-      near.clear();
-      piecesNear(model.terrain, box, near);
-      double depth = 0;
-      Vec3 normal = Vec3::UnitZ();
-      int piece = -1;
-      for (int i : near) {
-        const PointDistance d = pointDistance(model.terrain.pieces[i].shape, p, 0.0);
-        if (d.feature == Feature::Inside && -d.distance > depth) depth = -d.distance, normal = d.normal, piece = i;
-      }
-      if (piece < 0) continue;
-      const Vec3 vel = worldPointVelocity(data.bodies, probes.body, local);
-      const double vn = vel.dot(normal);
-      const double fn = std::max(0.0, model.chassis.stiffness * depth - model.chassis.damping * vn);
-      if (fn <= 0) continue;
-      ++data.chassisContacts;
-      const Vec3 vt = vel - vn * normal;
-      const double mu = model.terrain.materials[model.terrain.pieces[piece].material].phiMax;
-      const double speed = vt.norm();
-      const Vec3 ft = speed > 0 ? Vec3(-std::min(mu * fn, model.chassis.damping * speed) / speed * vt) : Vec3::Zero();
-      data.bodies.externalForce[probes.body] += worldForceAt(p, fn * normal + ft);
-    }
-  }
-}
-
 // Accelerations for the state: contacts, joint forces, articulated-body algorithm.
 void evaluate(const WorldModel& model, const WorldState& state, WorldData& data) {
   computeContactForces(model, state, data);
-  chassisForces(model, data);
-  data.chassisContactsTotal += data.chassisContacts;
+  bodyContactForces(model, data);
   jointForces(model, state, data.bodies.tau, data.integrals);
   abaFromKinematics(model.bodies, data.bodies);  // computeContactForces ran the kinematics
 }
@@ -159,6 +120,7 @@ void stepRk4(const WorldModel& model, WorldState& state, WorldData& data) {
   WorldState stage = state;
   evaluate(model, state, data);
   const std::vector<WheelResult> first = data.wheels;  // tread state and telemetry of the step start
+  const std::vector<BoxResult> firstBoxes = data.boxes;
   const std::vector<double> integrals = data.integrals;  // controller state, advanced once per step
   const Eigen::VectorXd a1 = data.bodies.acceleration;
   auto at = [&](const Eigen::VectorXd& v, double h, const Eigen::VectorXd& dv) {
@@ -178,6 +140,7 @@ void stepRk4(const WorldModel& model, WorldState& state, WorldData& data) {
   integratePositions(model.bodies, state.bodies.q, (v0 + 2 * v2 + 2 * v3 + v4) / 6, dt);
   state.bodies.time += dt;
   data.wheels = first;
+  data.boxes = firstBoxes;
   data.integrals = integrals;
 }
 
@@ -196,6 +159,7 @@ WorldData makeWorldData(const WorldModel& model) {
   WorldData d;
   d.bodies = makeData(model.bodies);
   d.wheels.resize(model.wheels.size());
+  d.boxes.resize(model.boxes.size());
   return d;
 }
 
@@ -248,6 +212,28 @@ void computeContactForces(const WorldModel& model, const WorldState& state, Worl
     Vec6& ext = data.bodies.externalForce[wheel.body];
     ext.head<3>() += centre.cross(res.force) + moment;
     ext.tail<3>() += res.force;
+  }
+}
+
+void bodyContactForces(const WorldModel& model, WorldData& data) {
+  for (size_t b = 0; b < model.boxes.size(); ++b) {
+    BoxResult& res = data.boxes[b];
+    res.contacts.clear();
+    res.normalLoad = 0;
+    if (!model.bodyContact.enabled) continue;
+    const ContactBox& box = model.boxes[b];
+    BodyMotion motion;
+    motion.origin = worldPoint(data.bodies, box.body, Vec3::Zero());
+    motion.rotation = worldRotation(data.bodies, box.body);
+    motion.velocity = worldPointVelocity(data.bodies, box.body, Vec3::Zero());
+    motion.omega = worldAngularVelocity(data.bodies, box.body);
+    boxContacts(model.terrain, box, motion, data.bodyScratch, res.contacts);
+    Vec6& ext = data.bodies.externalForce[box.body];
+    for (const BodyContact& c : res.contacts) {
+      ext.head<3>() += c.moment;
+      ext.tail<3>() += c.normalForce + c.tangentialForce;
+      res.normalLoad += c.normalForce.norm();
+    }
   }
 }
 

@@ -1,13 +1,14 @@
 // A robot on a terrain: the multibody model, its wheels and actuators, and the
 // terrain (immutable WorldModel), the changing WorldState, and the step that
 // advances it:
-//   kinematics → wheel contacts (point-GJK) → tire forces → actuators →
-//   articulated-body dynamics → integrate.
+//   kinematics → wheel contacts (point-GJK) → tire forces → body contacts
+//   (separating axes) → actuators → articulated-body dynamics → integrate.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "contact/body_contact.h"
 #include "contact/tire_model.h"
 #include "contact/tread.h"
 #include "contact/wheel_contact.h"
@@ -65,20 +66,6 @@ enum class Integrator : unsigned char {
   RungeKutta4,        ///< classical RK4 on (q, v), four force evaluations per step
 };
 
-/// Penalty contact of the robot's body boxes with the terrain: each box
-/// corner and edge midpoint is probed against the terrain pieces, with the
-/// tire's spring-damper law and Coulomb friction (μ = φ_max of the piece).
-struct ChassisContact {
-  bool enabled = false;
-  double stiffness = 1.0e6;  ///< N/m per probe
-  double damping = 5.0e3;    ///< N·s/m per probe
-};
-
-struct BodyProbes {
-  int body = -1;
-  std::vector<Vec3> points;  ///< probe points in the body frame (m)
-};
-
 struct WorldModel {
   Multibody bodies;
   Terrain terrain;
@@ -86,8 +73,8 @@ struct WorldModel {
   std::vector<Actuator> actuators;
   std::vector<JointLimit> limits;
   std::vector<JointSpring> springs;
-  std::vector<BodyProbes> probes;  ///< chassis contact probes (used when chassis.enabled)
-  ChassisContact chassis;
+  std::vector<ContactBox> boxes;   ///< body boxes against the terrain (used when bodyContact.enabled)
+  BodyContactSettings bodyContact;
   SlipDefinition slip = SlipDefinition::Relative;
   Integrator integrator = Integrator::SemiImplicitEuler;
   double dt = 4e-4;  ///< fixed step (s), seed 000
@@ -129,13 +116,20 @@ struct ContactLawStats {
   double maxDeflectionRatio = 0;  ///< largest tire deflection Z / r (-)
 };
 
+/// Per-step contacts of one body box (model.boxes).
+struct BoxResult {
+  std::vector<BodyContact> contacts;  ///< one per touching terrain piece
+  double normalLoad = 0.0;            ///< sum of the normal force magnitudes (N)
+};
+
 struct WorldData {
   MultibodyData bodies;
   ContactLawStats law;
   std::vector<double> integrals;  ///< actuator integrals at the end of the step being taken
   std::vector<WheelResult> wheels;
-  int chassisContacts = 0;  ///< probes touching the terrain in the last evaluation
-  long chassisContactsTotal = 0;  ///< body contacts summed over every force evaluation of the run
+  std::vector<BoxResult> boxes;   ///< per model.boxes
+  BodyContactScratch bodyScratch;  ///< buffers of the body contact queries
+  long bodyContactsTotal = 0;  ///< body contacts (box–piece pairs) summed over every force evaluation of the run
   std::string error;  ///< set when the state became non-finite; the step refuses to go on
   MultibodyState previous;  ///< scratch: the state at the start of the step being taken
 };
@@ -145,8 +139,14 @@ WorldData makeWorldData(const WorldModel& model);
 
 /// Wheel contacts and tire forces for the current state; fills data.wheels
 /// (with the tread state for the end of the step) and
-/// data.bodies.externalForce (forces only, no joint torques).
+/// data.bodies.externalForce (forces only, no joint torques). Body contacts
+/// are added by the step (bodyContactForces).
 void computeContactForces(const WorldModel& model, const WorldState& state, WorldData& data);
+
+/// Body boxes against the terrain (contact/body_contact.h) for the kinematics
+/// computeContactForces left in data: fills data.boxes and adds the forces to
+/// data.bodies.externalForce.
+void bodyContactForces(const WorldModel& model, WorldData& data);
 
 /// Advances one step of model.dt. Returns false (and sets data.error, naming the
 /// body and the time) if the state is not finite afterwards; the state is then
