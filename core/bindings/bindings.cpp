@@ -661,6 +661,8 @@ class World {
     layout.set("wheels", layout_.wheels);
     layout.set("poses", layout_.poses);
     layout.set("contacts", layout_.contacts);
+    layout.set("boxes", layout_.boxes);
+    layout.set("boxContacts", layout_.boxContacts);
     layout.set("row", layout_.row);
     layout.set("size", layout_.size);
     layout.set("pose", FrameLayout::kPose);

@@ -278,23 +278,43 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly, BodyConta
   return true;
 }
 
-void boxContacts(const Terrain& terrain, const ContactBox& box, const BodyMotion& motion,
-                 BodyContactScratch& scratch, std::vector<BodyContact>& out) {
+OrientedBox worldBox(const ContactBox& box, const Vec3& origin, const Eigen::Matrix3d& rotation) {
   OrientedBox world;
-  world.centre = motion.origin + motion.rotation * box.centre;
-  world.axes = motion.rotation;
+  world.centre = origin + rotation * box.centre;
+  world.axes = rotation;
   world.half = box.half;
-  const Vec3 extent = motion.rotation.cwiseAbs() * box.half;
+  return world;
+}
+
+void candidatePieces(const Terrain& terrain, const OrientedBox& box, NearPieces& near,
+                     std::vector<int>& out) {
+  out.clear();
+  const Vec3 extent = box.axes.cwiseAbs() * box.half;
   Aabb reach;
-  reach.min = world.centre - extent;
-  reach.max = world.centre + extent;
-  if (reach.min.z() > terrain.box.max.z()) return;  // above all the terrain: no broadphase query
-  piecesNear(terrain, reach, scratch.near);
+  reach.min = box.centre - extent;
+  reach.max = box.centre + extent;
+  if (reach.min.z() > terrain.box.max.z()) return;  // above all the terrain
+  if (!near.valid || (box.centre - near.anchor).cwiseAbs().maxCoeff() > kNearMargin) {
+    Aabb cube;
+    cube.min = box.centre.array() - (box.half.norm() + kNearMargin);
+    cube.max = box.centre.array() + (box.half.norm() + kNearMargin);
+    piecesNear(terrain, cube, near.pieces);
+    std::sort(near.pieces.begin(), near.pieces.end());  // the same order whenever the query ran
+    near.anchor = box.centre;
+    near.valid = true;
+  }
+  for (int i : near.pieces)
+    if (terrain.pieces[i].shape.box.overlaps(reach)) out.push_back(i);
+}
+
+void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBox& placed,
+                 const std::vector<int>& candidates, const BodyMotion& motion,
+                 BodyContactScratch& scratch, std::vector<BodyContact>& out) {
   BoxManifold m;
-  for (int i : scratch.near) {
+  for (int i : candidates) {
     const TerrainPiece& piece = terrain.pieces[i];
-    if (!boxPolytopeManifold(world, piece.shape, scratch, m) ||
-        isGhost(terrain, i, m, world.centre))
+    if (!boxPolytopeManifold(placed, piece.shape, scratch, m) ||
+        isGhost(terrain, i, m, placed.centre))
       continue;
     const double mu = terrain.materials[piece.material].phiMax;
     // Each point carries a quarter: a box face flat on a face (four points) is the spring k, c.

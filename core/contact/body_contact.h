@@ -84,9 +84,24 @@ struct BoxManifold {
   double depths[kMaxManifoldPoints];  ///< each point's penetration along the normal (m), > 0
 };
 
+/// The terrain pieces a box may touch, from a broadphase query kept while the
+/// box stays near where it was made: the pieces whose bounding boxes overlap
+/// a cube of half-size |half| + kNearMargin about the box centre at `anchor`,
+/// which holds the box in any orientation while its centre stays within
+/// kNearMargin of the anchor along each axis.
+struct NearPieces {
+  std::vector<int> pieces;
+  Vec3 anchor = Vec3::Zero();  ///< box centre at the query (m)
+  bool valid = false;
+};
+
+/// How far a box may move before its NearPieces are queried again (m).
+constexpr double kNearMargin = 0.05;
+
 /// Buffers reused from step to step (per run, in WorldData): no allocation once warm.
 struct BodyContactScratch {
-  std::vector<int> near;
+  std::vector<NearPieces> near;  ///< per box
+  std::vector<int> candidates;
   std::vector<Vec3> polygon, clipped;
 };
 
@@ -107,19 +122,29 @@ struct BodyContact {
   Vec3 moment = Vec3::Zero();  ///< moment of all point forces about the world origin (N·m)
 };
 
-/// Pose and velocity of the body that carries a box (world frame).
+/// Motion of the body that carries a box (world frame).
 struct BodyMotion {
-  Vec3 origin = Vec3::Zero();                              ///< body frame origin (m)
-  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();  ///< body → world
-  Vec3 velocity = Vec3::Zero();                            ///< velocity of the origin (m/s)
-  Vec3 omega = Vec3::Zero();                               ///< angular velocity (rad/s)
+  Vec3 origin = Vec3::Zero();    ///< body frame origin (m)
+  Vec3 velocity = Vec3::Zero();  ///< velocity of the origin (m/s)
+  Vec3 omega = Vec3::Zero();     ///< angular velocity (rad/s)
 };
 
-/// Contacts and forces of one box with the terrain (broadphase, then the
-/// separating-axis test per piece), appended to `out`. A contact through a
-/// flush seam (all its points on a face shared with a neighbour, the box centre
-/// on the neighbour's side) is left to the neighbour, as for wheels.
-void boxContacts(const Terrain& terrain, const ContactBox& box, const BodyMotion& motion,
+/// The box in world coordinates for its body's pose (origin in m, rotation body → world).
+OrientedBox worldBox(const ContactBox& box, const Vec3& origin, const Eigen::Matrix3d& rotation);
+
+/// Terrain pieces whose bounding boxes overlap the box's, in increasing index
+/// order, into `out` (cleared first): `near` refreshed by a broadphase query
+/// when the box has left its margin, then a bounding-box test per piece.
+void candidatePieces(const Terrain& terrain, const OrientedBox& box, NearPieces& near,
+                     std::vector<int>& out);
+
+/// Contacts and forces of a box with the candidate pieces (separating-axis
+/// test and manifold per piece, then the force law above), appended to
+/// `out`. A contact through a flush seam (all its points on a face shared with
+/// a neighbour, the box centre on the neighbour's side) is left to the
+/// neighbour, as for wheels.
+void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBox& placed,
+                 const std::vector<int>& candidates, const BodyMotion& motion,
                  BodyContactScratch& scratch, std::vector<BodyContact>& out);
 
 }  // namespace roverlab

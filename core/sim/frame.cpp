@@ -10,9 +10,11 @@ FrameLayout frameLayout(const Simulation& sim) {
   FrameLayout l;
   l.bodies = static_cast<int>(sim.model.bodies.bodies.size());
   l.wheels = static_cast<int>(sim.model.wheels.size());
+  l.boxes = static_cast<int>(sim.model.boxes.size());
   l.telemetry = static_cast<int>(telemetryColumns(sim).size());
   l.contacts = l.poses + FrameLayout::kPose * l.bodies;
-  l.row = l.contacts + FrameLayout::kWheel * l.wheels;
+  l.boxContacts = l.contacts + FrameLayout::kWheel * l.wheels;
+  l.row = l.boxContacts + FrameLayout::kWheel * l.boxes;
   l.size = l.row + l.telemetry;
   return l;
 }
@@ -40,6 +42,16 @@ void writeFrame(Simulation& sim, const FrameLayout& layout, std::vector<double>&
       const Vec3& n = r.forces[k].normalForce;
       const Vec3 t = r.forces[k].force - n;
       for (int i = 0; i < 3; ++i) slot[i] = p[i], slot[3 + i] = n[i], slot[6 + i] = t[i];
+    }
+  }
+  for (int b = 0; b < layout.boxes; ++b) {
+    const std::vector<BodyContact>& cs = sim.data.boxes[b].contacts;
+    double* out = &frame[layout.boxContacts + FrameLayout::kWheel * b];
+    out[0] = static_cast<double>(cs.size());
+    for (int k = 0; k < kContactSlots && k < static_cast<int>(cs.size()); ++k) {
+      double* slot = out + 1 + FrameLayout::kSlot * k;
+      for (int i = 0; i < 3; ++i)
+        slot[i] = cs[k].point[i], slot[3 + i] = cs[k].normalForce[i], slot[6 + i] = cs[k].tangentialForce[i];
     }
   }
   thread_local std::vector<double> row;  // reused: no allocation per frame

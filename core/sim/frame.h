@@ -10,6 +10,10 @@
 //   contacts          per wheel: contact count, then kContactSlots slots of
 //                     point (m, 3), normal force (N, 3), tangential force (N, 3)
 //                                                   ((1 + 9·slots) × wheels)
+//   box contacts      per body box (WorldModel::boxes): count of touching terrain
+//                     pieces, then kContactSlots slots of the centre of pressure
+//                     (m, 3), normal force (N, 3), tangential force (N, 3) of
+//                     each                          ((1 + 9·slots) × boxes)
 //   telemetry         the telemetry row (sim/telemetry.h)           (columns)
 #pragma once
 
@@ -24,9 +28,10 @@ namespace roverlab {
 constexpr int kContactSlots = 4;
 
 struct FrameLayout {
-  int bodies = 0, wheels = 0, telemetry = 0;
+  int bodies = 0, wheels = 0, boxes = 0, telemetry = 0;
   int poses = 3;      ///< offset of the body poses
   int contacts = 0;   ///< offset of the wheel contacts
+  int boxContacts = 0;  ///< offset of the body box contacts (kWheel doubles each)
   int row = 0;        ///< offset of the telemetry row
   int size = 0;       ///< total doubles
   static constexpr int kPose = 7;

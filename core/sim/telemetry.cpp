@@ -16,6 +16,22 @@ bool isWheel(const Simulation& sim, int body) {
 
 double round6(double v) { return std::round(v * 1e6) / 1e6; }
 
+// "box_" + the body's name, with the box's index among the body's boxes when it has several.
+std::string boxName(const Simulation& sim, size_t box) {
+  const int body = sim.model.boxes[box].body;
+  int index = 0, count = 0;
+  for (size_t b = 0; b < sim.model.boxes.size(); ++b)
+    if (sim.model.boxes[b].body == body) index += b < box, ++count;
+  const std::string name = "box_" + sim.model.bodies.bodies[body].name;
+  return count > 1 ? name + "_" + std::to_string(index) : name;
+}
+
+int bodyContactCount(const Simulation& sim) {
+  int n = 0;
+  for (const BoxResult& b : sim.data.boxes) n += static_cast<int>(b.contacts.size());
+  return n;
+}
+
 }  // namespace
 
 std::vector<std::string> telemetryColumns(const Simulation& sim) {
@@ -35,6 +51,8 @@ std::vector<std::string> telemetryColumns(const Simulation& sim) {
     for (const char* k : {"_x_m", "_y_m", "_z_m", "_speed_rad_s", "_contacts", "_normal_N", "_tangential_N", "_slip"})
       c.push_back(n + k);
   }
+  for (size_t b = 0; b < sim.model.boxes.size(); ++b)
+    for (const char* k : {"_contacts", "_normal_N", "_tangential_N"}) c.push_back(boxName(sim, b) + k);
   if (sim.climb) c.push_back("climb_phase");
   return c;
 }
@@ -67,6 +85,11 @@ void telemetryRow(const Simulation& sim, std::vector<double>& row) {
     row.insert(row.end(), {c.x(), c.y(), c.z(), sim.state.bodies.v[bodies[wheel.body].vIndex],
                            static_cast<double>(r.contacts.size()), r.normalLoad, tangential, slip});
   }
+  for (const BoxResult& b : sim.data.boxes) {
+    double tangential = 0;
+    for (const BodyContact& c : b.contacts) tangential += c.tangentialForce.norm();
+    row.insert(row.end(), {static_cast<double>(b.contacts.size()), b.normalLoad, tangential});
+  }
   if (sim.climb) row.push_back(static_cast<double>(sim.climb->state.phase));
 }
 
@@ -75,6 +98,7 @@ void RunStats::sample(const Simulation& sim) {
   for (size_t s = 0; s < sim.robot.sections.size(); ++s)
     maxAbsPitch[s] = std::max(maxAbsPitch[s], std::abs(bodyPitch(sim, sim.robot.sections[s])));
   if (flippedAt < 0 && bodyTilt(sim, sim.robot.base).flippedOver) flippedAt = sim.state.bodies.time;
+  maxBodyContacts = std::max(maxBodyContacts, bodyContactCount(sim));
 }
 
 std::string summaryJson(const Simulation& sim, const RunStats& stats, double wallSeconds) {
@@ -117,6 +141,7 @@ std::string summaryJson(const Simulation& sim, const RunStats& stats, double wal
   for (const Issue& w : sim.warnings)
     warnings.push_back({{"path", w.path}, {"message", w.message}});
   out["warnings"] = warnings;
+  out["body_contacts"] = {{"end", bodyContactCount(sim)}, {"max", stats.maxBodyContacts}};
   if (sim.climb) out["phase"] = climbPhaseName(sim.climb->state.phase);
   const ContactLawStats& law = sim.data.law;
   out["contact_law"] = {{"contacts", law.contacts},

@@ -11,7 +11,9 @@
 namespace roverlab {
 
 /// Column names with units, e.g. "time_s", "base_x_m", "wheel_front_left_normal_N";
-/// pitch and roll as in sim/tilt.h, "base_upside_down" 1 or 0; with the
+/// pitch and roll as in sim/tilt.h, "base_upside_down" 1 or 0; per body box
+/// "box_BODY_contacts" (touching terrain pieces), "box_BODY_normal_N" and
+/// "box_BODY_tangential_N" (sums of the force magnitudes); with the
 /// step-climb controller a last column "climb_phase" (ClimbPhase as a number).
 std::vector<std::string> telemetryColumns(const Simulation& sim);
 
@@ -23,13 +25,15 @@ void telemetryRow(const Simulation& sim, std::vector<double>& row);
 struct RunStats {
   std::vector<double> maxAbsPitch;  ///< per section (rad)
   double flippedAt = -1.0;  ///< first sampled time the base had flipped over (Tilt::flippedOver) (s), −1 if never
+  int maxBodyContacts = 0;   ///< most body box–terrain piece contacts at one sample
   void sample(const Simulation& sim);
 };
 
 /// One-line JSON summary: "ok" (true only when the outcome is "ok"),
 /// "outcome" (outcomeName) and "error" (the message) when it stopped, the
 /// final base pose, each wheel's contact state, max |pitch| per section,
-/// "flipped" and "flipped_at_s" (null if never), steps, wall time, steps/s and
+/// "flipped" and "flipped_at_s" (null if never), "body_contacts" (box–piece
+/// pairs at the end and the most at one sample), steps, wall time, steps/s and
 /// real-time factor, "warnings" ([{path, message}]) and the controller's
 /// "phase" name when one runs.
 std::string summaryJson(const Simulation& sim, const RunStats& stats, double wallSeconds);

@@ -216,6 +216,8 @@ void computeContactForces(const WorldModel& model, const WorldState& state, Worl
 }
 
 void bodyContactForces(const WorldModel& model, WorldData& data) {
+  BodyContactScratch& scratch = data.bodyScratch;
+  scratch.near.resize(model.boxes.size());
   for (size_t b = 0; b < model.boxes.size(); ++b) {
     BoxResult& res = data.boxes[b];
     res.contacts.clear();
@@ -224,10 +226,12 @@ void bodyContactForces(const WorldModel& model, WorldData& data) {
     const ContactBox& box = model.boxes[b];
     BodyMotion motion;
     motion.origin = worldPoint(data.bodies, box.body, Vec3::Zero());
-    motion.rotation = worldRotation(data.bodies, box.body);
+    const OrientedBox placed = worldBox(box, motion.origin, worldRotation(data.bodies, box.body));
+    candidatePieces(model.terrain, placed, scratch.near[b], scratch.candidates);
+    if (scratch.candidates.empty()) continue;
     motion.velocity = worldPointVelocity(data.bodies, box.body, Vec3::Zero());
     motion.omega = worldAngularVelocity(data.bodies, box.body);
-    boxContacts(model.terrain, box, motion, data.bodyScratch, res.contacts);
+    boxContacts(model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
     Vec6& ext = data.bodies.externalForce[box.body];
     for (const BodyContact& c : res.contacts) {
       ext.head<3>() += c.moment;

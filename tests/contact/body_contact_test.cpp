@@ -47,6 +47,17 @@ std::vector<Vec3> corners(const OrientedBox& b) {
 
 Polytope hullOf(const OrientedBox& b) { return makeHull(corners(b)).value(); }
 
+// Contacts of a box (identity rotation) on a terrain, with a fresh cache.
+std::vector<BodyContact> contactsOf(const Terrain& t, const ContactBox& box,
+                                    const BodyMotion& motion, BodyContactScratch& scratch) {
+  const OrientedBox placed = worldBox(box, motion.origin, Eigen::Matrix3d::Identity());
+  NearPieces near;
+  candidatePieces(t, placed, near, scratch.candidates);
+  std::vector<BodyContact> out;
+  boxContacts(t, box, placed, scratch.candidates, motion, scratch, out);
+  return out;
+}
+
 Eigen::Matrix3d rotationY(double a) {
   return Eigen::AngleAxisd(a, Vec3::UnitY()).toRotationMatrix();
 }
@@ -191,7 +202,7 @@ TEST_CASE("body contact force: penalty spring-damper and friction never above mu
   motion.origin = Vec3(0, 0, 0.1 - d);
 
   // At rest: F_n = k d whatever the number of points, at the face's centre.
-  boxContacts(ground, box, motion, scratch, out);
+  out = contactsOf(ground, box, motion, scratch);
   REQUIRE(out.size() == 1);
   CHECK(out[0].points == 4);
   CHECK(out[0].normalForce.isApprox(Vec3(0, 0, box.stiffness * d), 1e-12));
@@ -201,13 +212,11 @@ TEST_CASE("body contact force: penalty spring-damper and friction never above mu
 
   // Sinking at 1 cm/s adds c·v; rising faster than k d / c holds nothing.
   motion.velocity = Vec3(0, 0, -0.01);
-  out.clear();
-  boxContacts(ground, box, motion, scratch, out);
+  out = contactsOf(ground, box, motion, scratch);
   REQUIRE(out.size() == 1);
   CHECK(out[0].normalForce.z() == Approx(box.stiffness * d + box.damping * 0.01));
   motion.velocity = Vec3(0, 0, 1.01 * box.stiffness * d / box.damping);
-  out.clear();
-  boxContacts(ground, box, motion, scratch, out);
+  out = contactsOf(ground, box, motion, scratch);
   CHECK(out.empty());
 
   // Sliding: below μ F_n / c the friction is viscous, above it is μ F_n, opposite the slip.
@@ -215,12 +224,11 @@ TEST_CASE("body contact force: penalty spring-damper and friction never above mu
     for (const double speed : {1e-4, 1e-3, 0.01, 0.1, 1.0, 10.0}) {
       motion.velocity = Vec3(speed * std::cos(0.3), speed * std::sin(0.3), 0);
       motion.omega = Vec3(0, 0, spin);  // spinning: each point slides its own way
-      out.clear();
-      boxContacts(ground, box, motion, scratch, out);
+      out = contactsOf(ground, box, motion, scratch);
       REQUIRE(out.size() == 1);
       const double n = out[0].normalForce.norm(), t = out[0].tangentialForce.norm();
-      INFO("speed " << speed << " m/s, spin " << spin << " rad/s: |F_t| = " << t << " N, μ|F_n| = "
-                    << grip.phiMax * n << " N");
+      INFO("speed " << speed << " m/s, spin " << spin << " rad/s: |F_t| = " << t
+                    << " N, μ|F_n| = " << grip.phiMax * n << " N");
       CHECK(t <= grip.phiMax * n * (1 + 1e-12));
       CHECK(out[0].tangentialForce.dot(motion.velocity) < 0);
       // Without spin every point slides alike: viscous (c·v) below μ k d / c = 0.12 m/s, at
@@ -258,8 +266,7 @@ TEST_CASE("a box sliding over a flush seam gets no push from the neighbour's sid
   for (const double front : {-0.01, 0.0005, 0.001, 0.0019, 0.01, 0.3, 0.5, 0.6}) {
     BodyMotion motion;
     motion.origin = Vec3(front - 0.25, 0, 0.1 - 0.002);
-    out.clear();
-    boxContacts(ground, box, motion, scratch, out);
+    out = contactsOf(ground, box, motion, scratch);
     Vec3 total = Vec3::Zero();
     for (const BodyContact& c : out) total += c.normalForce + c.tangentialForce;
     INFO("box front at x = " << front << " m");
@@ -267,4 +274,41 @@ TEST_CASE("a box sliding over a flush seam gets no push from the neighbour's sid
     CHECK(total.z() ==
           Approx(box.stiffness * 0.002 * (front > 0.002 && front < 0.5 ? 2 : 1)).epsilon(1e-9));
   }
+}
+
+TEST_CASE("the cached broadphase of a moving box finds the pieces a fresh query finds",
+          "[contact][body]") {
+  // A field of 20 × 20 small blocks; a box tumbles across it. At every step
+  // the candidates from the kept query equal those of a query made afresh.
+  std::vector<Polytope> blocks;
+  for (int i = 0; i < 20; ++i)
+    for (int j = 0; j < 20; ++j)
+      blocks.push_back(
+          makeBox(Vec3(0.5 * i, 0.5 * j, 0.1 * ((i + j) % 3)), Vec3(0.4, 0.4, 0.3), 0.3 * i)
+              .value());
+  const Terrain field = terrainOf(blocks);
+  const ContactBox box =
+      makeContactBox(0, Vec3(0.1, 0, 0), Vec3(0.6, 0.3, 0.2), 10.0, BodyContactSettings{}, 4e-4);
+  NearPieces kept;
+  std::vector<int> cached, fresh;
+  int refreshed = 0, seen = 0;
+  Vec3 anchor = Vec3::Constant(1e9);
+  for (int k = 0; k <= 2000; ++k) {
+    const double t = k * 0.005;
+    const Vec3 origin(0.9 * t, 0.4 * t + 0.3 * std::sin(t), 0.25 + 0.2 * std::sin(3 * t));
+    const Eigen::Matrix3d r =
+        (Eigen::AngleAxisd(2 * t, Vec3::UnitZ()) * Eigen::AngleAxisd(1.3 * t, Vec3::UnitX()))
+            .toRotationMatrix();
+    const OrientedBox placed = worldBox(box, origin, r);
+    candidatePieces(field, placed, kept, cached);
+    NearPieces once;
+    candidatePieces(field, placed, once, fresh);
+    INFO("t = " << t << " s");
+    REQUIRE(cached == fresh);
+    refreshed += kept.anchor != anchor;
+    anchor = kept.anchor;
+    seen += !fresh.empty();
+  }
+  CHECK(refreshed < 2000 / 4);  // the query is kept for several steps (box speed ~5 mm per step)
+  CHECK(seen > 500);            // and the path does cross the blocks
 }

@@ -1,7 +1,8 @@
 // Plots of the recorded telemetry (uPlot): section pitch angles vs time
 // (seed 000 fig. 11), wheel-centre trajectories in the side view (fig. 10,
 // a plain canvas: x–z curves are not functions of time), normal and
-// tangential force per wheel, slip per wheel, body roll and pitch.
+// tangential force per wheel, slip per wheel, the normal force on each body
+// box from the terrain, body roll and pitch.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
@@ -44,6 +45,7 @@ export class Plots {
     this.addChart('Normal force (N)', perWheel('normal_N'));
     this.addChart('Tangential force (N)', perWheel('tangential_N'));
     this.addChart('Slip', perWheel('slip'));
+    this.addChart('Body contact normal force (N)', pick(c, (n) => /^box_.+_normal_N$/.test(n), (n) => n.slice(4, -9)));
     this.addChart('Base roll, pitch (deg)', pick(c, (n) => /^base_(roll|pitch)_rad$/.test(n), (n) => n.slice(5, -4)), DEG);
   }
 

@@ -1,13 +1,15 @@
 // three.js view of a robot as the core describes it (World.model()): one
 // group per body, posed from each frame (sim/frame.h layout); boxes for the
-// bodies, wheels as tyres with spokes so that their spin shows; contact
-// points with normal, tangential and resultant force arrows; wheel-centre
-// trails. Frames are interpolated: pose(a, b, s) blends two frames.
+// bodies, wheels as tyres with spokes so that their spin shows; wheel contact
+// points and body-box contacts (one per touching terrain piece, at its centre
+// of pressure) with normal, tangential and resultant force arrows;
+// wheel-centre trails. Frames are interpolated: pose(a, b, s) blends two frames.
 import * as THREE from 'three';
 
 const WHEEL_COLOR = 0x2b2b2b;
 const BODY_COLORS = [0xd9822b, 0x3d7fbf, 0x6aa84f, 0xb85450, 0x8e6bbf];
 const FORCE_COLORS = { normal: 0x1f6fd1, tangential: 0xd1401f, resultant: 0x2e9e44 };
+const MARK_COLORS = { wheel: 0xffd400, box: 0xff3cac };
 const TRAIL_POINTS = 4000;
 
 function wheelObject(radius, width) {
@@ -69,17 +71,25 @@ export class RobotView {
       this.bodies[index].add(rod);
     });
 
-    const { slots } = model.layout;
+    // Contact slots of the frame: per wheel, then per body box (sim/frame.h).
+    const { slots, contacts, boxContacts, boxes, wheel } = model.layout;
     this.forces = new THREE.Group();
     this.forces.name = 'forces';
-    this.contactMarks = [];
-    for (let w = 0; w < model.wheels.length; w++) {
-      for (let k = 0; k < slots; k++) {
-        const mark = new THREE.Mesh(new THREE.SphereGeometry(0.02, 8, 6), new THREE.MeshBasicMaterial({ color: 0xffd400 }));
-        mark.visible = false;
-        const arrows = { normal: arrow(FORCE_COLORS.normal), tangential: arrow(FORCE_COLORS.tangential), resultant: arrow(FORCE_COLORS.resultant) };
-        this.forces.add(mark, arrows.normal, arrows.tangential, arrows.resultant);
-        this.contactMarks.push({ mark, arrows });
+    const groups = [
+      { kind: 'wheel', offset: contacts, count: model.wheels.length },
+      { kind: 'box', offset: boxContacts, count: boxes },
+    ];
+    this.contactMarks = [];  // { mark, arrows, count: frame index of the contact count, slot }
+    for (const group of groups) {
+      for (let i = 0; i < group.count; i++) {
+        for (let k = 0; k < slots; k++) {
+          const mark = new THREE.Mesh(new THREE.SphereGeometry(0.02, 8, 6), new THREE.MeshBasicMaterial({ color: MARK_COLORS[group.kind] }));
+          mark.name = `${group.kind}-contact`;
+          mark.visible = false;
+          const arrows = { normal: arrow(FORCE_COLORS.normal), tangential: arrow(FORCE_COLORS.tangential), resultant: arrow(FORCE_COLORS.resultant) };
+          this.forces.add(mark, arrows.normal, arrows.tangential, arrows.resultant);
+          this.contactMarks.push({ mark, arrows, count: group.offset + wheel * i, slot: k });
+        }
       }
     }
     this.object.add(this.forces);
@@ -119,39 +129,34 @@ export class RobotView {
   }
 
   drawForces(frame) {
-    const { contacts, wheel, slot, slots } = this.model.layout;
+    const { slot } = this.model.layout;
     const o = this.options;
     const tmp = new THREE.Vector3();
     const origin = new THREE.Vector3();
-    this.model.wheels.forEach((_, w) => {
-      const base = contacts + wheel * w;
-      const count = frame[base];
-      for (let k = 0; k < slots; k++) {
-        const { mark, arrows } = this.contactMarks[w * slots + k];
-        const on = o.forces && k < count;
-        mark.visible = on;
-        for (const a of Object.values(arrows)) a.visible = false;
-        if (!on) continue;
-        const p = base + 1 + slot * k;
-        origin.set(frame[p], frame[p + 1], frame[p + 2]);
-        mark.position.copy(origin);
-        const vectors = {
-          normal: [frame[p + 3], frame[p + 4], frame[p + 5]],
-          tangential: [frame[p + 6], frame[p + 7], frame[p + 8]],
-        };
-        vectors.resultant = vectors.normal.map((v, i) => v + vectors.tangential[i]);
-        for (const [name, v] of Object.entries(vectors)) {
-          if (!o[name]) continue;
-          tmp.set(...v);
-          const length = tmp.length() * o.forceScale;
-          if (length < 1e-4) continue;
-          arrows[name].position.copy(origin);
-          arrows[name].setDirection(tmp.normalize());
-          arrows[name].setLength(length, Math.min(0.08, 0.3 * length), Math.min(0.05, 0.2 * length));
-          arrows[name].visible = true;
-        }
+    for (const { mark, arrows, count, slot: k } of this.contactMarks) {
+      const on = o.forces && k < frame[count];
+      mark.visible = on;
+      for (const a of Object.values(arrows)) a.visible = false;
+      if (!on) continue;
+      const p = count + 1 + slot * k;
+      origin.set(frame[p], frame[p + 1], frame[p + 2]);
+      mark.position.copy(origin);
+      const vectors = {
+        normal: [frame[p + 3], frame[p + 4], frame[p + 5]],
+        tangential: [frame[p + 6], frame[p + 7], frame[p + 8]],
+      };
+      vectors.resultant = vectors.normal.map((v, i) => v + vectors.tangential[i]);
+      for (const [name, v] of Object.entries(vectors)) {
+        if (!o[name]) continue;
+        tmp.set(...v);
+        const length = tmp.length() * o.forceScale;
+        if (length < 1e-4) continue;
+        arrows[name].position.copy(origin);
+        arrows[name].setDirection(tmp.normalize());
+        arrows[name].setLength(length, Math.min(0.08, 0.3 * length), Math.min(0.05, 0.2 * length));
+        arrows[name].visible = true;
       }
-    });
+    }
   }
 
   /** Appends the wheel centres of a frame to the trails (no more often than every 20 ms of simulated time). */
