@@ -232,6 +232,7 @@ void bodyContactForces(const WorldModel& model, WorldData& data) {
     motion.velocity = worldPointVelocity(data.bodies, box.body, Vec3::Zero());
     motion.omega = worldAngularVelocity(data.bodies, box.body);
     boxContacts(model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
+    data.bodyContactsTotal += static_cast<long>(res.contacts.size());
     Vec6& ext = data.bodies.externalForce[box.body];
     for (const BodyContact& c : res.contacts) {
       ext.head<3>() += c.moment;
