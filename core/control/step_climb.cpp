@@ -15,6 +15,56 @@ bool both(const bool (&w)[2]) { return w[0] && w[1]; }
 bool any(const bool (&w)[2]) { return w[0] || w[1]; }
 double mean(const double (&w)[2]) { return 0.5 * (w[0] + w[1]); }
 
+// Lowest point of the middle section's box below its frame origin (the middle
+// axle) when the middle is pitched nose-up by `pitch` (m, positive below).
+double boxDrop(const StepClimbRig& rig, double pitch) {
+  double drop = -1e300;
+  for (const Vec2& c : rig.middleCorners)
+    drop = std::max(drop, -(c.x() * std::sin(pitch) + c.y() * std::cos(pitch)));
+  return drop;
+}
+
+// Clearance (m, negative: overlap) between the middle section's box, with its
+// axle at (x, z) along the heading and pitched by `pitch`, and the step: the
+// quarter plane beyond the face and below the top, in the vertical plane of
+// the heading. Separating-axis test over the two shapes' edge normals.
+double middleClearance(const StepClimbRig& rig, double x, double z, double pitch, double faceX,
+                       double top) {
+  const double c = std::cos(pitch), sn = std::sin(pitch);
+  Vec2 corners[4];
+  for (int k = 0; k < 4; ++k) {
+    const Vec2& b = rig.middleCorners[k];
+    corners[k] = Vec2(x + b.x() * c - b.y() * sn, z + b.x() * sn + b.y() * c);
+  }
+  const Vec2 axes[4] = {Vec2(1, 0), Vec2(0, 1), Vec2(c, sn), Vec2(-sn, c)};
+  double clearance = -1e300;
+  for (const Vec2& axis : axes)
+    for (const double sign : {1.0, -1.0}) {
+      const Vec2 a = sign * axis;
+      // the quarter plane reaches infinity along +x and −z
+      if (a.x() > 1e-12 || a.y() < -1e-12) continue;
+      double low = 1e300;
+      for (const Vec2& p : corners) low = std::min(low, a.dot(p));
+      clearance = std::max(clearance, low - a.dot(Vec2(faceX, top)));
+    }
+  return clearance;
+}
+
+// True while the middle's box stays boxMargin clear of the step (always
+// before the face and the top are known).
+bool boxClear(const StepClimbParams& p, const StepClimbRig& rig, const ClimbSensors& in,
+              const StepClimbState& s) {
+  if (s.faceX > 1e299 || s.topZ <= 0) return true;
+  return middleClearance(rig, in.middleX, in.middleZ, in.pitch[1], s.faceX,
+                         s.topZ - rig.wheelRadius) > p.boxMargin;
+}
+
+// True while the middle's box hangs lower than tailClearance above the top.
+bool boxBelowTop(const StepClimbParams& p, const StepClimbRig& rig, const ClimbSensors& in,
+                 const StepClimbState& s) {
+  return in.middleZ - boxDrop(rig, in.pitch[1]) < s.topZ - rig.wheelRadius + p.tailClearance;
+}
+
 double approach(double from, double to, double step) {
   return from + std::clamp(to - from, -step, step);
 }
@@ -29,6 +79,7 @@ struct Goal {
 void enter(StepClimbState& s, ClimbPhase phase, double time) {
   s.phase = phase;
   s.phaseStart = time;
+  s.tipping = false;
 }
 
 // The phase transitions: what the wheels touch decides when a phase is over.
@@ -36,6 +87,9 @@ void transition(const StepClimbParams& p, const ClimbSensors& in, StepClimbState
   const double elapsed = in.time - s.phaseStart;
   switch (s.phase) {
     case ClimbPhase::Approach:
+      for (int g = 0; g < 3; ++g)
+        for (int k = 0; k < 2; ++k)
+          if (in.wall[g][k]) s.faceX = std::min(s.faceX, in.faceAt[g][k]);
       if (in.contact[kMiddle][0] && in.contact[kMiddle][1] && !any(in.wall[kMiddle]))
         s.groundZ = mean(in.wheelZ[kMiddle]);
       if (any(in.wall[kFront]) || any(in.wall[kMiddle])) enter(s, ClimbPhase::LiftFront, in.time);
@@ -47,10 +101,17 @@ void transition(const StepClimbParams& p, const ClimbSensors& in, StepClimbState
       }
       break;
     case ClimbPhase::ClimbMiddle:
+      // The front wheels first stand on the top at its edge; further on they give its height.
+      if (both(in.top[kFront])) s.topZ = std::max(s.topZ, mean(in.wheelZ[kFront]));
       if (both(in.top[kMiddle]) && mean(in.wheelZ[kMiddle]) > s.topZ - p.raisedHeight)
         enter(s, ClimbPhase::LiftRear, in.time);
       break;
     case ClimbPhase::LiftRear:
+      // The middle stands at the crest, as high as the rear can push it, and the rear
+      // wheels press on the face (or, below a lower step, lie too flat to push more).
+      if (mean(in.wheelZ[kMiddle]) > s.topZ - p.crestHeight &&
+          (any(in.wall[kRear]) || in.pitch[kRear] < p.tipRearPitch))
+        s.tipping = true;
       // Upright: a robot that went over backwards may also end with its wheels up there.
       if (both(in.top[kRear]) && mean(in.wheelZ[kRear]) > s.topZ - p.raisedHeight &&
           std::abs(in.roll) < 0.5 * kPi)
@@ -120,6 +181,8 @@ Goal goal(const StepClimbParams& p, const StepClimbRig& rig, const ClimbSensors&
         // pull the middle over), the rear section follows as it hangs.
         g.fold[kFront] = -in.pitch[kMiddle] - p.overEdgeFold;
         g.fold[kRearEnd] = in.fold[kRearEnd];
+        // The middle's box must not run into the step.
+        if (!boxClear(p, rig, in, s)) g.speed[kFront] = g.speed[kMiddle] = 0.0;
       }
       break;
     }
@@ -136,6 +199,21 @@ Goal goal(const StepClimbParams& p, const StepClimbRig& rig, const ClimbSensors&
         g.fold[kRearEnd] = 0.0;
       else
         g.fold[kRearEnd] = in.fold[kRearEnd];
+      // While the middle's box hangs below the top, the middle's wheels are at the
+      // edge and its box beside the face: the rear fold first holds the middle
+      // upright (crestPitch), so that the rear section pushes it as high as it
+      // can; then it tips the middle forward over its wheels (tipRate), which
+      // presses the rear wheels into the face so that they climb it, while the
+      // front section, at its fold limit, props the middle up over the edge.
+      // The front and middle wheels roll on slowly, and only while the box
+      // stays clear of the step.
+      if (boxBelowTop(p, rig, in, s)) {
+        const bool clear = boxClear(p, rig, in, s);
+        g.speed[kFront] = g.speed[kMiddle] = clear ? p.edgeSpeed : 0.0;
+        g.fold[kRearEnd] =
+            s.tipping ? s.command.fold[kRearEnd] - p.tipRate * p.period
+                      : s.command.fold[kRearEnd] + p.pitchGain * (p.crestPitch - in.pitch[kMiddle]);
+      }
       break;
     case ClimbPhase::Done:
       break;
@@ -205,6 +283,15 @@ Expected<StepClimbRig> makeStepClimbRig(const Robot& robot) {
     if (l.body == robot.actuators[rig.extendActuator[0]].body) rig.maxExtension = l.upper;
   }
   rig.maxWheelSpeed = robot.maxWheelSpeed;
+  bool boxed = false;
+  for (const BodyBox& b : robot.boxes) {
+    if (b.body != robot.base) continue;
+    for (int k = 0; k < 4; ++k)
+      rig.middleCorners[k] = Vec2(b.centre.x() + (k & 1 ? 0.5 : -0.5) * b.size.x(),
+                                  b.centre.z() + (k & 2 ? 0.5 : -0.5) * b.size.z());
+    boxed = true;
+  }
+  if (!boxed) return fail("the middle section has no body box");
   return rig;
 }
 
@@ -230,12 +317,18 @@ void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
   ClimbSensors in;
   in.time = state.bodies.time;
   const Mat3 base = worldRotation(data.bodies, rig.sectionBody[kMiddle]);
-  Vec3 heading(base(0, 0), base(1, 0), 0.0);
+  // The heading from the middle's lateral axis: its x axis points straight up when
+  // the middle stands vertical at the step.
+  Vec3 heading(base(1, 1), -base(0, 1), 0.0);
   heading.normalize();
   in.roll = std::atan2(base(2, 1), base(2, 2));
+  const Vec3 middle = worldPoint(data.bodies, rig.sectionBody[kMiddle], Vec3::Zero());
+  in.middleX = middle.dot(heading);
+  in.middleZ = middle.z();
   for (int g = 0; g < 3; ++g) {
+    // In the section's vertical plane: past vertical reads more than 90°.
     const Vec3 x = worldRotation(data.bodies, rig.sectionBody[g]).col(0);
-    in.pitch[g] = std::atan2(x.z(), std::hypot(x.x(), x.y()));
+    in.pitch[g] = std::atan2(x.z(), x.dot(heading));
     for (int k = 0; k < 2; ++k) {
       const int body = rig.wheelBody[g][k];
       in.wheelZ[g][k] = worldPoint(data.bodies, body, Vec3::Zero()).z();
@@ -243,7 +336,11 @@ void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
         if (model.wheels[w].body != body) continue;
         for (const WheelContact& c : data.wheels[w].contacts) {
           in.contact[g][k] = true;
-          if (c.normal.dot(heading) < -climb.params.wallNormal) in.wall[g][k] = true;
+          if (c.normal.dot(heading) < -climb.params.wallNormal) {
+            const double at = c.surfacePoint.dot(heading);
+            in.faceAt[g][k] = in.wall[g][k] ? std::min(in.faceAt[g][k], at) : at;
+            in.wall[g][k] = true;
+          }
           if (c.normal.z() > climb.params.topNormal) in.top[g][k] = true;
         }
       }

@@ -25,7 +25,7 @@ enum class ClimbPhase : unsigned char {
   ClimbMiddle,  ///< front on top: the fold drives push the middle section up the face
   LiftRear,     ///< middle on top: rear section folded up, rear wheels over the edge
   Done,         ///< all six wheels on top: sections straight, wheels braked
-  Recover,      ///< no progress: back off with the front raised and the rear straight, approach again
+  Recover,  ///< no progress: back off with the front raised and the rear straight, approach again
 };
 
 /// Name of a phase as shown in telemetry and the summary, e.g. "climb-middle".
@@ -45,15 +45,27 @@ struct StepClimbParams {
   double pressFold = 0.5;      ///< the front fold's target below level in climb-middle (rad)
   double overEdgeFold =
       0.2;  ///< the front fold's target below level once the middle is over the edge (rad)
-  double climbPitch = 0.8;  ///< middle pitch the rear fold holds in climb-middle (rad)
+  double climbPitch = 1.0;  ///< middle pitch the rear fold holds in climb-middle (rad): steep
+                            ///< enough that the middle's box stays off the face above its wheels
   double pitchGain = 2.0;   ///< rear fold step per radian of pitch error per update (-)
   double raisedHeight =
       0.06;                 ///< a wheel this far above the ground (below the top) is up (down) (m)
   double wallNormal = 0.5;  ///< a contact whose normal points back by more than this is the face
   double topNormal = 0.8;   ///< a contact whose normal z exceeds this is a top surface
-  double phaseTimeout = 10.0;  ///< a phase longer than this (s) starts a recovery
-  double recoverTime = 3.0;    ///< duration of the back-off (s)
-  int maxRetries = 2;          ///< recoveries; after them a phase goes on without a time limit
+  double crestPitch = 1.5708;   ///< lift-rear: middle pitch the rear fold holds until the tip (rad)
+  double crestHeight = 0.02;    ///< the middle tips forward once its wheel centres are this close
+                                ///< to their height on the top (m) ...
+  double tipRearPitch = 0.5;    ///< ... and its rear wheels press on the face, or its rear section
+                                ///< is flatter than this and cannot push it higher (rad)
+  double tipRate = 0.3;         ///< rate at which the rear fold tips the middle forward (rad/s)
+  double edgeSpeed = 1.0;       ///< front and middle wheel speed while the middle's box is below
+                                ///< the top (rad/s)
+  double boxMargin = 0.003;     ///< the front and middle wheels stop when the middle's box comes
+                                ///< this close to the step (m)
+  double tailClearance = 0.02;  ///< the middle's box counts as above the top this far above it (m)
+  double phaseTimeout = 10.0;   ///< a phase longer than this (s) starts a recovery
+  double recoverTime = 3.0;     ///< duration of the back-off (s)
+  int maxRetries = 2;           ///< recoveries; after them a phase goes on without a time limit
 };
 
 /// What the controller reads: per wheel group (0 front, 1 middle, 2 rear), the
@@ -68,6 +80,9 @@ struct ClimbSensors {
   bool wall[3][2] = {};      ///< a wheel touches a face in front of it (normal against the heading)
   bool top[3][2] = {};       ///< a wheel touches an upward-facing surface
   bool contact[3][2] = {};   ///< a wheel touches anything
+  double faceAt[3][2] = {};  ///< where a wheel's face contact is, along the heading (m), when wall
+  double middleX = 0.0;      ///< middle axle centre along the heading (m)
+  double middleZ = 0.0;      ///< middle axle centre height (m)
 };
 
 /// What the controller commands.
@@ -83,7 +98,9 @@ struct StepClimbState {
   double phaseStart = 0.0;  ///< time the phase began (s)
   double groundZ = 0.0;     ///< wheel centre height on the ground before the step (m)
   double topZ = 0.0;        ///< wheel centre height on top of the step, once seen (m)
+  double faceX = 1e300;     ///< the step's face along the heading, from the first face contact (m)
   int retries = 0;
+  bool tipping = false;
   ClimbCommand command;  ///< last command (targets move from it at the rate limits)
 };
 
@@ -97,6 +114,7 @@ struct StepClimbRig {
   double maxWheelSpeed = 0.0;  ///< (rad/s)
   double maxFold = 0.0;        ///< (rad)
   double maxExtension = 0.0;   ///< (m)
+  Vec2 middleCorners[4];       ///< the middle section's body box in its frame, (x, z) corners (m)
 };
 
 /// A step-climbing controller attached to a simulation.
