@@ -168,7 +168,21 @@ ContactBox makeContactBox(int body, const Vec3& centre, const Vec3& size, double
   return box;
 }
 
-bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly, BodyContactScratch& scratch,
+void edgeDirections(const Polytope& poly, std::vector<EdgeDirection>& out) {
+  out.clear();
+  for (int e = 0, n = static_cast<int>(poly.edges.size()); e < n; ++e) {
+    const FaceEdge& edge = poly.edges[e];
+    if (edge.from > edge.to) continue;  // each edge appears in both its faces, reversed in one
+    const Vec3 d = (poly.vertices[edge.to] - poly.vertices[edge.from]).normalized();
+    bool repeated = false;
+    for (const EdgeDirection& k : out)
+      repeated = repeated || d.cross(k.direction).squaredNorm() <= 1e-12;
+    if (!repeated) out.push_back({e, d});
+  }
+}
+
+bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
+                         const std::vector<EdgeDirection>& directions, BodyContactScratch& scratch,
                          BoxManifold& out) {
   // Cheap rejection first: the box entirely outside one face plane.
   for (const Plane& f : poly.faces)
@@ -181,15 +195,12 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly, BodyConta
     if (!testAxis(box, poly, box.axes.col(i), ContactAxis::BoxFace, i, kBoxFaceBias, best))
       return false;
   const int edges = static_cast<int>(poly.edges.size());
-  for (int e = 0; e < edges; ++e) {
-    const FaceEdge& edge = poly.edges[e];
-    if (edge.from > edge.to) continue;  // each edge appears in both its faces, reversed in one
-    const Vec3 d = poly.vertices[edge.to] - poly.vertices[edge.from];
+  for (const EdgeDirection& d : directions) {
     for (int i = 0; i < 3; ++i) {
-      const Vec3 l = box.axes.col(i).cross(d);
+      const Vec3 l = box.axes.col(i).cross(d.direction);
       const double n2 = l.squaredNorm();
-      if (n2 <= 1e-12 * d.squaredNorm()) continue;  // parallel: the face axes cover it
-      if (!testAxis(box, poly, l / std::sqrt(n2), ContactAxis::Edges, i * edges + e, kEdgeBias,
+      if (n2 <= 1e-12) continue;  // parallel: the face axes cover it
+      if (!testAxis(box, poly, l / std::sqrt(n2), ContactAxis::Edges, i * edges + d.edge, kEdgeBias,
                     best))
         return false;
     }
@@ -313,7 +324,11 @@ void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBo
   BoxManifold m;
   for (int i : candidates) {
     const TerrainPiece& piece = terrain.pieces[i];
-    if (!boxPolytopeManifold(placed, piece.shape, scratch, m) ||
+    if (scratch.directions.size() <= static_cast<size_t>(i))
+      scratch.directions.resize(terrain.pieces.size());
+    std::vector<EdgeDirection>& directions = scratch.directions[i];
+    if (directions.empty()) edgeDirections(piece.shape, directions);  // once per piece and run
+    if (!boxPolytopeManifold(placed, piece.shape, directions, scratch, m) ||
         isGhost(terrain, i, m, placed.centre))
       continue;
     const double mu = terrain.materials[piece.material].phiMax;

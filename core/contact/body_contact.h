@@ -98,16 +98,29 @@ struct NearPieces {
 /// How far a box may move before its NearPieces are queried again (m).
 constexpr double kNearMargin = 0.05;
 
+/// One of a polytope's edge directions: the first edge along it and its unit vector.
+struct EdgeDirection {
+  int edge = 0;  ///< index into Polytope::edges
+  Vec3 direction = Vec3::UnitX();
+};
+
+/// The polytope's distinct edge directions (a box has 3), into `out` (cleared first).
+void edgeDirections(const Polytope& poly, std::vector<EdgeDirection>& out);
+
 /// Buffers reused from step to step (per run, in WorldData): no allocation once warm.
 struct BodyContactScratch {
+  std::vector<std::vector<EdgeDirection>>
+      directions;                ///< per terrain piece, made when first needed
   std::vector<NearPieces> near;  ///< per box
   std::vector<int> candidates;
   std::vector<Vec3> polygon, clipped;
 };
 
-/// Separating-axis test and manifold of a box against a convex polytope.
-/// False when they do not overlap (out is then unspecified).
-bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly, BodyContactScratch& scratch,
+/// Separating-axis test and manifold of a box against a convex polytope with
+/// the given edge directions (edgeDirections). False when they do not overlap
+/// (out is then unspecified).
+bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
+                         const std::vector<EdgeDirection>& directions, BodyContactScratch& scratch,
                          BoxManifold& out);
 
 /// One box touching one terrain piece.

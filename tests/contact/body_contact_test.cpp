@@ -47,6 +47,13 @@ std::vector<Vec3> corners(const OrientedBox& b) {
 
 Polytope hullOf(const OrientedBox& b) { return makeHull(corners(b)).value(); }
 
+bool manifold(const OrientedBox& box, const Polytope& poly, BodyContactScratch& scratch,
+              BoxManifold& m) {
+  std::vector<EdgeDirection> directions;
+  edgeDirections(poly, directions);
+  return boxPolytopeManifold(box, poly, directions, scratch, m);
+}
+
 // Contacts of a box (identity rotation) on a terrain, with a fresh cache.
 std::vector<BodyContact> contactsOf(const Terrain& t, const ContactBox& box,
                                     const BodyMotion& motion, BodyContactScratch& scratch) {
@@ -73,7 +80,7 @@ TEST_CASE("a box resting flat on the ground has its four bottom corners as conta
   BoxManifold m;
   const double d = 0.003;
   const OrientedBox box = orientedBox(Vec3(0.2, -0.1, 0.1 - d), Vec3(0.5, 0.4, 0.2));
-  REQUIRE(boxPolytopeManifold(box, kGround, scratch, m));
+  REQUIRE(manifold(box, kGround, scratch, m));
   CHECK(m.axis == ContactAxis::PieceFace);
   CHECK(m.normal.isApprox(Vec3::UnitZ(), 1e-12));
   CHECK(m.depth == Approx(d).margin(1e-12));
@@ -85,8 +92,7 @@ TEST_CASE("a box resting flat on the ground has its four bottom corners as conta
     CHECK(std::abs(std::abs(m.points[k].y() + 0.1) - 0.2) < 1e-12);
   }
   // 1 mm above the ground: no contact.
-  REQUIRE_FALSE(boxPolytopeManifold(orientedBox(Vec3(0, 0, 0.101), Vec3(0.5, 0.4, 0.2)), kGround,
-                                    scratch, m));
+  REQUIRE_FALSE(manifold(orientedBox(Vec3(0, 0, 0.101), Vec3(0.5, 0.4, 0.2)), kGround, scratch, m));
 }
 
 TEST_CASE("a step edge pressed into the middle of a box face is a contact no corner sees",
@@ -103,7 +109,7 @@ TEST_CASE("a step edge pressed into the middle of a box face is a contact no cor
   for (const Vec3& c : corners(box)) CHECK_FALSE(contains(step, c));
   BodyContactScratch scratch;
   BoxManifold m;
-  REQUIRE(boxPolytopeManifold(box, step, scratch, m));
+  REQUIRE(manifold(box, step, scratch, m));
   CHECK(m.axis == ContactAxis::BoxFace);
   CHECK(m.normal.isApprox(up, 1e-9));  // pushes the box off the edge, along its own up axis
   CHECK(m.depth == Approx(d).margin(1e-9));
@@ -116,6 +122,15 @@ TEST_CASE("a step edge pressed into the middle of a box face is a contact no cor
     CHECK(onEdge.z() == Approx(0.65).margin(1e-9));
     CHECK(std::abs(onEdge.y()) == Approx(0.2).margin(1e-9));
   }
+}
+
+TEST_CASE("a box polytope has three edge directions", "[contact][body]") {
+  std::vector<EdgeDirection> directions;
+  edgeDirections(makeBox(Vec3::Zero(), Vec3(1, 2, 3), 0.4).value(), directions);
+  REQUIRE(directions.size() == 3);
+  for (size_t a = 0; a < 3; ++a)
+    for (size_t b = a + 1; b < 3; ++b)
+      CHECK(std::abs(directions[a].direction.dot(directions[b].direction)) < 1e-12);
 }
 
 TEST_CASE("two crossing edges give one contact between them", "[contact][body]") {
@@ -135,7 +150,7 @@ TEST_CASE("two crossing edges give one contact between them", "[contact][body]")
   box.centre = Vec3(1, 0, 0.65 - 0.003) - low;
   BodyContactScratch scratch;
   BoxManifold m;
-  REQUIRE(boxPolytopeManifold(box, step, scratch, m));
+  REQUIRE(manifold(box, step, scratch, m));
   CHECK(m.count == 1);
   CHECK(m.axis == ContactAxis::Edges);
   // Moving the box out by the depth along the normal separates it (GJK).
@@ -163,7 +178,7 @@ TEST_CASE("separating axes agree with GJK on random boxes and polytopes", "[cont
     const OrientedBox box = orientedBox(centre, size, shapes::randomRotation(rng));
     const ConvexDistance g = convexDistance(hullOf(box), poly);
     BoxManifold m;
-    const bool hit = boxPolytopeManifold(box, poly, scratch, m);
+    const bool hit = manifold(box, poly, scratch, m);
     INFO("trial " << trial << ", GJK distance " << g.distance);
     // Shapes within 1e-9 m of touching may go either way.
     if (g.distance > 1e-9) CHECK_FALSE(hit);
