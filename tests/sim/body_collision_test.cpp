@@ -99,3 +99,21 @@ TEST_CASE("the wheel-walker's body boxes stay out of the ground", "[sim][body]")
   // dip into the step's edge as they are lifted onto it (2.3 cm measured).
   CHECK(deepestOverRun("step-wheel-walker.json", false) > 0.01);
 }
+
+TEST_CASE("the wheel-walker with its legs folded up lies on its body", "[sim][body]") {
+  // All four legs swung up (±1.9 rad): nothing but the body can hold it. With
+  // body contact it rests on the ground, the 80 kg body 0.3 mm deep
+  // (k = m ω² carries its own weight at g/ω² = 0.25 mm); without it the body
+  // sinks until the raised wheels catch the ground, 8 cm below the surface.
+  const std::string folded =
+      "control={\"wheel_speed\": 0, \"joints\": {\"leg_1\": 1.9, \"leg_2\": 1.9, "
+      "\"leg_3\": -1.9, \"leg_4\": -1.9}}";
+  Simulation on = simulationOf("flat-wheel-walker.json", {folded});
+  runUntil(on, on.duration);
+  CHECK(deepestCorner(on) < 0.002);
+  CHECK(bodyContacts(on) > 0);
+  Simulation off =
+      simulationOf("flat-wheel-walker.json", {folded, "simulation.chassis_contact=false"});
+  runUntil(off, off.duration);
+  CHECK(deepestCorner(off) > 0.05);
+}
