@@ -144,8 +144,7 @@ bool isGhost(const Terrain& terrain, int index, const BoxManifold& m, const Vec3
     if (side < 0 || (side == 0 && patch.neighbour > index)) continue;
     bool all = true;
     for (int k = 0; k < m.count && all; ++k)
-      all =
-          inConvexPolygon(patch.polygon, patch.plane.normal, m.points[k], 1e-6 * piece.shape.scale);
+      all = inConvexPolygon(patch.polygon, patch.plane.normal, m.points[k], kFlushTolerance);
     if (all) return true;
   }
   return false;

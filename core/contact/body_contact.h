@@ -56,7 +56,7 @@ struct ContactBox {
 /// too coarse for it: a face contact's k and c acting on the lightest
 /// effective mass a point of the box can have, m/6 (a free box pushed at a
 /// corner), must stay within the explicit step's bounds ω_e·dt ≤ 0.5 and
-/// c·dt/m_e ≤ 1 (sim/world.h), so ω ≤ 0.5 / (√6 dt) and ω ≤ 1 / (12 ζ dt).
+/// c·dt/m_e ≤ 1 (docs/dynamics.md, "Step stability"), so ω ≤ 0.5 / (√6 dt) and ω ≤ 1 / (12 ζ dt).
 ContactBox makeContactBox(int body, const Vec3& centre, const Vec3& size, double mass,
                           const BodyContactSettings& settings, double dt);
 

@@ -164,11 +164,10 @@ describe('the app', () => {
   }, 120_000);
 
   test('a robot on its back is reported as flipped over', async () => {
-    // rocker8 upside down (pitch 180°) above the ground with chassis contact:
-    // it falls onto its back and lies there, wheels up.
+    // rocker8 upside down (pitch 180°) above the ground (body contact is on by
+    // default): it falls onto its back and lies there, wheels up.
     const scenario = JSON.parse(readFileSync(new URL('../../terrains/flat-rocker8.json', import.meta.url), 'utf8'));
     scenario.robot.pose = { position: [0, 0, 1], pitch: Math.PI };
-    scenario.simulation.chassis_contact = true;
     scenario.control.wheel_speed = 0;
     await page.evaluate((s) => window.__roverlab.doc.replace('on its back', s, { restart: true }), scenario);
     await waitFor(() => window.__roverlab.flipped === true && window.__roverlab.time > 1);
