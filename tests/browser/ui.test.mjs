@@ -173,6 +173,8 @@ describe('the app', () => {
     await waitFor(() => window.__roverlab.flipped === true && window.__roverlab.time > 1);
     const s = await state();
     expect(s.tipping).toBe(false);  // flipped, not "near tipping"
+    expect(s.shownContacts.box).toBeGreaterThan(0);  // it lies on its body box: those contacts are drawn
+    expect(s.shownContacts.wheel).toBe(0);  // wheels up
     expect(await page.locator('#phase').textContent()).toMatch(/⚠ flipped over: upside down \(pitch 180°, roll 180°\)/);
     expect(s.error).toBeNull();
     expect(errors).toEqual([]);

@@ -76,6 +76,29 @@ describe('sim host', () => {
     expect(h.last('frame').frame[0]).toBe(0);
   });
 
+  test('body-box contacts travel in the frame, matching the telemetry row', () => {
+    // The wheel-walker with its legs swung up lies on its body box.
+    const s = JSON.parse(scenario('flat-wheel-walker.json'));
+    s.control = { wheel_speed: 0, joints: { leg_1: 1.9, leg_2: 1.9, leg_3: -1.9, leg_4: -1.9 } };
+    const h = host();
+    h.handle({ type: 'load', scenario: JSON.stringify(s) });
+    h.handle({ type: 'step', steps: 5000 });
+    const { model } = h.last('model');
+    const { frame } = h.last('frame');
+    const { boxContacts, boxes, wheel, slot, row } = model.layout;
+    expect(boxes).toBe(5);  // the body and four legs
+    expect(boxContacts + wheel * boxes).toBe(row);
+    const body = model.columns.indexOf('box_base_normal_N');
+    expect(frame[boxContacts]).toBe(frame[row + model.columns.indexOf('box_base_contacts')]);
+    expect(frame[boxContacts]).toBeGreaterThan(0);
+    // The first slot: centre of pressure on the ground, normal force up, as large as the row's total.
+    const p = boxContacts + 1;
+    expect(Math.abs(frame[p + 2])).toBeLessThan(0.01);
+    expect(frame[p + 5]).toBeGreaterThan(0);
+    expect(Math.hypot(frame[p + 3], frame[p + 4], frame[p + 5])).toBeCloseTo(frame[row + body], 6);
+    expect(slot).toBe(9);
+  });
+
   test('a rejected scenario answers its issues', () => {
     const h = host();
     const bad = JSON.parse(scenario('flat-wheel-rig.json'));

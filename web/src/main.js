@@ -455,6 +455,7 @@ function publish(shown) {
     realTimeFactor: state.stats.realTimeFactor,
     stepMs: state.stats.stepMs,
     firstFrameMs: state.firstFrameAt,
+    shownContacts: state.view?.shownContacts() ?? null,
   });
 }
 

@@ -159,6 +159,13 @@ export class RobotView {
     }
   }
 
+  /** How many wheel and body-box contact marks the last drawn frame shows. */
+  shownContacts() {
+    const count = { wheel: 0, box: 0 };
+    for (const { mark } of this.contactMarks) if (mark.visible) count[mark.name.split('-')[0]] += 1;
+    return count;
+  }
+
   /** Appends the wheel centres of a frame to the trails (no more often than every 20 ms of simulated time). */
   record(frame) {
     const { poses, pose } = this.model.layout;
