@@ -55,14 +55,14 @@ double middleClearance(const StepClimbRig& rig, double x, double z, double pitch
 bool boxClear(const StepClimbParams& p, const StepClimbRig& rig, const ClimbSensors& in,
               const StepClimbState& s) {
   if (s.faceX > 1e299 || s.topZ <= 0) return true;
-  return middleClearance(rig, in.middleX, in.middleZ, in.pitch[1], s.faceX,
+  return middleClearance(rig, in.middleX, in.middleZ, in.pitch[kMiddle], s.faceX,
                          s.topZ - rig.wheelRadius) > p.boxMargin;
 }
 
 // True while the middle's box hangs lower than tailClearance above the top.
 bool boxBelowTop(const StepClimbParams& p, const StepClimbRig& rig, const ClimbSensors& in,
                  const StepClimbState& s) {
-  return in.middleZ - boxDrop(rig, in.pitch[1]) < s.topZ - rig.wheelRadius + p.tailClearance;
+  return in.middleZ - boxDrop(rig, in.pitch[kMiddle]) < s.topZ - rig.wheelRadius + p.tailClearance;
 }
 
 double approach(double from, double to, double step) {
