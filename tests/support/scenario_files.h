@@ -38,13 +38,7 @@ inline roverlab::Simulation simulationOf(const std::string& name, const std::vec
   const roverlab::Expected<std::string> text = roverlab::applyOverrides(readText(terrainsDir() / name), overrides);
   INFO(text.message());
   REQUIRE(text.ok());
-  const roverlab::Expected<roverlab::Scenario> scenario = roverlab::parseScenario(text.value());
-  INFO(scenario.message());
-  REQUIRE(scenario.ok());
-  roverlab::Expected<roverlab::Simulation> sim = roverlab::makeSimulation(scenario.value());
-  INFO(sim.message());
-  REQUIRE(sim.ok());
-  return std::move(sim).value();
+  return simulationFromText(text.value());
 }
 
 /// Advances to simulated time t (s); fails the test if the simulation blows up.
