@@ -296,23 +296,37 @@ OrientedBox worldBox(const ContactBox& box, const Vec3& origin, const Eigen::Mat
   return world;
 }
 
-void candidatePieces(const Terrain& terrain, const OrientedBox& box, NearPieces& near,
+bool nearPieces(const Terrain& terrain, const ContactBox& box, const Vec3& origin,
+                const Eigen::Matrix3d& rotation, NearPieces& near) {
+  // cos of the turn since the query, from the trace of R0ᵀR = 1 + 2 cos θ
+  const double turn = 0.5 * ((near.rotation.array() * rotation.array()).sum() - 1.0);
+  if (!near.valid || (origin - near.anchor).cwiseAbs().maxCoeff() > kNearMargin ||
+      turn < std::cos(kNearTurn)) {
+    // A point of the box moves by at most the origin's move plus its distance
+    // from the origin (≤ |centre| + |half|) times the turn.
+    const OrientedBox placed = worldBox(box, origin, rotation);
+    const Vec3 extent = rotation.cwiseAbs() * box.half;
+    const double grow = kNearMargin + (box.centre.norm() + box.half.norm()) * kNearTurn;
+    Aabb reach;
+    reach.min = placed.centre - extent - Vec3::Constant(grow);
+    reach.max = placed.centre + extent + Vec3::Constant(grow);
+    near.pieces.clear();
+    if (reach.min.z() <= terrain.box.max.z()) piecesNear(terrain, reach, near.pieces);
+    std::sort(near.pieces.begin(), near.pieces.end());  // the same order whenever the query ran
+    near.anchor = origin;
+    near.rotation = rotation;
+    near.valid = true;
+  }
+  return !near.pieces.empty();
+}
+
+void candidatePieces(const Terrain& terrain, const OrientedBox& box, const NearPieces& near,
                      std::vector<int>& out) {
   out.clear();
   const Vec3 extent = box.axes.cwiseAbs() * box.half;
   Aabb reach;
   reach.min = box.centre - extent;
   reach.max = box.centre + extent;
-  if (reach.min.z() > terrain.box.max.z()) return;  // above all the terrain
-  if (!near.valid || (box.centre - near.anchor).cwiseAbs().maxCoeff() > kNearMargin) {
-    Aabb cube;
-    cube.min = box.centre.array() - (box.half.norm() + kNearMargin);
-    cube.max = box.centre.array() + (box.half.norm() + kNearMargin);
-    piecesNear(terrain, cube, near.pieces);
-    std::sort(near.pieces.begin(), near.pieces.end());  // the same order whenever the query ran
-    near.anchor = box.centre;
-    near.valid = true;
-  }
   for (int i : near.pieces)
     if (terrain.pieces[i].shape.box.overlaps(reach)) out.push_back(i);
 }

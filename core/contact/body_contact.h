@@ -84,19 +84,23 @@ struct BoxManifold {
   double depths[kMaxManifoldPoints];  ///< each point's penetration along the normal (m), > 0
 };
 
-/// The terrain pieces a box may touch, from a broadphase query kept while the
-/// box stays near where it was made: the pieces whose bounding boxes overlap
-/// a cube of half-size |half| + kNearMargin about the box centre at `anchor`,
-/// which holds the box in any orientation while its centre stays within
-/// kNearMargin of the anchor along each axis.
+/// The terrain pieces a box may touch, from a broadphase query kept while its
+/// body stays near the pose of the query: the pieces whose bounding boxes
+/// overlap the box's bounding box then, grown by kNearMargin plus the box's
+/// reach from its body origin times kNearTurn. That holds every point of the
+/// box while the origin stays within kNearMargin of `anchor` along each axis
+/// and the body turns less than kNearTurn from `rotation`.
 struct NearPieces {
   std::vector<int> pieces;
-  Vec3 anchor = Vec3::Zero();  ///< box centre at the query (m)
+  Vec3 anchor = Vec3::Zero();                              ///< body origin at the query (m)
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();  ///< body rotation at the query
   bool valid = false;
 };
 
-/// How far a box may move before its NearPieces are queried again (m).
+/// How far a body may move (m) and turn (rad) before its boxes' NearPieces are
+/// queried again.
 constexpr double kNearMargin = 0.05;
+constexpr double kNearTurn = 0.1;
 
 /// One of a polytope's edge directions: the first edge along it and its unit vector.
 struct EdgeDirection {
@@ -145,10 +149,16 @@ struct BodyMotion {
 /// The box in world coordinates for its body's pose (origin in m, rotation body → world).
 OrientedBox worldBox(const ContactBox& box, const Vec3& origin, const Eigen::Matrix3d& rotation);
 
-/// Terrain pieces whose bounding boxes overlap the box's, in increasing index
-/// order, into `out` (cleared first): `near` refreshed by a broadphase query
-/// when the box has left its margin, then a bounding-box test per piece.
-void candidatePieces(const Terrain& terrain, const OrientedBox& box, NearPieces& near,
+/// Queries the broadphase again when the box's body, its origin at `origin`
+/// (m) and turned by `rotation` (body → world), has left `near`'s margins;
+/// false when no piece is within reach, so that the box needs nothing more
+/// this step.
+bool nearPieces(const Terrain& terrain, const ContactBox& box, const Vec3& origin,
+                const Eigen::Matrix3d& rotation, NearPieces& near);
+
+/// The pieces of `near` whose bounding boxes overlap the placed box's, in
+/// increasing index order, into `out` (cleared first).
+void candidatePieces(const Terrain& terrain, const OrientedBox& box, const NearPieces& near,
                      std::vector<int>& out);
 
 /// Contacts and forces of a box with the candidate pieces (separating-axis

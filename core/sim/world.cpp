@@ -226,7 +226,9 @@ void bodyContactForces(const WorldModel& model, WorldData& data) {
     const ContactBox& box = model.boxes[b];
     BodyMotion motion;
     motion.origin = worldPoint(data.bodies, box.body, Vec3::Zero());
-    const OrientedBox placed = worldBox(box, motion.origin, worldRotation(data.bodies, box.body));
+    const Mat3 rotation = worldRotation(data.bodies, box.body);
+    if (!nearPieces(model.terrain, box, motion.origin, rotation, scratch.near[b])) continue;
+    const OrientedBox placed = worldBox(box, motion.origin, rotation);
     candidatePieces(model.terrain, placed, scratch.near[b], scratch.candidates);
     if (scratch.candidates.empty()) continue;
     motion.velocity = worldPointVelocity(data.bodies, box.body, Vec3::Zero());

@@ -59,6 +59,7 @@ std::vector<BodyContact> contactsOf(const Terrain& t, const ContactBox& box,
                                     const BodyMotion& motion, BodyContactScratch& scratch) {
   const OrientedBox placed = worldBox(box, motion.origin, Eigen::Matrix3d::Identity());
   NearPieces near;
+  nearPieces(t, box, motion.origin, Eigen::Matrix3d::Identity(), near);
   candidatePieces(t, placed, near, scratch.candidates);
   std::vector<BodyContact> out;
   boxContacts(t, box, placed, scratch.candidates, motion, scratch, out);
@@ -315,8 +316,10 @@ TEST_CASE("the cached broadphase of a moving box finds the pieces a fresh query 
         (Eigen::AngleAxisd(2 * t, Vec3::UnitZ()) * Eigen::AngleAxisd(1.3 * t, Vec3::UnitX()))
             .toRotationMatrix();
     const OrientedBox placed = worldBox(box, origin, r);
+    nearPieces(field, box, origin, r, kept);
     candidatePieces(field, placed, kept, cached);
     NearPieces once;
+    nearPieces(field, box, origin, r, once);
     candidatePieces(field, placed, once, fresh);
     INFO("t = " << t << " s");
     REQUIRE(cached == fresh);
