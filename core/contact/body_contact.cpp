@@ -30,17 +30,10 @@ double boxRadius(const OrientedBox& box, const Vec3& l) {
          box.half.z() * std::abs(box.axes.col(2).dot(l));
 }
 
-// Overlap of the box and the polytope along the unit axis l; false when l separates them.
-bool testAxis(const OrientedBox& box, const Polytope& poly, const Vec3& l, ContactAxis kind,
-              int index, double bias, Axis& best) {
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (const Vec3& v : poly.vertices) {
-    const double s = v.dot(l);
-    lo = std::min(lo, s), hi = std::max(hi, s);
-  }
-  const double c = box.centre.dot(l), r = boxRadius(box, l);
-  const double up = hi - (c - r);    // moves the box out along +l
-  const double down = (c + r) - lo;  // moves it out along −l
+// Records the axis l if its overlap beats the best so far: `up` moves the box
+// out along +l, `down` along −l. False when either is negative: l separates.
+bool overlapAlong(const Vec3& l, double up, double down, ContactAxis kind, int index, double bias,
+                  Axis& best) {
   if (up < 0 || down < 0) return false;
   const double overlap = std::min(up, down);
   if (overlap * bias < best.score) {
@@ -51,6 +44,18 @@ bool testAxis(const OrientedBox& box, const Polytope& poly, const Vec3& l, Conta
     best.index = index;
   }
   return true;
+}
+
+// Overlap of the box and the polytope along the unit axis l; false when l separates them.
+bool testAxis(const OrientedBox& box, const Polytope& poly, const Vec3& l, ContactAxis kind,
+              int index, double bias, Axis& best) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const Vec3& v : poly.vertices) {
+    const double s = v.dot(l);
+    lo = std::min(lo, s), hi = std::max(hi, s);
+  }
+  const double c = box.centre.dot(l), r = boxRadius(box, l);
+  return overlapAlong(l, hi - (c - r), (c + r) - lo, kind, index, bias, best);
 }
 
 // Sutherland–Hodgman: the part of polygon `in` with n·x ≤ offset, into `out`.
@@ -167,34 +172,43 @@ ContactBox makeContactBox(int body, const Vec3& centre, const Vec3& size, double
   return box;
 }
 
-void edgeDirections(const Polytope& poly, std::vector<EdgeDirection>& out) {
-  out.clear();
+void pieceFeatures(const Polytope& poly, PieceFeatures& out) {
+  out.directions.clear();
   for (int e = 0, n = static_cast<int>(poly.edges.size()); e < n; ++e) {
     const FaceEdge& edge = poly.edges[e];
     if (edge.from > edge.to) continue;  // each edge appears in both its faces, reversed in one
     const Vec3 d = (poly.vertices[edge.to] - poly.vertices[edge.from]).normalized();
     bool repeated = false;
-    for (const EdgeDirection& k : out)
+    for (const EdgeDirection& k : out.directions)
       repeated = repeated || d.cross(k.direction).squaredNorm() <= 1e-12;
-    if (!repeated) out.push_back({e, d});
+    if (!repeated) out.directions.push_back({e, d});
+  }
+  out.faceLow.clear();
+  for (const Plane& f : poly.faces) {
+    double low = std::numeric_limits<double>::infinity();
+    for (const Vec3& v : poly.vertices) low = std::min(low, f.normal.dot(v));
+    out.faceLow.push_back(low);
   }
 }
 
 bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
-                         const std::vector<EdgeDirection>& directions, BodyContactScratch& scratch,
+                         const PieceFeatures& features, BodyContactScratch& scratch,
                          BoxManifold& out) {
-  // Cheap rejection first: the box entirely outside one face plane.
-  for (const Plane& f : poly.faces)
-    if (box.centre.dot(f.normal) - boxRadius(box, f.normal) > f.offset) return false;
+  // The piece's face normals first, from its precomputed extent along each:
+  // most boxes far from a piece lie entirely outside one of its faces.
   Axis best;
-  for (int f = 0, n = static_cast<int>(poly.faces.size()); f < n; ++f)
-    if (!testAxis(box, poly, poly.faces[f].normal, ContactAxis::PieceFace, f, 1.0, best))
+  for (int f = 0, n = static_cast<int>(poly.faces.size()); f < n; ++f) {
+    const Plane& face = poly.faces[f];
+    const double c = box.centre.dot(face.normal), r = boxRadius(box, face.normal);
+    if (!overlapAlong(face.normal, face.offset - (c - r), (c + r) - features.faceLow[f],
+                      ContactAxis::PieceFace, f, 1.0, best))
       return false;
+  }
   for (int i = 0; i < 3; ++i)
     if (!testAxis(box, poly, box.axes.col(i), ContactAxis::BoxFace, i, kBoxFaceBias, best))
       return false;
   const int edges = static_cast<int>(poly.edges.size());
-  for (const EdgeDirection& d : directions) {
+  for (const EdgeDirection& d : features.directions) {
     for (int i = 0; i < 3; ++i) {
       const Vec3 l = box.axes.col(i).cross(d.direction);
       const double n2 = l.squaredNorm();
@@ -337,11 +351,11 @@ void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBo
   BoxManifold m;
   for (int i : candidates) {
     const TerrainPiece& piece = terrain.pieces[i];
-    if (scratch.directions.size() <= static_cast<size_t>(i))
-      scratch.directions.resize(terrain.pieces.size());
-    std::vector<EdgeDirection>& directions = scratch.directions[i];
-    if (directions.empty()) edgeDirections(piece.shape, directions);  // once per piece and run
-    if (!boxPolytopeManifold(placed, piece.shape, directions, scratch, m) ||
+    if (scratch.features.size() <= static_cast<size_t>(i))
+      scratch.features.resize(terrain.pieces.size());
+    PieceFeatures& features = scratch.features[i];
+    if (features.faceLow.empty()) pieceFeatures(piece.shape, features);  // once per piece and run
+    if (!boxPolytopeManifold(placed, piece.shape, features, scratch, m) ||
         isGhost(terrain, i, m, placed.centre))
       continue;
     const double mu = terrain.materials[piece.material].phiMax;

@@ -108,23 +108,31 @@ struct EdgeDirection {
   Vec3 direction = Vec3::UnitX();
 };
 
-/// The polytope's distinct edge directions (a box has 3), into `out` (cleared first).
-void edgeDirections(const Polytope& poly, std::vector<EdgeDirection>& out);
+/// What the separating-axis test needs of a terrain piece beyond its shape,
+/// computed once per run: its distinct edge directions (a box has 3 of its 12
+/// edges) and, per face, the lowest projection of its vertices on the face
+/// normal (the highest is the face's offset).
+struct PieceFeatures {
+  std::vector<EdgeDirection> directions;
+  std::vector<double> faceLow;  ///< (faces) min over vertices of normal·v (m)
+};
+
+/// The features of a polytope, into `out`.
+void pieceFeatures(const Polytope& poly, PieceFeatures& out);
 
 /// Buffers reused from step to step (per run, in WorldData): no allocation once warm.
 struct BodyContactScratch {
-  std::vector<std::vector<EdgeDirection>>
-      directions;                ///< per terrain piece, made when first needed
-  std::vector<NearPieces> near;  ///< per box
+  std::vector<PieceFeatures> features;  ///< per terrain piece, made when first needed
+  std::vector<NearPieces> near;         ///< per box
   std::vector<int> candidates;
   std::vector<Vec3> polygon, clipped;
 };
 
 /// Separating-axis test and manifold of a box against a convex polytope with
-/// the given edge directions (edgeDirections). False when they do not overlap
+/// the given features (pieceFeatures). False when they do not overlap
 /// (out is then unspecified).
 bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
-                         const std::vector<EdgeDirection>& directions, BodyContactScratch& scratch,
+                         const PieceFeatures& features, BodyContactScratch& scratch,
                          BoxManifold& out);
 
 /// One box touching one terrain piece.

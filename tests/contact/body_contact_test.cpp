@@ -49,9 +49,9 @@ Polytope hullOf(const OrientedBox& b) { return makeHull(corners(b)).value(); }
 
 bool manifold(const OrientedBox& box, const Polytope& poly, BodyContactScratch& scratch,
               BoxManifold& m) {
-  std::vector<EdgeDirection> directions;
-  edgeDirections(poly, directions);
-  return boxPolytopeManifold(box, poly, directions, scratch, m);
+  PieceFeatures features;
+  pieceFeatures(poly, features);
+  return boxPolytopeManifold(box, poly, features, scratch, m);
 }
 
 // Contacts of a box (identity rotation) on a terrain, with a fresh cache.
@@ -125,10 +125,19 @@ TEST_CASE("a step edge pressed into the middle of a box face is a contact no cor
   }
 }
 
-TEST_CASE("a box polytope has three edge directions", "[contact][body]") {
-  std::vector<EdgeDirection> directions;
-  edgeDirections(makeBox(Vec3::Zero(), Vec3(1, 2, 3), 0.4).value(), directions);
+TEST_CASE("a box polytope has three edge directions and its size along each face normal",
+          "[contact][body]") {
+  PieceFeatures features;
+  pieceFeatures(makeBox(Vec3::Zero(), Vec3(1, 2, 3), 0.4).value(), features);
+  const std::vector<EdgeDirection>& directions = features.directions;
   REQUIRE(directions.size() == 3);
+  REQUIRE(features.faceLow.size() == 6);
+  // Centred at the origin: the lowest projection on each face normal is minus
+  // the half size across that face (0.5, 1 or 1.5 m).
+  std::vector<double> lows;
+  for (const double low : features.faceLow) lows.push_back(std::round(-low * 1e9) / 1e9);
+  std::sort(lows.begin(), lows.end());
+  CHECK(lows == std::vector<double>{0.5, 0.5, 1.0, 1.0, 1.5, 1.5});
   for (size_t a = 0; a < 3; ++a)
     for (size_t b = a + 1; b < 3; ++b)
       CHECK(std::abs(directions[a].direction.dot(directions[b].direction)) < 1e-12);
