@@ -149,7 +149,9 @@ std::string summaryJson(const Simulation& sim, const RunStats& stats, double wal
                         {"max_friction_ratio", round6(law.maxFrictionRatio)},
                         {"centres_inside", law.centresInside},
                         {"max_deflection_ratio", round6(law.maxDeflectionRatio)},
-                        {"body_contacts", sim.data.bodyContactsTotal}};
+                        {"body_contacts", law.bodyContacts},
+                        {"body_friction_violations", law.bodyFrictionViolations},
+                        {"max_body_depth_m", round6(law.maxBodyDepth)}};
   out["steps"] = sim.steps;
   out["wall_s"] = round6(wallSeconds);
   const double sps = wallSeconds > 0 ? sim.steps / wallSeconds : 0.0;

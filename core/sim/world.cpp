@@ -83,6 +83,14 @@ void checkContactLaw(const TireForces& f, double peak, const WheelContact& c, do
   law.maxDeflectionRatio = std::max(law.maxDeflectionRatio, c.deflection / radius);
 }
 
+// The body contact's laws: Coulomb friction within μ·F_n summed over the
+// manifold, and the penetration depth (docs/contact.md, "Body contact").
+void checkBodyContactLaw(const BodyContact& c, double mu, ContactLawStats& law) {
+  ++law.bodyContacts;
+  if (c.tangentialForce.norm() > mu * c.normalForce.norm() * (1 + 1e-9)) ++law.bodyFrictionViolations;
+  law.maxBodyDepth = std::max(law.maxBodyDepth, c.depth);
+}
+
 // Spin inertia of a wheel about its axle (kg·m²).
 double spinInertia(const Body& b) { return b.axis.dot(b.inertia * b.axis); }
 
@@ -234,9 +242,9 @@ void bodyContactForces(const WorldModel& model, WorldData& data) {
     motion.velocity = worldPointVelocity(data.bodies, box.body, Vec3::Zero());
     motion.omega = worldAngularVelocity(data.bodies, box.body);
     boxContacts(model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
-    data.bodyContactsTotal += static_cast<long>(res.contacts.size());
     Vec6& ext = data.bodies.externalForce[box.body];
     for (const BodyContact& c : res.contacts) {
+      checkBodyContactLaw(c, model.terrain.materials[model.terrain.pieces[c.piece].material].phiMax, data.law);
       ext.head<3>() += c.moment;
       ext.tail<3>() += c.normalForce + c.tangentialForce;
       res.normalLoad += c.normalForce.norm();

@@ -114,6 +114,9 @@ struct ContactLawStats {
   double maxFrictionRatio = 0;  ///< largest |R_xy| / (max_s φ_s(s)·R_z) (-), ≤ 1 when the law holds
   long centresInside = 0;       ///< contacts with the wheel centre inside a terrain piece
   double maxDeflectionRatio = 0;  ///< largest tire deflection Z / r (-)
+  long bodyContacts = 0;          ///< body contacts (box–piece pairs) evaluated
+  long bodyFrictionViolations = 0;  ///< body contacts with |F_t| > μ·|F_n| (relative 1e-9 for rounding)
+  double maxBodyDepth = 0;        ///< deepest penetration of a body box into a piece (m)
 };
 
 /// Per-step contacts of one body box (model.boxes).
@@ -129,7 +132,6 @@ struct WorldData {
   std::vector<WheelResult> wheels;
   std::vector<BoxResult> boxes;   ///< per model.boxes
   BodyContactScratch bodyScratch;  ///< buffers of the body contact queries
-  long bodyContactsTotal = 0;  ///< body contacts (box–piece pairs) summed over every force evaluation of the run
   std::string error;  ///< set when the state became non-finite; the step refuses to go on
   MultibodyState previous;  ///< scratch: the state at the start of the step being taken
 };
