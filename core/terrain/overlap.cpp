@@ -61,7 +61,11 @@ std::vector<PieceOverlap> findOverlaps(const std::vector<const Polytope*>& piece
   const int n = static_cast<int>(pieces.size());
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int i, int j) { return pieces[i]->box.min.x() < pieces[j]->box.min.x(); });
+  // Ties by index, so that every standard library gives the same answer.
+  std::sort(order.begin(), order.end(), [&](int i, int j) {
+    const double xi = pieces[i]->box.min.x(), xj = pieces[j]->box.min.x();
+    return xi < xj || (xi == xj && i < j);
+  });
   std::vector<PieceOverlap> found;
   std::vector<char> flagged(n, 0);
   std::vector<int> active;  // unflagged pieces whose x range may still reach the next one's
