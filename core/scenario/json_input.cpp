@@ -86,6 +86,8 @@ class Checker : public nlohmann::json_sax<json> {
       repeated = !f.keys.insert(k).second;
     }
     if (repeated) return fail(path(), "duplicate key: a field may appear once in an object");
+    if (++f.count > kMaxObjectKeys)
+      return fail(path(), "the object has more than " + std::to_string(kMaxObjectKeys) + " keys");
     return true;
   }
 
@@ -97,7 +99,7 @@ class Checker : public nlohmann::json_sax<json> {
  private:
   struct Frame {
     bool object = false;
-    std::size_t count = 0;  // values seen in an array
+    std::size_t count = 0;  // values seen in an array, keys seen in an object
     std::string key;        // current key in an object
     std::vector<std::string> few;          // the object's keys while there are few
     std::unordered_set<std::string> keys;  // and all of them once there are more

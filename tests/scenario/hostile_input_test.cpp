@@ -108,6 +108,11 @@ TEST_CASE("documents beyond the size and value limits are refused", "[scenario][
   CHECK(firstIssue(big).message.find("the limit is") != std::string::npos);
   const std::string many = kHead + "\"x\": [" + repeat("0,", static_cast<int>(kMaxJsonValues)) + "0]}";
   CHECK(firstIssue(many).message.find("more than") != std::string::npos);
+  std::string keys = kHead + "\"x\": {";
+  for (int k = 0; k <= static_cast<int>(kMaxObjectKeys); ++k) keys += (k ? ", \"k" : "\"k") + std::to_string(k) + "\": 0";
+  const Issue wide = firstIssue(keys + "}}");
+  CHECK(wide.path == "x.k4096");
+  CHECK(wide.message == "the object has more than 4096 keys");
 }
 
 TEST_CASE("--set paths are bounded by the arrays they address", "[scenario][hostile]") {
