@@ -517,7 +517,7 @@ function loop(now) {
   const st = state.stats;
   if (st.realTimeFactor !== undefined)
     $('rate').textContent = `real-time factor ${st.realTimeFactor.toFixed(2)}× · ${Math.round(st.stepsPerSecond ?? 0)} steps/s`;
-  if (now - lastPlot > 250 && state.telemetry?.rows) {
+  if (now - lastPlot > 250 && state.telemetry?.rows && !loads.size) {  // nothing new while the worker builds
     lastPlot = now;
     plots.update(state.telemetry);
     showStatus(state.telemetry);
