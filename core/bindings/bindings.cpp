@@ -65,10 +65,12 @@ val issuesResult(const std::vector<Issue>& issues) {
 Expected<std::string> jsonText(const val& v) {
   if (!v.isString()) {
     const std::string type = v.typeOf().as<std::string>();
-    return Expected<std::string>::failure("", "must be the scenario's JSON text (a string), got " + type);
+    return Expected<std::string>::failure(
+        "", "must be the scenario's JSON text (a string), got " + type);
   }
   if (!(v["length"].as<double>() <= static_cast<double>(kMaxDocumentBytes)))
-    return Expected<std::string>::failure("", "the document is longer than " + std::to_string(kMaxDocumentBytes) +
+    return Expected<std::string>::failure("", "the document is longer than " +
+                                                  std::to_string(kMaxDocumentBytes) +
                                                   " bytes (16 MiB), the limit");
   return v.as<std::string>();
 }
@@ -273,8 +275,7 @@ val buildDemoTerrain(val params) {
     else
       add(std::move(box).value(), 0xb86b3c, "box");
   }
-  Expected<Polytope> wedge =
-      makeWedge(Vec3(0.2, -yOut, d.base), 1.2, 0.8, 0.3 - d.base, 0.0);
+  Expected<Polytope> wedge = makeWedge(Vec3(0.2, -yOut, d.base), 1.2, 0.8, 0.3 - d.base, 0.0);
   if (!wedge)
     appendIssues(issues, "demo.ramp", wedge.issues());
   else
@@ -319,7 +320,8 @@ val buildDemoTerrain(val params) {
 /// Terrain meshes and bounds as the app draws them.
 val terrainToJs(const Terrain& terrain) {
   val pieces = val::array();
-  for (const TerrainPiece& piece : terrain.pieces) pieces.call<void>("push", pieceMesh(piece, "piece"));
+  for (const TerrainPiece& piece : terrain.pieces)
+    pieces.call<void>("push", pieceMesh(piece, "piece"));
   val box = val::object();
   box.set("min", vec3ToJs(terrain.box.min));
   box.set("max", vec3ToJs(terrain.box.max));
@@ -359,8 +361,10 @@ val track1NodeToJs(const Track1Node& n) {
 val inspectTerrainJs(val json) {
   const Expected<std::string> text = jsonText(json);
   TerrainInspection inspection;
-  if (text) inspection = inspectTerrain(text.value());
-  else inspection.issues = text.issues();
+  if (text)
+    inspection = inspectTerrain(text.value());
+  else
+    inspection.issues = text.issues();
   val out = val::object();
   out.set("ok", inspection.issues.empty());
   out.set("issues", issuesResult(inspection.issues)["issues"]);
@@ -532,7 +536,8 @@ val runScenario(val json, double seconds) {
   // 0 (or less) runs the scenario's duration; otherwise a finite time within
   // the format's range of simulation.duration.
   if (!(seconds <= 1e5))
-    return issuesResult({{"seconds", "must be a number of seconds ≤ 1e5 (0 for the scenario's duration)"}});
+    return issuesResult(
+        {{"seconds", "must be a number of seconds ≤ 1e5 (0 for the scenario's duration)"}});
   Expected<Scenario> scenario = parseScenario(text.value());
   if (!scenario) return issuesResult(scenario.issues());
   Expected<Simulation> made = makeSimulation(scenario.value());
@@ -540,8 +545,8 @@ val runScenario(val json, double seconds) {
   Simulation& sim = made.value();
   RunStats stats;
   const double start = emscripten_get_now();
-  runSteps(sim, stepsIn(seconds > 0 ? seconds : sim.duration, sim.model.dt), stepsIn(kSampleInterval, sim.model.dt),
-           [&](Simulation& s) {
+  runSteps(sim, stepsIn(seconds > 0 ? seconds : sim.duration, sim.model.dt),
+           stepsIn(kSampleInterval, sim.model.dt), [&](Simulation& s) {
              stats.sample(s);
              return true;
            });
@@ -600,11 +605,12 @@ class World {
   /// Every 10 ms of simulated time the telemetry row is kept for samples().
   int step(int n) {
     if (!sim_) return 0;
-    const int taken = static_cast<int>(runSteps(*sim_, std::max(0, n), stepsIn(kSampleInterval, sim_->model.dt), [&](Simulation& s) {
-      telemetryRow(s, row_);
-      samples_.insert(samples_.end(), row_.begin(), row_.end());
-      return true;
-    }));
+    const int taken = static_cast<int>(runSteps(
+        *sim_, std::max(0, n), stepsIn(kSampleInterval, sim_->model.dt), [&](Simulation& s) {
+          telemetryRow(s, row_);
+          samples_.insert(samples_.end(), row_.begin(), row_.end());
+          return true;
+        }));
     writeFrame(*sim_, layout_, frame_);
     return taken;
   }
@@ -612,7 +618,8 @@ class World {
   /// Telemetry rows kept since the last call (flat, `columns` numbers each) as
   /// a Float64Array of its own; the store is emptied.
   val samples() {
-    val out = val(emscripten::typed_memory_view(samples_.size(), samples_.data())).call<val>("slice");
+    val out =
+        val(emscripten::typed_memory_view(samples_.size(), samples_.data())).call<val>("slice");
     samples_.clear();
     return out;
   }
@@ -628,7 +635,9 @@ class World {
   double dt() const { return sim_ ? sim_->model.dt : 0.0; }
   /// Wheel speed commands (rad/s); false, and nothing changed, unless both
   /// are finite (they are clamped to the preset's limit).
-  bool setWheelSpeeds(double left, double right) { return sim_ && roverlab::setWheelSpeeds(*sim_, left, right); }
+  bool setWheelSpeeds(double left, double right) {
+    return sim_ && roverlab::setWheelSpeeds(*sim_, left, right);
+  }
   /// False, and nothing changed, for an unknown joint or a non-finite target.
   bool setJointTarget(const std::string& name, double target) {
     return sim_ && roverlab::setJointTarget(*sim_, name, target);
@@ -709,7 +718,8 @@ class World {
     m.set("layout", layout);
     m.set("preset", sim.robot.preset);
     m.set("controller", sim.climb ? std::string("step-climb") : std::string("none"));
-    val phases = val::array();  // names of the controller's phases, by the climb_phase telemetry value
+    val phases =
+        val::array();  // names of the controller's phases, by the climb_phase telemetry value
     if (sim.climb)
       for (int p = 0; p <= static_cast<int>(ClimbPhase::Recover); ++p)
         phases.call<void>("push", std::string(climbPhaseName(static_cast<ClimbPhase>(p))));

@@ -20,8 +20,8 @@
 #include <fstream>
 #include <iostream>
 #include <new>
-#include <numeric>
 #include <nlohmann/json.hpp>
+#include <numeric>
 
 #include "scenario/json_input.h"
 #include "sim/run.h"
@@ -34,7 +34,8 @@ using json = nlohmann::json;
 
 const char* kUsage =
     "usage:\n"
-    "  roverlab run SCENARIO.json [--duration S] [--dt S] [--set PATH=VALUE]... [--csv FILE] [--csv-rate HZ]\n"
+    "  roverlab run SCENARIO.json [--duration S] [--dt S] [--set PATH=VALUE]... [--csv FILE] "
+    "[--csv-rate HZ]\n"
     "  roverlab validate SCENARIO.json [--set PATH=VALUE]...\n"
     "  roverlab presets\n";
 
@@ -73,7 +74,11 @@ int presets() {
   for (const std::string& name : presetNames()) {
     json params = json::array();
     for (const ParamSpec& p : presetParams(name))
-      params.push_back({{"name", p.name}, {"default", p.value}, {"min", p.min}, {"max", p.max}, {"unit", p.unit},
+      params.push_back({{"name", p.name},
+                        {"default", p.value},
+                        {"min", p.min},
+                        {"max", p.max},
+                        {"unit", p.unit},
                         {"description", p.description}});
     out.push_back({{"preset", name}, {"description", presetDescription(name)}, {"params", params}});
   }
@@ -89,7 +94,8 @@ int run(const Options& o, const Scenario& scenario) {
   std::vector<double> row;
   // Statistics are sampled every kSampleInterval as in the WebAssembly
   // module; CSV rows at the CSV rate.
-  const long long csvEvery = std::max(1LL, std::llround(std::min(1e15, 1.0 / (o.csvRate * sim.model.dt))));
+  const long long csvEvery =
+      std::max(1LL, std::llround(std::min(1e15, 1.0 / (o.csvRate * sim.model.dt))));
   const long long statsEvery = std::max(1LL, stepsIn(kSampleInterval, sim.model.dt));
   if (!o.csv.empty()) {
     csv.open(o.csv);
@@ -106,27 +112,30 @@ int run(const Options& o, const Scenario& scenario) {
   const auto start = std::chrono::steady_clock::now();
   auto lastReport = start;
   bool writeFailed = false;
-  runSteps(sim, total, csv.is_open() ? std::gcd(csvEvery, statsEvery) : statsEvery, [&](Simulation& s) {
-    if (s.steps % statsEvery == 0) stats.sample(s);
-    if (csv.is_open() && s.steps % csvEvery == 0) {
-      telemetryRow(s, row);
-      for (size_t k = 0; k < row.size(); ++k) csv << (k ? "," : "") << row[k];
-      csv << "\n";
-      if (!csv) return !(writeFailed = true);
-    }
-    if (progress) {
-      const auto now = std::chrono::steady_clock::now();
-      if (now - lastReport > std::chrono::seconds(1)) {
-        lastReport = now;
-        std::fprintf(stderr, "\rroverlab: t = %.3f of %g s (%.1f %%)", s.state.bodies.time, s.duration,
-                     100.0 * static_cast<double>(s.steps) / static_cast<double>(total));
-      }
-    }
-    return !interrupted;
-  });
+  runSteps(sim, total, csv.is_open() ? std::gcd(csvEvery, statsEvery) : statsEvery,
+           [&](Simulation& s) {
+             if (s.steps % statsEvery == 0) stats.sample(s);
+             if (csv.is_open() && s.steps % csvEvery == 0) {
+               telemetryRow(s, row);
+               for (size_t k = 0; k < row.size(); ++k) csv << (k ? "," : "") << row[k];
+               csv << "\n";
+               if (!csv) return !(writeFailed = true);
+             }
+             if (progress) {
+               const auto now = std::chrono::steady_clock::now();
+               if (now - lastReport > std::chrono::seconds(1)) {
+                 lastReport = now;
+                 std::fprintf(stderr, "\rroverlab: t = %.3f of %g s (%.1f %%)", s.state.bodies.time,
+                              s.duration,
+                              100.0 * static_cast<double>(s.steps) / static_cast<double>(total));
+               }
+             }
+             return !interrupted;
+           });
   if (writeFailed) return failure("cannot write " + o.csv + ": " + std::strerror(errno));
   if (progress && lastReport != start) std::fprintf(stderr, "\n");
-  const double simulatedWall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double simulatedWall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   updateKinematics(sim);
   stats.sample(sim);
   if (csv.is_open()) {
@@ -159,7 +168,8 @@ int command(int argc, char** argv) {
   if (args.empty()) return usage("no command");
   o.command = args[0];
   if (o.command == "presets") return presets();
-  if (o.command != "run" && o.command != "validate") return usage("unknown command '" + o.command + "'");
+  if (o.command != "run" && o.command != "validate")
+    return usage("unknown command '" + o.command + "'");
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* name) -> const std::string* {
@@ -170,15 +180,20 @@ int command(int argc, char** argv) {
     if (a == "--set" || a == "--duration" || a == "--dt" || a == "--csv" || a == "--csv-rate") {
       const std::string* v = value(a.c_str());
       if (!v) return usage(a + " needs a value");
-      if (a == "--set") o.sets.push_back(*v);
-      else if (a == "--duration") o.sets.push_back("simulation.duration=" + *v);
-      else if (a == "--dt") o.sets.push_back("simulation.dt=" + *v);
-      else if (a == "--csv") o.csv = *v;
+      if (a == "--set")
+        o.sets.push_back(*v);
+      else if (a == "--duration")
+        o.sets.push_back("simulation.duration=" + *v);
+      else if (a == "--dt")
+        o.sets.push_back("simulation.dt=" + *v);
+      else if (a == "--csv")
+        o.csv = *v;
       else {
         char* end = nullptr;
         o.csvRate = std::strtod(v->c_str(), &end);
         if (end == v->c_str() || *end || !(o.csvRate >= kMinCsvRate && o.csvRate <= kMaxCsvRate))
-          return usage("--csv-rate must be a number of samples per simulated second in [0.001, 1e6]");
+          return usage(
+              "--csv-rate must be a number of samples per simulated second in [0.001, 1e6]");
       }
     } else if (a.rfind("--", 0) == 0) {
       return usage("unknown option " + a);
@@ -195,11 +210,13 @@ int command(int argc, char** argv) {
   // file is refused without being read whole.
   std::string content;
   char chunk[1 << 16];
-  while (content.size() <= kMaxDocumentBytes && in.read(chunk, sizeof chunk)) content.append(chunk, sizeof chunk);
+  while (content.size() <= kMaxDocumentBytes && in.read(chunk, sizeof chunk))
+    content.append(chunk, sizeof chunk);
   if (in.bad()) return failure("cannot read " + o.file + ": " + std::strerror(errno));
   if (content.size() <= kMaxDocumentBytes) content.append(chunk, static_cast<size_t>(in.gcount()));
   if (content.size() > kMaxDocumentBytes)
-    return printIssues({{"", "the file is larger than the limit of " + std::to_string(kMaxDocumentBytes) + " bytes (16 MiB)"}});
+    return printIssues({{"", "the file is larger than the limit of " +
+                                 std::to_string(kMaxDocumentBytes) + " bytes (16 MiB)"}});
   Expected<std::string> doc = applyOverrides(content, o.sets);
   if (!doc) return printIssues(doc.issues());
   Expected<Scenario> scenario = parseScenario(doc.value());

@@ -39,7 +39,7 @@ struct Issue {
 template <class T>
 class Expected {
  public:
-  Expected(T value) : value_(std::move(value)), ok_(true) {}  // NOLINT: implicit by design
+  Expected(T value) : value_(std::move(value)), ok_(true) {}           // NOLINT: implicit by design
   Expected(std::vector<Issue> issues) : issues_(std::move(issues)) {}  // NOLINT
   static Expected failure(std::string path, std::string message) {
     return Expected(std::vector<Issue>{{std::move(path), std::move(message)}});

@@ -15,11 +15,11 @@ TireForces tireForces(const TireParams& tire, const Material& ground, const Cont
   TireForces f;
   if (!(k.deflection > 0)) return f;  // non-holding: no contact, no force
   const double opLen = k.op.norm();
-  const Vec3 e = k.op / opLen;                        // from O into the ground
+  const Vec3 e = k.op / opLen;  // from O into the ground
   const Vec3 omegaCrossOp = k.omega.cross(k.op);
-  const Vec3 vp = k.centreVelocity + omegaCrossOp;    // eq. 2: V_P = V_O + ω × OP
-  const double vz = vp.dot(e);                        // eq. 3: V_Z = (V_P·e) e, compression rate
-  f.slipVelocity = vp - vz * e;                       // eq. 4: V_sk = V_P − V_Z
+  const Vec3 vp = k.centreVelocity + omegaCrossOp;  // eq. 2: V_P = V_O + ω × OP
+  const double vz = vp.dot(e);                      // eq. 3: V_Z = (V_P·e) e, compression rate
+  f.slipVelocity = vp - vz * e;                     // eq. 4: V_sk = V_P − V_Z
   // eqs. 5-6: Z = r − d, R_z = c_t Z + b_t V_z, clamped so the ground never pulls.
   f.normal = std::max(0.0, tire.stiffness * k.deflection + tire.damping * vz);
   f.normalForce = -f.normal * e;
@@ -27,16 +27,19 @@ TireForces tireForces(const TireParams& tire, const Material& ground, const Cont
   const double vs = f.slipVelocity.norm();
   if (slipDef == SlipDefinition::Relative) {
     // eq. 9, with a speed floor so s stays finite at standstill.
-    const double ref = std::max({k.centreVelocity.norm(), omegaCrossOp.norm(), tire.slipSpeedFloor});
+    const double ref =
+        std::max({k.centreVelocity.norm(), omegaCrossOp.norm(), tire.slipSpeedFloor});
     f.slip = vs / ref;
   } else {
     f.slip = vs;  // seed 001: absolute slip speed S
   }
   f.adhesion = adhesion(ground, f.slip);
   // eqs. 7, 10: R_xy = φ_s(s) R_z along −V_sk
-  const Vec3 tangential = vs > 0 ? Vec3(-(f.adhesion * f.normal / vs) * f.slipVelocity) : Vec3::Zero();
+  const Vec3 tangential =
+      vs > 0 ? Vec3(-(f.adhesion * f.normal / vs) * f.slipVelocity) : Vec3::Zero();
   // eq. 11: rolling resistance f R_z r0 opposing the spin.
-  const double rolling = -ground.rolling * f.normal * tire.rollingRadiusRatio * k.radius * sign(k.spinRate);
+  const double rolling =
+      -ground.rolling * f.normal * tire.rollingRadiusRatio * k.radius * sign(k.spinRate);
   setTangentialForce(tire, k, tangential, rolling, f);
   return f;
 }

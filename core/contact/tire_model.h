@@ -19,37 +19,38 @@ enum class SlipDefinition : unsigned char {
 
 /// Tire parameters of one wheel.
 struct TireParams {
-  double stiffness = 2.0e5;       ///< c_t: radial stiffness (N/m)
-  double damping = 2.0e3;         ///< b_t: radial damping (N·s/m)
+  double stiffness = 2.0e5;          ///< c_t: radial stiffness (N/m)
+  double damping = 2.0e3;            ///< b_t: radial damping (N·s/m)
   double rollingRadiusRatio = 0.97;  ///< r0 / r: free rolling radius over free radius (-)
-  double slipSpeedFloor = 0.001;  ///< (m/s) floor of the slip-ratio denominator, so s
-                                  ///< stays finite at standstill (regularises eq. 9)
+  double slipSpeedFloor = 0.001;     ///< (m/s) floor of the slip-ratio denominator, so s
+                                     ///< stays finite at standstill (regularises eq. 9)
 };
 
 /// Kinematics of one contact point of one wheel (world frame).
 struct ContactKinematics {
-  Vec3 op = Vec3::Zero();               ///< OP: from wheel centre O to contact point P (m)
-  Vec3 centreVelocity = Vec3::Zero();   ///< V_O (m/s)
-  Vec3 omega = Vec3::Zero();            ///< ω_k: absolute angular velocity of the wheel (rad/s)
-  Vec3 axle = Vec3::Zero();             ///< n_k: unit axle direction
-  double spinRate = 0.0; ///< wheel spin relative to its axle about n_k (rad/s), sign(ω_k) of eq. 11
+  Vec3 op = Vec3::Zero();              ///< OP: from wheel centre O to contact point P (m)
+  Vec3 centreVelocity = Vec3::Zero();  ///< V_O (m/s)
+  Vec3 omega = Vec3::Zero();           ///< ω_k: absolute angular velocity of the wheel (rad/s)
+  Vec3 axle = Vec3::Zero();            ///< n_k: unit axle direction
+  double spinRate =
+      0.0;  ///< wheel spin relative to its axle about n_k (rad/s), sign(ω_k) of eq. 11
   double deflection = 0.0;  ///< Z = r − d (m)
-  double radius = 0.19;  ///< free radius r (m)
+  double radius = 0.19;     ///< free radius r (m)
 };
 
 /// Forces of one contact (world frame).
 struct TireForces {
-  Vec3 force = Vec3::Zero();       ///< R = R_z + R_xy on the wheel at P (N), goes to the axle
-  Vec3 normalForce = Vec3::Zero(); ///< R_z vector, from P towards O (N)
+  Vec3 force = Vec3::Zero();            ///< R = R_z + R_xy on the wheel at P (N), goes to the axle
+  Vec3 normalForce = Vec3::Zero();      ///< R_z vector, from P towards O (N)
   Vec3 tangentialForce = Vec3::Zero();  ///< R_xy vector, opposite V_sk (N)
-  double normal = 0.0;             ///< R_z ≥ 0 (N)
-  double spinMoment = 0.0;         ///< M_ky (N·m): moment on the wheel about n_k, eq. 11 (tangential
-                                   ///< force at arm r0, rolling resistance against the spin);
-                                   ///< the drivetrain and brakes react it
-  Vec3 axleMoment = Vec3::Zero();  ///< M_k ⟂ n_k (N·m), to the axle, eq. 12
+  double normal = 0.0;                  ///< R_z ≥ 0 (N)
+  double spinMoment = 0.0;  ///< M_ky (N·m): moment on the wheel about n_k, eq. 11 (tangential
+                            ///< force at arm r0, rolling resistance against the spin);
+                            ///< the drivetrain and brakes react it
+  Vec3 axleMoment = Vec3::Zero();    ///< M_k ⟂ n_k (N·m), to the axle, eq. 12
   Vec3 slipVelocity = Vec3::Zero();  ///< V_sk (m/s)
-  double slip = 0.0;               ///< s (-) or S (m/s), per SlipDefinition
-  double adhesion = 0.0;           ///< φ_s(s) (-)
+  double slip = 0.0;                 ///< s (-) or S (m/s), per SlipDefinition
+  double adhesion = 0.0;             ///< φ_s(s) (-)
 };
 
 /// Seed 000 eqs. 2-12 for one contact point (numbered in the order the paper gives
@@ -67,10 +68,11 @@ void setTangentialForce(const TireParams& tire, const ContactKinematics& k, cons
 
 /// Planar contact (x–z plane, moments about +y), seed 001.
 struct PlanarContactKinematics {
-  Vec2 rp = Vec2::Zero();               ///< r_p: from wheel centre C to contact point K (m), |r_p| = rolling radius
-  Vec2 centreVelocity = Vec2::Zero();   ///< V_C (m/s)
-  double omega = 0.0;    ///< ω_K: wheel angular velocity about +y (rad/s)
-  double radius = 0.19;  ///< free radius r (m)
+  Vec2 rp =
+      Vec2::Zero();  ///< r_p: from wheel centre C to contact point K (m), |r_p| = rolling radius
+  Vec2 centreVelocity = Vec2::Zero();  ///< V_C (m/s)
+  double omega = 0.0;                  ///< ω_K: wheel angular velocity about +y (rad/s)
+  double radius = 0.19;                ///< free radius r (m)
 };
 
 struct PlanarTireForces {

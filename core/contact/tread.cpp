@@ -20,7 +20,7 @@ Vec3 treadForce(const TreadParams& p, const Vec3& z, const Vec3& slipVelocity, c
   const double g = std::max(limit, bound * std::exp(-x * x));
   const double rate = speed == 0 ? 0.0 : g > 0 ? p.stiffness * speed / g : 1.0 / dt;
   zNext = (zt + dt * slipVelocity) / (1 + dt * rate);  // implicit in the relaxation term
-  const Vec3 zRate = (zNext - zt) / dt;                  // ż of the LuGre law, before any bound
+  const Vec3 zRate = (zNext - zt) / dt;                // ż of the LuGre law, before any bound
   const double maxDeflection = bound / p.stiffness;
   if (zNext.norm() > maxDeflection) zNext *= maxDeflection / zNext.norm();
   Vec3 force = -p.stiffness * zNext - p.damping * zRate;

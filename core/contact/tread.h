@@ -41,10 +41,11 @@
 namespace roverlab {
 
 struct TreadParams {
-  double stiffness = 2.0e5;  ///< σ0: tangential tread stiffness (N/m)
-  double damping = 2.0e3;    ///< σ1: tangential tread damping (N·s/m)
+  double stiffness = 2.0e5;       ///< σ0: tangential tread stiffness (N/m)
+  double damping = 2.0e3;         ///< σ1: tangential tread damping (N·s/m)
   double stictionSpeed = 1.0e-3;  ///< v_s: slip speed below which the tread sticks (m/s)
-  double rollingBreakaway = 2.0e-3;  ///< θ_b: spin angle at which rolling resistance breaks away (rad)
+  double rollingBreakaway =
+      2.0e-3;  ///< θ_b: spin angle at which rolling resistance breaks away (rad)
   double rollingDampingTime = 0.02;  ///< τ_r: c_r / k_r of the rolling-resistance spring (s)
 };
 

@@ -31,7 +31,8 @@ bool onPatch(const SharedPatch& patch, const Vec3& q, double tol) {
 
 // The face of `poly` through q (within tol) that best faces direction n,
 // ignoring faces parallel to the seam plane; false if there is none.
-bool faceAt(const Polytope& poly, const Vec3& q, const Vec3& n, const Vec3& seam, double tol, Plane& out) {
+bool faceAt(const Polytope& poly, const Vec3& q, const Vec3& n, const Vec3& seam, double tol,
+            Plane& out) {
   double best = -2;
   for (const Plane& f : poly.faces) {
     if (std::abs(f.signedDistance(q)) > tol || std::abs(f.normal.dot(seam)) > 1 - 1e-9) continue;
@@ -68,9 +69,9 @@ constexpr double kCreaseSine = 0.05;
 // the smallest of the pieces' distances, whatever the surface's orientation,
 // so one contact remains. A concave crease is the exception: there the
 // piece's own face turns towards the wheel (its normal leans towards the
-// neighbour by more than kCreaseSine against the neighbour's face), its contact grows from zero as the wheel
-// approaches, and dropping it would make the force jump when the wheel
-// reaches the piece's face region: both contacts are real.
+// neighbour by more than kCreaseSine against the neighbour's face), its contact grows from zero as
+// the wheel approaches, and dropping it would make the force jump when the wheel reaches the
+// piece's face region: both contacts are real.
 bool isGhost(const Terrain& terrain, const std::vector<Candidate>& all, const Candidate& c) {
   const TerrainPiece& piece = terrain.pieces[c.piece];
   const double tie = 1e-12 * piece.shape.scale;
@@ -80,13 +81,15 @@ bool isGhost(const Terrain& terrain, const std::vector<Candidate>& all, const Ca
     // The piece's other face through q; none when q lies inside the shared
     // face itself, wholly covered by the neighbour.
     Plane own;
-    const bool onEdge = faceAt(piece.shape, c.pd.closest, c.pd.normal, seam, 1e-9 * piece.shape.scale, own);
+    const bool onEdge =
+        faceAt(piece.shape, c.pd.closest, c.pd.normal, seam, 1e-9 * piece.shape.scale, own);
     // The neighbour's face at the seam, found through q moved onto the seam
     // plane (q may be up to kFlushTolerance off it across a gap or overlap).
     Plane next;
     const Vec3 onSeam = c.pd.closest - patch.plane.signedDistance(c.pd.closest) * seam;
     const bool concave = onEdge &&
-                         faceAt(terrain.pieces[patch.neighbour].shape, onSeam, c.pd.normal, seam, kFlushTolerance, next) &&
+                         faceAt(terrain.pieces[patch.neighbour].shape, onSeam, c.pd.normal, seam,
+                                kFlushTolerance, next) &&
                          (own.normal - next.normal).dot(seam) > kCreaseSine;
     if (concave) continue;  // both contacts are real
     const Candidate* other = candidateOf(all, patch.neighbour);
@@ -106,8 +109,8 @@ bool isGhost(const Terrain& terrain, const std::vector<Candidate>& all, const Ca
 
 }  // namespace
 
-int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre, const Vec3& axle,
-                  std::vector<WheelContact>& out) {
+int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
+                  const Vec3& axle, std::vector<WheelContact>& out) {
   out.clear();
   thread_local std::vector<int> near;
   Aabb reach;
@@ -142,7 +145,8 @@ int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& c
       // the point of that circle nearest the piece. It meets the tread
       // contact continuously at the band edge.
       const Vec3 across = (pd.normal - axial * axle).normalized();
-      const double rim = std::sqrt(std::max(0.0, wheel.radius * wheel.radius - 0.25 * wheel.width * wheel.width));
+      const double rim =
+          std::sqrt(std::max(0.0, wheel.radius * wheel.radius - 0.25 * wheel.width * wheel.width));
       c.point = centre - std::copysign(0.5 * wheel.width, axial) * axle - rim * across;
       const PointDistance depth = pointDistance(piece.shape, c.point, 0.0);
       if (depth.distance >= 0) continue;

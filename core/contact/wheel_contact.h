@@ -21,12 +21,12 @@ struct WheelShape {
 
 /// One contact of a wheel with one terrain piece.
 struct WheelContact {
-  int piece = -1;          ///< terrain piece index
-  Vec3 point = Vec3::Zero();              ///< contact point P = O − r·normal (m), seed 000 eq. 1
-  Vec3 surfacePoint = Vec3::Zero();       ///< nearest point of the piece's surface (m)
-  Vec3 normal = Vec3::Zero();             ///< unit normal pushing the wheel out of the piece
-  double distance = 0.0;   ///< signed centre-to-surface distance d (m), < 0 if O is inside
-  double deflection = 0.0; ///< Z = r − d (m), > 0
+  int piece = -1;                    ///< terrain piece index
+  Vec3 point = Vec3::Zero();         ///< contact point P = O − r·normal (m), seed 000 eq. 1
+  Vec3 surfacePoint = Vec3::Zero();  ///< nearest point of the piece's surface (m)
+  Vec3 normal = Vec3::Zero();        ///< unit normal pushing the wheel out of the piece
+  double distance = 0.0;    ///< signed centre-to-surface distance d (m), < 0 if O is inside
+  double deflection = 0.0;  ///< Z = r − d (m), > 0
 };
 
 /// Contacts of a wheel with centre `centre` (m) and unit axle direction `axle`.

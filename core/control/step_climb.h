@@ -26,7 +26,7 @@ enum class ClimbPhase : unsigned char {
   ClimbMiddle,  ///< front on top: the fold drives push the middle section up the face
   LiftRear,     ///< middle on top: rear section folded up, rear wheels over the edge
   Done,         ///< all six wheels on top: sections straight, wheels braked
-  Recover,      ///< no progress: back off with the front raised and the rear straight, approach again
+  Recover,  ///< no progress: back off with the front raised and the rear straight, approach again
 };
 
 /// Name of a phase as shown in telemetry and the summary, e.g. "climb-middle".
@@ -101,7 +101,7 @@ struct StepClimbState {
   double topZ = 0.0;        ///< wheel centre height on top of the step, once seen (m)
   double faceX = 1e300;     ///< the step's face along the heading, from the first face contact (m)
   int retries = 0;
-  bool tipping = false;     ///< lift-rear: the rear fold tips the middle forward over the edge
+  bool tipping = false;  ///< lift-rear: the rear fold tips the middle forward over the edge
   ClimbCommand command;  ///< last command (targets move from it at the rate limits)
 };
 

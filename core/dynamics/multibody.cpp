@@ -14,9 +14,11 @@ Eigen::Quaterniond quaternionAt(const Eigen::VectorXd& q, int i) {
 Transform jointTransform(const Body& b, const Eigen::VectorXd& q) {
   switch (b.joint) {
     case JointType::Free:
-      return Transform{quaternionAt(q, b.qIndex).toRotationMatrix().transpose(), q.segment<3>(b.qIndex)};
+      return Transform{quaternionAt(q, b.qIndex).toRotationMatrix().transpose(),
+                       q.segment<3>(b.qIndex)};
     case JointType::Revolute:
-      return Transform{Eigen::AngleAxisd(q[b.qIndex], b.axis).toRotationMatrix().transpose(), Vec3::Zero()};
+      return Transform{Eigen::AngleAxisd(q[b.qIndex], b.axis).toRotationMatrix().transpose(),
+                       Vec3::Zero()};
     case JointType::Prismatic:
       return Transform{Mat3::Identity(), q[b.qIndex] * b.axis};
     case JointType::Fixed:
@@ -112,7 +114,8 @@ bool axisymmetric(const Body& b, const InertiaBlocks& inertia) {
   const double scale = std::max({inertia.a.cwiseAbs().maxCoeff(), inertia.b.cwiseAbs().maxCoeff(),
                                  inertia.c.cwiseAbs().maxCoeff()});
   for (const double angle : {1.0, 2.5}) {
-    const Transform xj{Eigen::AngleAxisd(angle, b.axis).toRotationMatrix().transpose(), Vec3::Zero()};
+    const Transform xj{Eigen::AngleAxisd(angle, b.axis).toRotationMatrix().transpose(),
+                       Vec3::Zero()};
     InertiaBlocks turned;
     addTransformedInertia(xj, inertia, turned);
     const double diff = std::max({(turned.a - inertia.a).cwiseAbs().maxCoeff(),
@@ -127,10 +130,13 @@ bool axisymmetric(const Body& b, const InertiaBlocks& inertia) {
 
 int jointDofs(JointType t) {
   switch (t) {
-    case JointType::Free: return 6;
+    case JointType::Free:
+      return 6;
     case JointType::Revolute:
-    case JointType::Prismatic: return 1;
-    case JointType::Fixed: return 0;
+    case JointType::Prismatic:
+      return 1;
+    case JointType::Fixed:
+      return 0;
   }
   return 0;
 }
@@ -207,8 +213,9 @@ void forwardKinematics(const Multibody& model, const MultibodyState& state, Mult
     const Body& b = model.bodies[i];
     const int k = jointDofs(b.joint);
     data.parentToBody[i] = b.tree.then(jointTransform(b, state.q));
-    const Vec6 vJ = k == 6 ? Vec6(state.v.segment<6>(b.vIndex))
-                           : k == 1 ? Vec6(data.axis[i] * state.v[b.vIndex]) : Vec6(Vec6::Zero());
+    const Vec6 vJ = k == 6   ? Vec6(state.v.segment<6>(b.vIndex))
+                    : k == 1 ? Vec6(data.axis[i] * state.v[b.vIndex])
+                             : Vec6(Vec6::Zero());
     if (b.parent < 0) {
       data.worldToBody[i] = data.parentToBody[i];
       data.velocity[i] = vJ;
@@ -225,7 +232,9 @@ Vec3 worldPoint(const MultibodyData& data, int body, const Vec3& local) {
   return x.pos + x.rot.transpose() * local;
 }
 
-Mat3 worldRotation(const MultibodyData& data, int body) { return data.worldToBody[body].rot.transpose(); }
+Mat3 worldRotation(const MultibodyData& data, int body) {
+  return data.worldToBody[body].rot.transpose();
+}
 
 Vec3 worldPointVelocity(const MultibodyData& data, int body, const Vec3& local) {
   const Vec6& v = data.velocity[body];
@@ -326,7 +335,8 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
       case 6: {
         // τ − p^A − I^A a = I^A qdd with S = I. (The articulated inertia of a
         // free joint is kept: pass 2 does not subtract from it.)
-        const Vec6 rhs = data.tau.segment<6>(b.vIndex) - data.bias[i] - data.articulatedInertia[i] * a;
+        const Vec6 rhs =
+            data.tau.segment<6>(b.vIndex) - data.bias[i] - data.articulatedInertia[i] * a;
         const Vec6 qdd = data.freeInertia[i].solve(rhs);
         data.acceleration.segment<6>(b.vIndex) = qdd;
         a += qdd;
@@ -339,7 +349,8 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
   }
 }
 
-void integratePositions(const Multibody& model, Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt) {
+void integratePositions(const Multibody& model, Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                        double dt) {
   for (const Body& b : model.bodies) {
     switch (b.joint) {
       case JointType::Free: {
@@ -354,8 +365,11 @@ void integratePositions(const Multibody& model, Eigen::VectorXd& q, const Eigen:
         break;
       }
       case JointType::Revolute:
-      case JointType::Prismatic: q[b.qIndex] += dt * v[b.vIndex]; break;
-      case JointType::Fixed: break;
+      case JointType::Prismatic:
+        q[b.qIndex] += dt * v[b.vIndex];
+        break;
+      case JointType::Fixed:
+        break;
     }
   }
 }

@@ -4,10 +4,9 @@
 // velocities; MultibodyData is per-step scratch written by the algorithms.
 #pragma once
 
+#include <Eigen/Cholesky>
 #include <string>
 #include <vector>
-
-#include <Eigen/Cholesky>
 
 #include "dynamics/spatial.h"
 
@@ -23,15 +22,16 @@ enum class JointType : unsigned char {
 
 struct Body {
   std::string name;
-  int parent = -1;                 ///< parent body, −1 for the world
+  int parent = -1;  ///< parent body, −1 for the world
   JointType joint = JointType::Fixed;
-  Vec3 axis = Vec3::UnitY();       ///< unit joint axis in the joint frame
-  Transform tree;                  ///< parent frame → joint frame at q = 0
-  double mass = 1.0;               ///< (kg)
-  Vec3 com = Vec3::Zero();         ///< centre of mass in the body frame (m)
-  Mat3 inertia = Mat3::Identity(); ///< rotational inertia about the centre of mass, body frame (kg·m²)
-  int qIndex = 0;                  ///< first coordinate in q
-  int vIndex = 0;                  ///< first coordinate in v
+  Vec3 axis = Vec3::UnitY();  ///< unit joint axis in the joint frame
+  Transform tree;             ///< parent frame → joint frame at q = 0
+  double mass = 1.0;          ///< (kg)
+  Vec3 com = Vec3::Zero();    ///< centre of mass in the body frame (m)
+  Mat3 inertia =
+      Mat3::Identity();  ///< rotational inertia about the centre of mass, body frame (kg·m²)
+  int qIndex = 0;        ///< first coordinate in q
+  int vIndex = 0;        ///< first coordinate in v
 };
 
 /// Degrees of freedom of a joint type (velocity coordinates).
@@ -40,9 +40,9 @@ int jointDofs(JointType t);
 int jointCoords(JointType t);
 
 struct Multibody {
-  std::vector<Body> bodies;  ///< parents before children
-  int nq = 0;                ///< position coordinates
-  int nv = 0;                ///< velocity coordinates
+  std::vector<Body> bodies;          ///< parents before children
+  int nq = 0;                        ///< position coordinates
+  int nv = 0;                        ///< velocity coordinates
   Vec3 gravity = Vec3(0, 0, -9.81);  ///< (m/s²)
 };
 
@@ -67,8 +67,10 @@ struct InertiaBlocks {
   Vec6 operator*(const Vec6& v) const {
     Vec6 out;
     for (int i = 0; i < 3; ++i) {
-      out[i] = a(i, 0) * v[0] + a(i, 1) * v[1] + a(i, 2) * v[2] + b(i, 0) * v[3] + b(i, 1) * v[4] + b(i, 2) * v[5];
-      out[i + 3] = b(0, i) * v[0] + b(1, i) * v[1] + b(2, i) * v[2] + c(i, 0) * v[3] + c(i, 1) * v[4] + c(i, 2) * v[5];
+      out[i] = a(i, 0) * v[0] + a(i, 1) * v[1] + a(i, 2) * v[2] + b(i, 0) * v[3] + b(i, 1) * v[4] +
+               b(i, 2) * v[5];
+      out[i + 3] = b(0, i) * v[0] + b(1, i) * v[1] + b(2, i) * v[2] + c(i, 0) * v[3] +
+                   c(i, 1) * v[4] + c(i, 2) * v[5];
     }
     return out;
   }
@@ -88,13 +90,14 @@ struct MultibodyData {
   Eigen::VectorXd tau;                  ///< (nv) joint forces/torques (input to aba)
   Eigen::VectorXd acceleration;         ///< (nv) output of aba
   // scratch of the articulated-body algorithm
-  std::vector<InertiaBlocks> inertia;   ///< (nbody) rigid spatial inertia at the body origin (constant)
+  std::vector<InertiaBlocks>
+      inertia;  ///< (nbody) rigid spatial inertia at the body origin (constant)
   std::vector<InertiaBlocks> articulatedInertia;
   std::vector<Vec6> bias, coriolis, accel;
-  std::vector<Vec6> axis;               ///< 1-DOF joints: motion subspace S (a spatial vector)
-  std::vector<Vec6> u;                  ///< 1-DOF joints: U = I^A S
-  std::vector<double> dInverse;         ///< 1-DOF joints: 1 / (S^T U)
-  std::vector<double> uBias;            ///< 1-DOF joints: τ − S^T p^A
+  std::vector<Vec6> axis;        ///< 1-DOF joints: motion subspace S (a spatial vector)
+  std::vector<Vec6> u;           ///< 1-DOF joints: U = I^A S
+  std::vector<double> dInverse;  ///< 1-DOF joints: 1 / (S^T U)
+  std::vector<double> uBias;     ///< 1-DOF joints: τ − S^T p^A
   std::vector<Eigen::LLT<Mat6>> freeInertia;  ///< free joints: factorised I^A (S is the identity)
   /// Rotors: leaf bodies on a revolute joint whose rigid inertia is symmetric
   /// about the joint axis (wheels). Their U, D and the inertia they pass to
@@ -129,7 +132,8 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data);
 /// Advances positions q by the velocities v over dt: joint coordinates
 /// linearly, free-joint orientations by the exact rotation of the body-frame ω
 /// (quaternions stay unit).
-void integratePositions(const Multibody& model, Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt);
+void integratePositions(const Multibody& model, Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                        double dt);
 
 /// Integrates v with data.acceleration, then q with the new v (semi-implicit
 /// Euler), renormalising quaternions.

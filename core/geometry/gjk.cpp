@@ -22,8 +22,8 @@ struct Simplex {
   std::int64_t id[4] = {};  // which vertices (pair) made each point
   double lambda[4] = {};    // barycentric weights of the closest point
   int n = 0;
-  Vec3 v = Vec3::Zero(); // closest point to the origin
-  double vv = 0.0;       // |v|²
+  Vec3 v = Vec3::Zero();  // closest point to the origin
+  double vv = 0.0;        // |v|²
 };
 
 void setPoint(Simplex& s, const Vec3& a, std::int64_t ia) {
@@ -56,7 +56,8 @@ void keepBest(Simplex& best, bool& have, const Simplex& c) {
   if (have && !(c.vv < best.vv)) return;
   have = true;
   best.n = c.n;
-  for (int i = 0; i < c.n; ++i) best.w[i] = c.w[i], best.id[i] = c.id[i], best.lambda[i] = c.lambda[i];
+  for (int i = 0; i < c.n; ++i)
+    best.w[i] = c.w[i], best.id[i] = c.id[i], best.lambda[i] = c.lambda[i];
   best.v = c.v;
   best.vv = c.vv;
 }
@@ -141,7 +142,8 @@ void s3d(const Simplex& s, Simplex& out) {
 // Closest point of `s` plus one new point, reduced to the smallest sub-simplex.
 void extend(const Simplex& s, const Vec3& w, std::int64_t id, Simplex& out) {
   switch (s.n) {
-    case 1: return s1d(s.w[0], s.id[0], w, id, out);
+    case 1:
+      return s1d(s.w[0], s.id[0], w, id, out);
     case 2: {
       const Vec3 tw[3] = {s.w[0], s.w[1], w};
       const std::int64_t tid[3] = {s.id[0], s.id[1], id};

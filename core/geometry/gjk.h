@@ -19,15 +19,15 @@ enum class Feature : unsigned char { Face, Edge, Vertex, Inside, Far };
 
 /// Result of a point-to-polytope query.
 struct PointDistance {
-  double distance = 0.0;       ///< signed distance (m): > 0 outside, < 0 inside
-  Vec3 closest = Vec3::Zero(); ///< nearest point on the boundary (m); unset when Far
-  Vec3 normal = Vec3::UnitZ(); ///< unit direction from the polytope towards the point
-                               ///< (outside), or the exit direction through the nearest
-                               ///< face (inside); unset when Far
-  int face = -1;               ///< nearest face when Face or Inside, else -1
+  double distance = 0.0;        ///< signed distance (m): > 0 outside, < 0 inside
+  Vec3 closest = Vec3::Zero();  ///< nearest point on the boundary (m); unset when Far
+  Vec3 normal = Vec3::UnitZ();  ///< unit direction from the polytope towards the point
+                                ///< (outside), or the exit direction through the nearest
+                                ///< face (inside); unset when Far
+  int face = -1;                ///< nearest face when Face or Inside, else -1
   Feature feature = Feature::Far;
-  bool converged = true;       ///< false only if GJK hit its iteration cap
-  int iterations = 0;          ///< GJK iterations used (0 when the face pass answered)
+  bool converged = true;  ///< false only if GJK hit its iteration cap
+  int iterations = 0;     ///< GJK iterations used (0 when the face pass answered)
 };
 
 /// Maximum GJK iterations; a polytope of n vertices needs at most about n.

@@ -58,7 +58,8 @@ bool contains(const Polytope& poly, const Vec3& p, double tol) {
   return true;
 }
 
-bool inConvexPolygon(const std::vector<Vec3>& polygon, const Vec3& normal, const Vec3& q, double tol) {
+bool inConvexPolygon(const std::vector<Vec3>& polygon, const Vec3& normal, const Vec3& q,
+                     double tol) {
   const size_t k = polygon.size();
   double sign = 0;
   for (size_t i = 0; i < k; ++i) {
@@ -74,14 +75,17 @@ bool inConvexPolygon(const std::vector<Vec3>& polygon, const Vec3& normal, const
 
 Expected<Polytope> makeHull(const std::vector<Vec3>& input) {
   const int n = static_cast<int>(input.size());
-  if (n < 4) return Expected<Polytope>::failure("points", "a polytope needs at least 4 points, got " + std::to_string(n));
+  if (n < 4)
+    return Expected<Polytope>::failure(
+        "points", "a polytope needs at least 4 points, got " + std::to_string(n));
   if (n > kMaxHullPoints)
     return Expected<Polytope>::failure("points", "at most " + std::to_string(kMaxHullPoints) +
                                                      " points per piece, got " + std::to_string(n) +
                                                      "; split the shape into several pieces");
   for (int i = 0; i < n; ++i) {
     const std::string path = "points[" + std::to_string(i) + "]";
-    if (!input[i].allFinite()) return Expected<Polytope>::failure(path, "not finite: " + format(input[i]));
+    if (!input[i].allFinite())
+      return Expected<Polytope>::failure(path, "not finite: " + format(input[i]));
     if (input[i].cwiseAbs().maxCoeff() > kMaxCoordinate)
       return Expected<Polytope>::failure(path, "coordinate beyond ±1e9 m: " + format(input[i]));
   }
@@ -112,7 +116,8 @@ Expected<Polytope> makeHull(const std::vector<Vec3>& input) {
     double d = (pts[i] - pts[0]).cross(axis).norm();
     if (d > best) best = d, i2 = i;
   }
-  if (i2 < 0 || best <= tol) return Expected<Polytope>::failure("points", "points are collinear; a polytope needs volume");
+  if (i2 < 0 || best <= tol)
+    return Expected<Polytope>::failure("points", "points are collinear; a polytope needs volume");
   const Vec3 normal0 = axis.cross(pts[i2] - pts[0]).normalized();
   best = 0;
   for (int i = 0; i < m; ++i) {
@@ -147,7 +152,8 @@ Expected<Polytope> makeHull(const std::vector<Vec3>& input) {
         const Plane pl{nrm, nrm.dot(pts[a])};
         bool merged = false;
         for (Candidate& cand : planes) {
-          if (cand.plane.normal.dot(nrm) > 1 - 1e-9 && std::abs(cand.plane.offset - pl.offset) <= 2 * tol) {
+          if (cand.plane.normal.dot(nrm) > 1 - 1e-9 &&
+              std::abs(cand.plane.offset - pl.offset) <= 2 * tol) {
             if (area2 > cand.area2) cand = {pl, area2};
             merged = true;
             break;
@@ -184,7 +190,8 @@ Expected<Polytope> makeHull(const std::vector<Vec3>& input) {
     poly.faces.push_back(cand.plane);
     poly.faceVertices.push_back(std::move(face));
   }
-  if (poly.faces.size() < 4) return Expected<Polytope>::failure("points", "points do not enclose a volume");
+  if (poly.faces.size() < 4)
+    return Expected<Polytope>::failure("points", "points do not enclose a volume");
 
   for (const Vec3& p : poly.vertices) {
     poly.box.grow(p);

@@ -24,14 +24,14 @@ struct FaceEdge {
 
 /// A convex polytope in world coordinates.
 struct Polytope {
-  std::vector<Vec3> vertices;           ///< hull vertices (m), no duplicates
-  std::vector<Plane> faces;             ///< one plane per face, outward normals
+  std::vector<Vec3> vertices;                  ///< hull vertices (m), no duplicates
+  std::vector<Plane> faces;                    ///< one plane per face, outward normals
   std::vector<std::vector<int>> faceVertices;  ///< per face: vertex indices, CCW seen from outside
-  std::vector<FaceEdge> edges;          ///< face edges, grouped by face
-  std::vector<int> edgeStart;           ///< (faces + 1): faces[f]'s edges are edgeStart[f]..edgeStart[f+1]
-  Aabb box;                             ///< bounding box of the vertices (m)
-  Vec3 centroid = Vec3::Zero();         ///< mean of the vertices (m)
-  double scale = 0.0;                   ///< largest box extent (m), sets tolerances
+  std::vector<FaceEdge> edges;                 ///< face edges, grouped by face
+  std::vector<int> edgeStart;    ///< (faces + 1): faces[f]'s edges are edgeStart[f]..edgeStart[f+1]
+  Aabb box;                      ///< bounding box of the vertices (m)
+  Vec3 centroid = Vec3::Zero();  ///< mean of the vertices (m)
+  double scale = 0.0;            ///< largest box extent (m), sets tolerances
 
   /// Vertex index of the support point in direction d (max d·v).
   int support(const Vec3& d) const;
@@ -56,6 +56,7 @@ bool contains(const Polytope& poly, const Vec3& p, double tol = 0.0);
 /// True when q, projected along `normal` onto the plane of the convex polygon
 /// (vertices in order, either way round), falls inside it or within `tol` (m)
 /// of an edge's line.
-bool inConvexPolygon(const std::vector<Vec3>& polygon, const Vec3& normal, const Vec3& q, double tol);
+bool inConvexPolygon(const std::vector<Vec3>& polygon, const Vec3& normal, const Vec3& q,
+                     double tol);
 
 }  // namespace roverlab

@@ -19,12 +19,15 @@ std::vector<ParamSpec> params() {
   std::vector<ParamSpec> ps = {
       {"body_mass", 42.0, 0.1, 1e4, "kg", "middle section mass (without wheels)"},
       {"fold_link_mass", 5.0, 0.1, 1e3, "kg", "mass of each fold link"},
-      {"section_mass", 25.0, 0.1, 1e3, "kg", "mass of each end section's extension body (without wheels)"},
+      {"section_mass", 25.0, 0.1, 1e3, "kg",
+       "mass of each end section's extension body (without wheels)"},
       {"wheelbase", 0.86, 0.3, 3.0, "m", "front to rear axle, sections straight and retracted"},
       {"track_width", 0.6, 0.2, 3.0, "m", "lateral distance between left and right wheel centres"},
-      {"fold_axis_height", 0.135, 0.0, 0.5, "m", "height of the fold axes above the axle line (Fig. 8)"},
+      {"fold_axis_height", 0.135, 0.0, 0.5, "m",
+       "height of the fold axes above the axle line (Fig. 8)"},
       {"max_fold", M_PI / 2, 0.0, M_PI / 2, "rad", "fold range ±max_fold"},
-      {"max_extension", 0.18, 0.0, 0.5, "m", "extension range 0..max_extension of each end section"},
+      {"max_extension", 0.18, 0.0, 0.5, "m",
+       "extension range 0..max_extension of each end section"},
       {"fold_gain", 5000.0, 0.0, 1e6, "N·m/rad", "fold servo stiffness"},
       {"fold_damping", 300.0, 0.0, 1e5, "N·m·s/rad", "fold servo damping"},
       {"fold_torque_limit", 800.0, 0.0, 1e5, "N·m", "fold drive torque limit"},
@@ -32,7 +35,8 @@ std::vector<ParamSpec> params() {
       {"extension_damping", 1000.0, 0.0, 1e6, "N·s/m", "extension servo damping"},
       {"extension_force_limit", 2000.0, 0.0, 1e6, "N", "extension drive force limit"},
   };
-  for (ParamSpec& s : wheelParams(0.19, 0.12, 4.0, 0.072, 1.0e5, 1.0e3, 100.0, 60.0, 5.0)) ps.push_back(s);
+  for (ParamSpec& s : wheelParams(0.19, 0.12, 4.0, 0.072, 1.0e5, 1.0e3, 100.0, 60.0, 5.0))
+    ps.push_back(s);
   return ps;
 }
 
@@ -44,10 +48,12 @@ void build(const ParamValues& p, Robot& robot) {
   for (const double side : {1.0, -1.0}) {
     const std::string end = side > 0 ? "front" : "rear";
     // Positive fold raises the section's wheels: about −y at the front, +y at the rear.
-    const int fold = addLink(robot, "fold_" + end, robot.base, JointType::Revolute, Vec3(0, -side, 0),
-                             Vec3(side * quarter, 0, h), p("fold_link_mass"), Vec3(0.1, 0.4, 0.1), Vec3::Zero());
-    const int ext = addLink(robot, "section_" + end, fold, JointType::Prismatic, Vec3(side, 0, 0), Vec3::Zero(),
-                            p("section_mass"), Vec3(0.3, 0.4, 0.15), Vec3(side * 0.1, 0, -h / 2));
+    const int fold =
+        addLink(robot, "fold_" + end, robot.base, JointType::Revolute, Vec3(0, -side, 0),
+                Vec3(side * quarter, 0, h), p("fold_link_mass"), Vec3(0.1, 0.4, 0.1), Vec3::Zero());
+    const int ext =
+        addLink(robot, "section_" + end, fold, JointType::Prismatic, Vec3(side, 0, 0), Vec3::Zero(),
+                p("section_mass"), Vec3(0.3, 0.4, 0.15), Vec3(side * 0.1, 0, -h / 2));
     addServo(robot, p, "fold_" + end, fold, "fold_gain", "fold_damping", "fold_torque_limit",
              -p("max_fold"), p("max_fold"));
     addServo(robot, p, "extend_" + end, ext, "extension_gain", "extension_damping",

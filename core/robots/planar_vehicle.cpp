@@ -20,11 +20,13 @@ std::vector<ParamSpec> params() {
       {"suspension_stiffness", 2.0e4, 0.0, 1e8, "N/m", "linear spring rate k of each candle"},
       {"suspension_cubic", 2.0e6, 0.0, 1e10, "N/m³", "progressive term k3: F = k e + k3 e³"},
       {"suspension_damping", 1500.0, 0.0, 1e6, "N·s/m", "damping of each candle"},
-      {"suspension_travel", 0.08, 0.005, 1.0, "m", "bump stops at ±travel from the static position"},
+      {"suspension_travel", 0.08, 0.005, 1.0, "m",
+       "bump stops at ±travel from the static position"},
       {"front_drive", 1.0, 0.0, 1.0, "-", "1: front wheel driven, 0: free"},
       {"rear_drive", 1.0, 0.0, 1.0, "-", "1: rear wheel driven, 0: free"},
   };
-  for (ParamSpec& s : wheelParams(0.3, 0.2, 10.0, 0.45, 1.0e5, 1.5e3, 200.0, 250.0, 8.0)) ps.push_back(s);
+  for (ParamSpec& s : wheelParams(0.3, 0.2, 10.0, 0.45, 1.0e5, 1.5e3, 200.0, 250.0, 8.0))
+    ps.push_back(s);
   return ps;
 }
 
@@ -44,8 +46,8 @@ void build(const ParamValues& p, Robot& robot) {
   for (const double side : {1.0, -1.0}) {
     const std::string end = side > 0 ? "front" : "rear";
     const int hub = addLink(robot, "hub_" + end, robot.base, JointType::Prismatic, Vec3::UnitZ(),
-                            Vec3(side * half, 0, -p("axle_drop")), p("hub_mass"), Vec3(0.08, 0.08, 0.2),
-                            Vec3(0, 0, 0.1));
+                            Vec3(side * half, 0, -p("axle_drop")), p("hub_mass"),
+                            Vec3(0.08, 0.08, 0.2), Vec3(0, 0, 0.1));
     robot.springs.push_back({hub, k, p("suspension_damping"), -preload, k3});
     robot.springParams.push_back({"suspension_stiffness", "suspension_damping"});
     JointLimit stop;
@@ -65,7 +67,8 @@ void build(const ParamValues& p, Robot& robot) {
 const PresetDef& planarVehiclePreset() {
   static const PresetDef def = {
       "planar-vehicle",
-      "seed 001's two-axle vehicle in the x–z plane with candle suspension; front, rear or all-wheel drive",
+      "seed 001's two-axle vehicle in the x–z plane with candle suspension; front, rear or "
+      "all-wheel drive",
       params(),
       true,
       false,

@@ -39,8 +39,9 @@ std::vector<ParamSpec> presetParams(const std::string& preset) {
 }
 
 Mat3 boxInertia(double m, const Vec3& s) {
-  return (m / 12.0 * Vec3(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
-                          s.x() * s.x() + s.y() * s.y()))
+  return (m / 12.0 *
+          Vec3(s.y() * s.y() + s.z() * s.z(), s.x() * s.x() + s.z() * s.z(),
+               s.x() * s.x() + s.y() * s.y()))
       .asDiagonal();
 }
 
@@ -147,13 +148,14 @@ void addServo(Robot& robot, const ParamValues& p, const std::string& name, int b
   robot.limitParams.push_back({gain, damping});
 }
 
-Expected<Robot> buildRobot(const std::string& preset, const std::map<std::string, double>& overrides,
-                           bool planar) {
+Expected<Robot> buildRobot(const std::string& preset,
+                           const std::map<std::string, double>& overrides, bool planar) {
   const PresetDef* def = findPreset(preset);
   if (!def) {
     std::string known;
     for (const std::string& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
-    return Expected<Robot>::failure("preset", "unknown preset '" + preset + "' (known: " + known + ")");
+    return Expected<Robot>::failure("preset",
+                                    "unknown preset '" + preset + "' (known: " + known + ")");
   }
   std::vector<Issue> issues;
   std::map<std::string, double> values;
@@ -171,8 +173,8 @@ Expected<Robot> buildRobot(const std::string& preset, const std::map<std::string
     if (!std::isfinite(value)) {
       issues.push_back({path, "must be a finite number"});
     } else if (value < spec->min || value > spec->max) {
-      issues.push_back({path, "must be in [" + format(spec->min) + ", " + format(spec->max) + "] " + spec->unit +
-                                  ", got " + format(value)});
+      issues.push_back({path, "must be in [" + format(spec->min) + ", " + format(spec->max) + "] " +
+                                  spec->unit + ", got " + format(value)});
     } else {
       it->second = value;
     }
@@ -187,16 +189,17 @@ Expected<Robot> buildRobot(const std::string& preset, const std::map<std::string
   const double mass = p(def->baseMass);
   if (robot.planar) {
     // x and z sliders (massless), then the pitch joint carrying the chassis.
-    const int x = addLink(robot, "base_x", -1, JointType::Prismatic, Vec3::UnitX(), Vec3::Zero(), 0.0,
-                          Vec3::Zero(), Vec3::Zero());
+    const int x = addLink(robot, "base_x", -1, JointType::Prismatic, Vec3::UnitX(), Vec3::Zero(),
+                          0.0, Vec3::Zero(), Vec3::Zero());
     const bool pitch = !def->pitchLocked;
     const int z = addLink(robot, pitch ? "base_z" : "base", x, JointType::Prismatic, Vec3::UnitZ(),
                           Vec3::Zero(), pitch ? 0.0 : mass, pitch ? Vec3::Zero() : box, centre);
-    robot.base = pitch ? addLink(robot, "base", z, JointType::Revolute, Vec3::UnitY(), Vec3::Zero(), mass,
-                                 box, centre)
+    robot.base = pitch ? addLink(robot, "base", z, JointType::Revolute, Vec3::UnitY(), Vec3::Zero(),
+                                 mass, box, centre)
                        : z;
   } else {
-    robot.base = addLink(robot, "base", -1, JointType::Free, Vec3::UnitZ(), Vec3::Zero(), mass, box, centre);
+    robot.base =
+        addLink(robot, "base", -1, JointType::Free, Vec3::UnitZ(), Vec3::Zero(), mass, box, centre);
   }
   robot.sections.push_back(robot.base);
   def->build(p, robot);
@@ -213,7 +216,8 @@ void setBasePose(const Robot& robot, MultibodyState& state, const Pose& pose) {
   if (robot.planar) {
     state.q[bodies[0].qIndex] = pose.position.x();
     state.q[bodies[1].qIndex] = pose.position.z();
-    if (bodies[robot.base].joint == JointType::Revolute) state.q[bodies[robot.base].qIndex] = -pose.pitch;
+    if (bodies[robot.base].joint == JointType::Revolute)
+      state.q[bodies[robot.base].qIndex] = -pose.pitch;
     return;
   }
   const Body& b = bodies[robot.base];

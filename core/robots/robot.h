@@ -53,16 +53,17 @@ struct Robot {
   std::vector<Actuator> actuators;
   std::vector<JointLimit> limits;
   std::vector<JointSpring> springs;
-  std::vector<BodyBox> boxes;               ///< shapes of the non-wheel bodies
-  std::vector<int> leftDrive, rightDrive;   ///< actuator indices of driven wheels per side (y ≥ 0 is left)
-  std::map<std::string, int> joints;        ///< named position actuators (e.g. "fold_front")
-  std::vector<int> sections;                ///< bodies whose pitch is reported (base first)
+  std::vector<BodyBox> boxes;  ///< shapes of the non-wheel bodies
+  std::vector<int> leftDrive,
+      rightDrive;  ///< actuator indices of driven wheels per side (y ≥ 0 is left)
+  std::map<std::string, int> joints;              ///< named position actuators (e.g. "fold_front")
+  std::vector<int> sections;                      ///< bodies whose pitch is reported (base first)
   std::vector<CoefficientParams> actuatorParams;  ///< per actuator: what sets its gains
   std::vector<CoefficientParams> limitParams;     ///< per joint limit: what sets its coefficients
   std::vector<CoefficientParams> springParams;    ///< per joint spring: what sets its coefficients
-  int base = 0;                             ///< the chassis body
-  bool planar = false;                      ///< base moves in x, z and pitch only
-  double maxWheelSpeed = 1e300;             ///< wheel speed command limit (rad/s)
+  int base = 0;                                   ///< the chassis body
+  bool planar = false;                            ///< base moves in x, z and pitch only
+  double maxWheelSpeed = 1e300;                   ///< wheel speed command limit (rad/s)
 };
 
 /// Names of all presets.
@@ -77,8 +78,8 @@ std::vector<ParamSpec> presetParams(const std::string& preset);
 /// Builds a preset with overrides. `planar` forces the planar base (x, z,
 /// pitch) on any preset. Issues name the parameter as `params.NAME` (unknown
 /// name, non-finite, out of range) or `preset`.
-Expected<Robot> buildRobot(const std::string& preset, const std::map<std::string, double>& overrides,
-                           bool planar = false);
+Expected<Robot> buildRobot(const std::string& preset,
+                           const std::map<std::string, double>& overrides, bool planar = false);
 
 /// Writes the pose into the base joint coordinates of `state`.
 void setBasePose(const Robot& robot, MultibodyState& state, const Pose& pose);

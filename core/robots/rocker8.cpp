@@ -20,12 +20,14 @@ std::vector<ParamSpec> params() {
       {"rocker_mass", 15.0, 0.1, 1e3, "kg", "mass of each rocker"},
       {"rocker_arm", 0.35, 0.05, 3.0, "m", "half the distance between a rocker's two axles"},
       {"pivot_height", 0.2, 0.0, 2.0, "m", "H_p: pivot above the axle line of its two wheels"},
-      {"pivot_spacing", 1.1, 0.2, 10.0, "m", "distance between the front and rear pivots of a side"},
+      {"pivot_spacing", 1.1, 0.2, 10.0, "m",
+       "distance between the front and rear pivots of a side"},
       {"track_width", 1.4, 0.3, 10.0, "m", "lateral distance between left and right wheel centres"},
       {"rocker_range", 0.7, 0.05, 1.5, "rad", "rocker swing ±rocker_range before its bump stop"},
       {"rocker_damping", 50.0, 0.0, 1e5, "N·m·s/rad", "rocker pivot damping (0: free)"},
   };
-  for (ParamSpec& s : wheelParams(0.25, 0.2, 10.0, 0.3, 2.0e5, 2.0e3, 300.0, 150.0, 4.0)) ps.push_back(s);
+  for (ParamSpec& s : wheelParams(0.25, 0.2, 10.0, 0.3, 2.0e5, 2.0e3, 300.0, 150.0, 4.0))
+    ps.push_back(s);
   return ps;
 }
 
@@ -37,8 +39,9 @@ void build(const ParamValues& p, Robot& robot) {
   for (const double side : {1.0, -1.0}) {
     for (const double x : {px, -px}) {
       const std::string name = "rocker_" + std::to_string(rocker++);
-      const int body = addLink(robot, name, robot.base, JointType::Revolute, Vec3::UnitY(), Vec3(x, side * pivotY, 0),
-                               p("rocker_mass"), Vec3(2 * arm, 0.06, 0.08), Vec3(0, 0, -hp / 2));
+      const int body = addLink(robot, name, robot.base, JointType::Revolute, Vec3::UnitY(),
+                               Vec3(x, side * pivotY, 0), p("rocker_mass"),
+                               Vec3(2 * arm, 0.06, 0.08), Vec3(0, 0, -hp / 2));
       JointLimit l;
       l.body = body;
       l.lower = -p("rocker_range");
@@ -48,7 +51,8 @@ void build(const ParamValues& p, Robot& robot) {
       robot.springs.push_back({body, 0.0, p("rocker_damping"), 0.0});
       robot.springParams.push_back({"", "rocker_damping"});
       for (const double dx : {arm, -arm})
-        addWheel(robot, p, body, "wheel_" + std::to_string(wheel++), Vec3(dx, side * (y - pivotY), -hp), true);
+        addWheel(robot, p, body, "wheel_" + std::to_string(wheel++),
+                 Vec3(dx, side * (y - pivotY), -hp), true);
     }
   }
 }
@@ -58,13 +62,16 @@ void build(const ParamValues& p, Robot& robot) {
 const PresetDef& rocker8Preset() {
   static const PresetDef def = {
       "rocker8",
-      "seed 002's 8-wheel rover: box body, two free rockers per side with two wheels each, skid steering",
+      "seed 002's 8-wheel rover: box body, two free rockers per side with two wheels each, skid "
+      "steering",
       params(),
       false,
       false,
       build,
       "body_mass",
-      [](const ParamValues& p) -> Vec3 { return Vec3(p("body_length"), p("body_width"), p("body_height")); },
+      [](const ParamValues& p) -> Vec3 {
+        return Vec3(p("body_length"), p("body_width"), p("body_height"));
+      },
       [](const ParamValues& p) -> Vec3 { return Vec3(0, 0, 0.5 * p("body_height") - 0.1); },
   };
   return def;

@@ -7,9 +7,11 @@ namespace {
 
 std::vector<ParamSpec> params() {
   std::vector<ParamSpec> ps = {
-      {"body_mass", 50.0, 0.1, 1e4, "kg", "carriage mass: the vertical load is (body_mass + wheel_mass)·g"},
+      {"body_mass", 50.0, 0.1, 1e4, "kg",
+       "carriage mass: the vertical load is (body_mass + wheel_mass)·g"},
   };
-  for (ParamSpec& s : wheelParams(0.19, 0.12, 5.0, 0.09, 2.0e5, 2.0e3, 100.0, 200.0, 20.0)) ps.push_back(s);
+  for (ParamSpec& s : wheelParams(0.19, 0.12, 5.0, 0.09, 2.0e5, 2.0e3, 100.0, 200.0, 20.0))
+    ps.push_back(s);
   return ps;
 }
 

@@ -21,7 +21,8 @@ std::vector<ParamSpec> params() {
       {"leg_damping", 150.0, 0.0, 1e5, "N·m·s/rad", "leg servo damping"},
       {"leg_torque_limit", 250.0, 0.0, 1e5, "N·m", "leg servo torque limit"},
   };
-  for (ParamSpec& s : wheelParams(0.15, 0.1, 3.0, 0.034, 1.0e5, 1.0e3, 60.0, 60.0, 6.0)) ps.push_back(s);
+  for (ParamSpec& s : wheelParams(0.15, 0.1, 3.0, 0.034, 1.0e5, 1.0e3, 60.0, 60.0, 6.0))
+    ps.push_back(s);
   return ps;
 }
 
@@ -32,8 +33,8 @@ void build(const ParamValues& p, Robot& robot) {
     // Positive swing moves the wheel forward and up (rotation about −y).
     const std::string leg = std::string("leg_") + names[i];
     const int body = addLink(robot, leg, robot.base, JointType::Revolute, -Vec3::UnitY(),
-                             Vec3((1.5 - i) * spacing, 0, 0), p("leg_mass"), Vec3(0.05, 0.05, length),
-                             Vec3(0, 0, -length / 2));
+                             Vec3((1.5 - i) * spacing, 0, 0), p("leg_mass"),
+                             Vec3(0.05, 0.05, length), Vec3(0, 0, -length / 2));
     addServo(robot, p, leg, body, "leg_gain", "leg_damping", "leg_torque_limit", -p("leg_range"),
              p("leg_range"));
     addWheel(robot, p, body, std::string("wheel_") + names[i], Vec3(0, 0, -length), true);
@@ -45,7 +46,8 @@ void build(const ParamValues& p, Robot& robot) {
 const PresetDef& wheelWalkerPreset() {
   static const PresetDef def = {
       "wheel-walker",
-      "seed 001's wheel-walking machine in the x–z plane: four legs with servo hips and driven wheels",
+      "seed 001's wheel-walking machine in the x–z plane: four legs with servo hips and driven "
+      "wheels",
       params(),
       true,
       false,

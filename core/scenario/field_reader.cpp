@@ -5,7 +5,8 @@ namespace roverlab {
 std::uint32_t colour(Reader& r, const json& obj, const std::string& path, std::uint32_t fallback) {
   const std::string s = r.string(obj, path, "color", "");
   if (s.empty()) return fallback;
-  if (s.size() != 7 || s[0] != '#' || s.find_first_not_of("0123456789abcdefABCDEF", 1) != std::string::npos) {
+  if (s.size() != 7 || s[0] != '#' ||
+      s.find_first_not_of("0123456789abcdefABCDEF", 1) != std::string::npos) {
     r.add(Reader::at(path, "color"), "must be a colour '#rrggbb', got '" + clipped(s) + "'");
     return fallback;
   }
@@ -19,6 +20,5 @@ std::vector<Issue> capped(std::vector<Issue> issues) {
   issues.push_back({"", "and " + std::to_string(more) + " more issues"});
   return issues;
 }
-
 
 }  // namespace roverlab

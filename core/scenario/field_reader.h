@@ -41,7 +41,9 @@ class Reader {
  public:
   std::vector<Issue> issues;
 
-  void add(const std::string& path, const std::string& message) { issues.push_back({path, message}); }
+  void add(const std::string& path, const std::string& message) {
+    issues.push_back({path, message});
+  }
   void addAll(const std::string& path, const std::vector<Issue>& more) {
     for (const Issue& i : prefixed(path, more)) issues.push_back(i);
   }
@@ -49,7 +51,9 @@ class Reader {
   static std::string at(const std::string& path, const std::string& key) {
     return path.empty() ? clipped(key) : path + "." + clipped(key);
   }
-  static std::string at(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
+  static std::string at(const std::string& path, size_t i) {
+    return path + "[" + std::to_string(i) + "]";
+  }
 
   // Object check plus unknown-field detection (typos are errors, not silence).
   bool object(const json& j, const std::string& path, const std::set<std::string>& known) {
@@ -58,13 +62,15 @@ class Reader {
       return false;
     }
     for (const auto& [key, value] : j.items())
-      if (!known.count(key)) add(at(path, key), "unknown field (expected one of: " + join({known.begin(), known.end()}) + ")");
+      if (!known.count(key))
+        add(at(path, key),
+            "unknown field (expected one of: " + join({known.begin(), known.end()}) + ")");
     return true;
   }
 
   // A finite number in [min, max]; `fallback` when absent (or an issue if required).
-  double number(const json& obj, const std::string& path, const std::string& key, double fallback, double min,
-                double max, const std::string& unit, bool required = false) {
+  double number(const json& obj, const std::string& path, const std::string& key, double fallback,
+                double min, double max, const std::string& unit, bool required = false) {
     const std::string p = at(path, key);
     if (!obj.contains(key)) {
       if (required) add(p, "is required (a number in " + unit + ")");
@@ -85,7 +91,8 @@ class Reader {
       return fallback;
     }
     if (v < min || v > max) {
-      add(p, "must be in [" + format(min) + ", " + format(max) + "] " + unit + ", got " + format(v));
+      add(p,
+          "must be in [" + format(min) + ", " + format(max) + "] " + unit + ", got " + format(v));
       return fallback;
     }
     return v;
@@ -107,8 +114,8 @@ class Reader {
     return v;
   }
 
-  std::string string(const json& obj, const std::string& path, const std::string& key, const std::string& fallback,
-                     const std::vector<std::string>& allowed = {}) {
+  std::string string(const json& obj, const std::string& path, const std::string& key,
+                     const std::string& fallback, const std::vector<std::string>& allowed = {}) {
     if (!obj.contains(key)) return fallback;
     const std::string p = at(path, key);
     if (!obj[key].is_string()) {

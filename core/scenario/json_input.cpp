@@ -14,7 +14,9 @@ using json = nlohmann::json;
 // Length of the UTF-8 sequence starting at text[i], or 0 when it is ill-formed
 // (Unicode 15, table 3-7: well-formed byte sequences).
 std::size_t utf8Sequence(const std::string& text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
+  const auto byte = [&](std::size_t k) {
+    return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u;
+  };
   const unsigned b0 = byte(i);
   if (b0 < 0x80) return 1;
   const auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) {
@@ -23,7 +25,8 @@ std::size_t utf8Sequence(const std::string& text, std::size_t i) {
   };
   if (b0 >= 0xC2 && b0 <= 0xDF) return cont(i + 1) ? 2 : 0;
   if (b0 == 0xE0) return cont(i + 1, 0xA0) && cont(i + 2) ? 3 : 0;
-  if ((b0 >= 0xE1 && b0 <= 0xEC) || b0 == 0xEE || b0 == 0xEF) return cont(i + 1) && cont(i + 2) ? 3 : 0;
+  if ((b0 >= 0xE1 && b0 <= 0xEC) || b0 == 0xEE || b0 == 0xEF)
+    return cont(i + 1) && cont(i + 2) ? 3 : 0;
   if (b0 == 0xED) return cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;  // no surrogates
   if (b0 == 0xF0) return cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
   if (b0 >= 0xF1 && b0 <= 0xF3) return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
@@ -44,8 +47,10 @@ std::string position(const std::string& text, std::size_t offset) {
 // line L, column C: " prefix (the position is given in bytes instead).
 std::string syntaxMessage(const std::string& what) {
   std::string_view m = what;
-  if (m.rfind("[json.exception", 0) == 0 && m.find("] ") != std::string_view::npos) m.remove_prefix(m.find("] ") + 2);
-  if (m.rfind("parse error", 0) == 0 && m.find(": ") != std::string_view::npos) m.remove_prefix(m.find(": ") + 2);
+  if (m.rfind("[json.exception", 0) == 0 && m.find("] ") != std::string_view::npos)
+    m.remove_prefix(m.find("] ") + 2);
+  if (m.rfind("parse error", 0) == 0 && m.find(": ") != std::string_view::npos)
+    m.remove_prefix(m.find(": ") + 2);
   return clipped(std::string(m));
 }
 
@@ -64,7 +69,9 @@ class Checker : public nlohmann::json_sax<json> {
   bool boolean(bool b) override { return value() && dom_.boolean(b); }
   bool number_integer(number_integer_t n) override { return value() && dom_.number_integer(n); }
   bool number_unsigned(number_unsigned_t n) override { return value() && dom_.number_unsigned(n); }
-  bool number_float(number_float_t x, const string_t& s) override { return value() && dom_.number_float(x, s); }
+  bool number_float(number_float_t x, const string_t& s) override {
+    return value() && dom_.number_float(x, s);
+  }
   bool string(string_t& s) override { return value() && dom_.string(s); }
   bool binary(binary_t& b) override { return value() && dom_.binary(b); }
   bool start_object(std::size_t n) override { return open(true) && dom_.start_object(n); }
@@ -91,16 +98,18 @@ class Checker : public nlohmann::json_sax<json> {
     return dom_.key(k);
   }
 
-  bool parse_error(std::size_t offset, const std::string&, const nlohmann::detail::exception& e) override {
+  bool parse_error(std::size_t offset, const std::string&,
+                   const nlohmann::detail::exception& e) override {
     const std::size_t at = offset > 0 ? offset - 1 : 0;  // nlohmann counts the byte after the error
-    return fail(nextPath(), "not valid JSON at " + position(text_, at) + ": " + syntaxMessage(e.what()));
+    return fail(nextPath(),
+                "not valid JSON at " + position(text_, at) + ": " + syntaxMessage(e.what()));
   }
 
  private:
   struct Frame {
     bool object = false;
-    std::size_t count = 0;  // values seen in an array, keys seen in an object
-    std::string key;        // current key in an object
+    std::size_t count = 0;                 // values seen in an array, keys seen in an object
+    std::string key;                       // current key in an object
     std::vector<std::string> few;          // the object's keys while there are few
     std::unordered_set<std::string> keys;  // and all of them once there are more
   };
@@ -118,8 +127,10 @@ class Checker : public nlohmann::json_sax<json> {
   std::string path() const {
     std::string out;
     for (const Frame& f : frames_) {
-      if (f.object) out += (out.empty() ? "" : ".") + clipped(f.key);
-      else out += "[" + std::to_string(f.count == 0 ? 0 : f.count - 1) + "]";
+      if (f.object)
+        out += (out.empty() ? "" : ".") + clipped(f.key);
+      else
+        out += "[" + std::to_string(f.count == 0 ? 0 : f.count - 1) + "]";
     }
     return out;
   }
@@ -137,13 +148,15 @@ class Checker : public nlohmann::json_sax<json> {
   bool value() {
     if (!frames_.empty() && !frames_.back().object) ++frames_.back().count;
     if (++values_ > kMaxJsonValues)
-      return fail(path(), "the document holds more than " + std::to_string(kMaxJsonValues) + " values");
+      return fail(path(),
+                  "the document holds more than " + std::to_string(kMaxJsonValues) + " values");
     return true;
   }
   bool open(bool object) {
     if (!value()) return false;
     if (static_cast<int>(frames_.size()) >= kMaxJsonDepth)
-      return fail(clipped(path()), "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
+      return fail(clipped(path()),
+                  "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
     frames_.push_back(Frame{object, 0, {}, {}, {}});
     return true;
   }
@@ -166,14 +179,16 @@ std::size_t invalidUtf8Offset(const std::string& text) {
 
 Expected<json> readJson(const std::string& text) {
   if (text.size() > kMaxDocumentBytes)
-    return Expected<json>::failure("", "the document is " + std::to_string(text.size()) + " bytes; the limit is " +
+    return Expected<json>::failure("", "the document is " + std::to_string(text.size()) +
+                                           " bytes; the limit is " +
                                            std::to_string(kMaxDocumentBytes) + " bytes (16 MiB)");
   if (const std::size_t bad = invalidUtf8Offset(text); bad != std::string::npos) {
     const bool utf16 = text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') ||
                                             (text[0] == '\xFE' && text[1] == '\xFF'));
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[bad]));
-    return Expected<json>::failure("", std::string("not UTF-8: byte ") + hex + " at " + position(text, bad) +
+    return Expected<json>::failure("", std::string("not UTF-8: byte ") + hex + " at " +
+                                           position(text, bad) +
                                            (utf16 ? "; the file is UTF-16, save it as UTF-8" : ""));
   }
   json doc;

@@ -26,13 +26,16 @@ std::optional<std::vector<PathStep>> splitPath(const std::string& path) {
     if (c == '.') {
       if (!flush()) return std::nullopt;
     } else if (c == '[') {
-      if (!token.empty()) flush();
-      else if (steps.empty()) return std::nullopt;
+      if (!token.empty())
+        flush();
+      else if (steps.empty())
+        return std::nullopt;
       const size_t close = path.find(']', i);
       if (close == std::string::npos) return std::nullopt;
       const std::string index = path.substr(i + 1, close - i - 1);
       // Up to 9 digits: no array a scenario may hold comes near 10^9 elements.
-      if (index.empty() || index.size() > 9 || index.find_first_not_of("0123456789") != std::string::npos)
+      if (index.empty() || index.size() > 9 ||
+          index.find_first_not_of("0123456789") != std::string::npos)
         return std::nullopt;
       steps.push_back({true, "", static_cast<std::size_t>(std::stoul(index))});
       i = close;
@@ -48,22 +51,27 @@ std::optional<std::vector<PathStep>> splitPath(const std::string& path) {
 
 // Sets the value at `steps` in `doc`, creating missing objects and arrays; an
 // index may address an element or the one just past the end (appending).
-std::optional<Issue> setAt(json& doc, const std::vector<PathStep>& steps, const std::string& path, json value) {
+std::optional<Issue> setAt(json& doc, const std::vector<PathStep>& steps, const std::string& path,
+                           json value) {
   json* node = &doc;
   for (const PathStep& step : steps) {
     if (step.isIndex) {
       if (node->is_null()) *node = json::array();
-      if (!node->is_array()) return Issue{path, "cannot be set: [" + std::to_string(step.index) + "] indexes " + typeName(*node)};
+      if (!node->is_array())
+        return Issue{
+            path, "cannot be set: [" + std::to_string(step.index) + "] indexes " + typeName(*node)};
       if (step.index > node->size())
-        return Issue{path, "cannot be set: index " + std::to_string(step.index) + " is past the end of an array of " +
-                               std::to_string(node->size()) + " (an index up to " + std::to_string(node->size()) +
+        return Issue{path, "cannot be set: index " + std::to_string(step.index) +
+                               " is past the end of an array of " + std::to_string(node->size()) +
+                               " (an index up to " + std::to_string(node->size()) +
                                " sets or appends)"};
       if (step.index == node->size()) node->push_back(nullptr);
       node = &(*node)[step.index];
     } else {
       if (node->is_null()) *node = json::object();
       if (!node->is_object())
-        return Issue{path, "cannot be set: ." + clipped(step.key) + " names a field of " + typeName(*node)};
+        return Issue{
+            path, "cannot be set: ." + clipped(step.key) + " names a field of " + typeName(*node)};
       node = &(*node)[step.key];
     }
   }
@@ -73,7 +81,8 @@ std::optional<Issue> setAt(json& doc, const std::vector<PathStep>& steps, const 
 
 }  // namespace
 
-Expected<std::string> applyOverrides(const std::string& text, const std::vector<std::string>& assignments) {
+Expected<std::string> applyOverrides(const std::string& text,
+                                     const std::vector<std::string>& assignments) {
   if (assignments.empty()) return text;  // read as it is: nothing re-serialized
   Expected<json> parsed = readJson(text);
   if (!parsed) return parsed.issues();
@@ -82,7 +91,8 @@ Expected<std::string> applyOverrides(const std::string& text, const std::vector<
   for (const std::string& a : assignments) {
     const std::string shown = "--set " + clipped(a);
     if (const size_t bad = invalidUtf8Offset(a); bad != std::string::npos) {
-      issues.push_back({"--set", "not UTF-8 at byte " + std::to_string(bad) + " of the assignment"});
+      issues.push_back(
+          {"--set", "not UTF-8 at byte " + std::to_string(bad) + " of the assignment"});
       continue;
     }
     const size_t eq = a.find('=');
@@ -93,7 +103,9 @@ Expected<std::string> applyOverrides(const std::string& text, const std::vector<
     const std::string path = a.substr(0, eq), value = a.substr(eq + 1);
     const std::optional<std::vector<PathStep>> steps = splitPath(path);
     if (!steps) {
-      issues.push_back({clipped(path), "is not a field path (use dots and [index] with up to 9 digits, e.g. terrain.boxes[0].size[2])"});
+      issues.push_back({clipped(path),
+                        "is not a field path (use dots and [index] with up to 9 digits, e.g. "
+                        "terrain.boxes[0].size[2])"});
       continue;
     }
     // VALUE is JSON when it parses; text that cannot be anything but JSON
@@ -102,13 +114,15 @@ Expected<std::string> applyOverrides(const std::string& text, const std::vector<
     Expected<json> v = readJson(value);
     if (!v) {
       const size_t first = value.find_first_not_of(" \t");
-      if (first != std::string::npos && std::string("[{\"-0123456789").find(value[first]) != std::string::npos) {
+      if (first != std::string::npos &&
+          std::string("[{\"-0123456789").find(value[first]) != std::string::npos) {
         issues.push_back({clipped(path), "the value: " + v.issues().front().message});
         continue;
       }
       v = json(value);
     }
-    if (std::optional<Issue> problem = setAt(doc, *steps, clipped(path), std::move(v).value())) issues.push_back(*problem);
+    if (std::optional<Issue> problem = setAt(doc, *steps, clipped(path), std::move(v).value()))
+      issues.push_back(*problem);
   }
   if (!issues.empty()) return issues;
   return dumpJson(doc, 2);

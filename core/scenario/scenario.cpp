@@ -9,8 +9,10 @@ void readTrack1(Reader& r, const json& doc, const std::vector<Quad>& leftRow, Sc
   if (!doc.contains("track1")) {
     if (leftRow.size() >= 1) {
       Expected<std::vector<Track1Node>> nodes = makeTrack1(leftRow);
-      if (nodes) s.track1 = nodes.value();
-      else r.addAll("track1", nodes.issues());
+      if (nodes)
+        s.track1 = nodes.value();
+      else
+        r.addAll("track1", nodes.issues());
     }
     return;
   }
@@ -18,9 +20,12 @@ void readTrack1(Reader& r, const json& doc, const std::vector<Quad>& leftRow, Sc
   if (!r.object(tj, "track1", {"lateral", "nodes"})) return;
   if (leftRow.empty()) {
     // A left row that is present but invalid has its own issues already.
-    const bool rowGiven = doc.contains("terrain") && doc["terrain"].is_object() && doc["terrain"].contains("quads") &&
-                          doc["terrain"]["quads"].is_object() && doc["terrain"]["quads"].contains("left");
-    if (!rowGiven) r.add("track1", "needs terrain.quads.left: Track1 nodes lie on the left row's plane intersections");
+    const bool rowGiven = doc.contains("terrain") && doc["terrain"].is_object() &&
+                          doc["terrain"].contains("quads") && doc["terrain"]["quads"].is_object() &&
+                          doc["terrain"]["quads"].contains("left");
+    if (!rowGiven)
+      r.add("track1",
+            "needs terrain.quads.left: Track1 nodes lie on the left row's plane intersections");
     return;
   }
   const double lateral = r.number(tj, "track1", "lateral", 0.5, 0.0, 1.0, "-");
@@ -53,7 +58,8 @@ void readRobot(Reader& r, const json& doc, Scenario& s) {
   const json& rj = doc["robot"];
   if (!r.object(rj, "robot", {"preset", "params", "pose"})) return;
   s.robot.preset = r.string(rj, "robot", "preset", "", presetNames());
-  if (!rj.contains("preset")) r.add("robot.preset", "is required (one of: " + join(presetNames()) + ")");
+  if (!rj.contains("preset"))
+    r.add("robot.preset", "is required (one of: " + join(presetNames()) + ")");
   if (rj.contains("params")) {
     const json& pj = rj["params"];
     if (!pj.is_object()) {
@@ -61,8 +67,10 @@ void readRobot(Reader& r, const json& doc, Scenario& s) {
     } else {
       for (const auto& [name, v] : pj.items()) {
         const std::string p = Reader::at("robot.params", name);
-        if (!v.is_number()) r.add(p, "must be a number, got " + typeName(v));
-        else s.robot.params[name] = v.get<double>();
+        if (!v.is_number())
+          r.add(p, "must be a number, got " + typeName(v));
+        else
+          s.robot.params[name] = v.get<double>();
       }
     }
   }
@@ -91,22 +99,26 @@ std::map<std::string, double> readJoints(Reader& r, const json& obj, const std::
     r.add(p, "must be an object of joint targets (rad or m)");
     return out;
   }
-  for (const auto& [name, v] : j.items()) out[name] = r.numberValue(v, Reader::at(p, name), 0.0, -1e3, 1e3, "rad or m");
+  for (const auto& [name, v] : j.items())
+    out[name] = r.numberValue(v, Reader::at(p, name), 0.0, -1e3, 1e3, "rad or m");
   return out;
 }
 
 // Wheel speeds: "wheel_speed" sets both sides; "left_speed"/"right_speed" one side each.
 void readSpeeds(Reader& r, const json& obj, const std::string& path, std::optional<double>& left,
                 std::optional<double>& right) {
-  if (obj.contains("wheel_speed")) left = right = r.number(obj, path, "wheel_speed", 0.0, -1e3, 1e3, "rad/s");
+  if (obj.contains("wheel_speed"))
+    left = right = r.number(obj, path, "wheel_speed", 0.0, -1e3, 1e3, "rad/s");
   if (obj.contains("left_speed")) left = r.number(obj, path, "left_speed", 0.0, -1e3, 1e3, "rad/s");
-  if (obj.contains("right_speed")) right = r.number(obj, path, "right_speed", 0.0, -1e3, 1e3, "rad/s");
+  if (obj.contains("right_speed"))
+    right = r.number(obj, path, "right_speed", 0.0, -1e3, 1e3, "rad/s");
 }
 
 void readControl(Reader& r, const json& doc, Scenario& s) {
   if (!doc.contains("control")) return;
   const json& cj = doc["control"];
-  if (!r.object(cj, "control", {"wheel_speed", "left_speed", "right_speed", "joints", "script", "controller"}))
+  if (!r.object(cj, "control",
+                {"wheel_speed", "left_speed", "right_speed", "joints", "script", "controller"}))
     return;
   std::optional<double> left, right;
   readSpeeds(r, cj, "control", left, right);
@@ -122,7 +134,8 @@ void readControl(Reader& r, const json& doc, Scenario& s) {
       if (!r.object(e, p, {"t", "wheel_speed", "left_speed", "right_speed", "joints"})) continue;
       ScriptEntry entry;
       entry.time = r.number(e, p, "t", 0.0, 0.0, 1e6, "s", true);
-      if (entry.time < last) r.add(p + ".t", "must not be earlier than the previous entry (" + format(last) + " s)");
+      if (entry.time < last)
+        r.add(p + ".t", "must not be earlier than the previous entry (" + format(last) + " s)");
       last = std::max(last, entry.time);
       readSpeeds(r, e, p, entry.leftSpeed, entry.rightSpeed);
       entry.joints = readJoints(r, e, p);
@@ -134,7 +147,9 @@ void readControl(Reader& r, const json& doc, Scenario& s) {
 void readSimulation(Reader& r, const json& doc, Scenario& s) {
   if (!doc.contains("simulation")) return;
   const json& sj = doc["simulation"];
-  if (!r.object(sj, "simulation", {"dt", "duration", "mode", "slip", "integrator", "chassis_contact"})) return;
+  if (!r.object(sj, "simulation",
+                {"dt", "duration", "mode", "slip", "integrator", "chassis_contact"}))
+    return;
   SimulationSpec& sim = s.simulation;
   sim.dt = r.number(sj, "simulation", "dt", sim.dt, 1e-6, 0.01, "s");
   sim.duration = r.number(sj, "simulation", "duration", sim.duration, 0.0, 1e5, "s");
@@ -142,9 +157,10 @@ void readSimulation(Reader& r, const json& doc, Scenario& s) {
   sim.slip = r.string(sj, "simulation", "slip", "relative", {"relative", "absolute"}) == "absolute"
                  ? SlipDefinition::Absolute
                  : SlipDefinition::Relative;
-  sim.integrator = r.string(sj, "simulation", "integrator", "semi-implicit", {"semi-implicit", "rk4"}) == "rk4"
-                       ? Integrator::RungeKutta4
-                       : Integrator::SemiImplicitEuler;
+  sim.integrator =
+      r.string(sj, "simulation", "integrator", "semi-implicit", {"semi-implicit", "rk4"}) == "rk4"
+          ? Integrator::RungeKutta4
+          : Integrator::SemiImplicitEuler;
   sim.chassisContact = r.boolean(sj, "simulation", "chassis_contact", true);
 }
 
@@ -154,13 +170,16 @@ void checkJointNames(Reader& r, const Scenario& s) {
   if (!robot) return r.addAll("robot", robot.issues());
   std::vector<std::string> known;
   for (const auto& [name, i] : robot.value().joints) known.push_back(name);
-  const std::string list = known.empty() ? "this preset has no joint drives" : "known: " + join(known);
+  const std::string list =
+      known.empty() ? "this preset has no joint drives" : "known: " + join(known);
   auto check = [&](const std::map<std::string, double>& joints, const std::string& path) {
     for (const auto& [name, v] : joints)
-      if (!robot.value().joints.count(name)) r.add(Reader::at(path + ".joints", name), "unknown joint drive (" + list + ")");
+      if (!robot.value().joints.count(name))
+        r.add(Reader::at(path + ".joints", name), "unknown joint drive (" + list + ")");
   };
   check(s.control.joints, "control");
-  for (size_t i = 0; i < s.control.script.size(); ++i) check(s.control.script[i].joints, Reader::at("control.script", i));
+  for (size_t i = 0; i < s.control.script.size(); ++i)
+    check(s.control.script[i].joints, Reader::at("control.script", i));
 }
 
 }  // namespace
@@ -188,8 +207,10 @@ TerrainInspection inspectTerrain(const std::string& text) {
   out.issues = capped(r.issues);
   if (!out.issues.empty()) return out;
   Expected<Terrain> terrain = std::move(t.builder).build();
-  if (!terrain) out.issues = capped(terrainIssues(terrain.issues(), t.piecePaths));
-  else out.terrain = std::move(terrain).value();
+  if (!terrain)
+    out.issues = capped(terrainIssues(terrain.issues(), t.piecePaths));
+  else
+    out.terrain = std::move(terrain).value();
   return out;
 }
 
@@ -200,13 +221,16 @@ Expected<Scenario> parseScenario(const std::string& text) {
   if (!parsed) return parsed.issues();
   const json& doc = parsed.value();
   Reader r;
-  if (!r.object(doc, "", {"format", "version", "name", "description", "terrain", "track1", "robot", "control",
-                          "simulation"}))
+  if (!r.object(doc, "",
+                {"format", "version", "name", "description", "terrain", "track1", "robot",
+                 "control", "simulation"}))
     return capped(r.issues);
   const std::string format = r.string(doc, "", "format", "");
-  if (format != kScenarioFormat) r.add("format", std::string("must be \"") + kScenarioFormat + "\"");
+  if (format != kScenarioFormat)
+    r.add("format", std::string("must be \"") + kScenarioFormat + "\"");
   // Compared as the 64-bit integer it is: 2^32 + 1 is not 1.
-  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"] != kScenarioVersion) {
+  if (!doc.contains("version") || !doc["version"].is_number_integer() ||
+      doc["version"] != kScenarioVersion) {
     const std::string got = doc.contains("version") ? clipped(dumpJson(doc["version"])) : "nothing";
     r.add("version", "unsupported scenario version " + got + "; this build reads version " +
                          std::to_string(kScenarioVersion));
@@ -224,7 +248,8 @@ Expected<Scenario> parseScenario(const std::string& text) {
   readRobot(r, doc, s);
   readControl(r, doc, s);
   readSimulation(r, doc, s);
-  if (!s.robot.preset.empty()) checkJointNames(r, s);  // preset parameters too, alongside other issues
+  if (!s.robot.preset.empty())
+    checkJointNames(r, s);  // preset parameters too, alongside other issues
   if (!r.issues.empty()) return capped(r.issues);
   Expected<Terrain> terrain = std::move(t.builder).build();
   if (!terrain) return capped(terrainIssues(terrain.issues(), t.piecePaths));

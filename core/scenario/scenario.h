@@ -28,9 +28,9 @@ struct RobotSpec {
 
 /// A timed change of the control inputs (applied once simulated time ≥ time).
 struct ScriptEntry {
-  double time = 0.0;                      ///< (s)
+  double time = 0.0;                            ///< (s)
   std::optional<double> leftSpeed, rightSpeed;  ///< wheel speed commands (rad/s)
-  std::map<std::string, double> joints;  ///< joint targets (rad or m) by actuator name
+  std::map<std::string, double> joints;         ///< joint targets (rad or m) by actuator name
 };
 
 struct ControlSpec {
@@ -41,9 +41,9 @@ struct ControlSpec {
 };
 
 struct SimulationSpec {
-  double dt = 4e-4;       ///< fixed step (s), seed 000
-  double duration = 10.0; ///< (s)
-  bool planar = false;    ///< force the planar base (x, z, pitch) on a 3-D preset
+  double dt = 4e-4;        ///< fixed step (s), seed 000
+  double duration = 10.0;  ///< (s)
+  bool planar = false;     ///< force the planar base (x, z, pitch) on a 3-D preset
   SlipDefinition slip = SlipDefinition::Relative;
   Integrator integrator = Integrator::SemiImplicitEuler;
   bool chassisContact = true;  ///< body boxes collide with the terrain (contact/body_contact.h)
@@ -52,7 +52,8 @@ struct SimulationSpec {
 struct Scenario {
   std::string name, description;
   Terrain terrain;
-  std::vector<Quad> leftRow, rightRow;  ///< terrain.quads rows as quads (seed 002 editor); may be empty
+  std::vector<Quad> leftRow,
+      rightRow;                    ///< terrain.quads rows as quads (seed 002 editor); may be empty
   std::vector<Track1Node> track1;  ///< empty when the terrain has no left quad row
   RobotSpec robot;
   ControlSpec control;
@@ -78,7 +79,8 @@ TerrainInspection inspectTerrain(const std::string& json);
 /// Applies `PATH=VALUE` assignments (dotted paths with [i] indices, e.g.
 /// `robot.params.wheel_radius=0.2`, `terrain.boxes[0].size[2]=0.5`) to the
 /// JSON text. VALUE is read as JSON when it parses, else as a string.
-Expected<std::string> applyOverrides(const std::string& json, const std::vector<std::string>& assignments);
+Expected<std::string> applyOverrides(const std::string& json,
+                                     const std::vector<std::string>& assignments);
 
 /// Names of the automatic controllers a scenario may select.
 std::vector<std::string> controllerNames();

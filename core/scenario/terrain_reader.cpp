@@ -11,7 +11,8 @@ int materialOf(Reader& r, TerrainContext& t, const json& obj, const std::string&
   if (it != t.materials.end()) return it->second;
   std::vector<std::string> known;
   for (const auto& [n, i] : t.materials) known.push_back(n);
-  r.add(Reader::at(path, "material"), "unknown material '" + clipped(name) + "' (defined: " + clipped(join(known)) + ")");
+  r.add(Reader::at(path, "material"),
+        "unknown material '" + clipped(name) + "' (defined: " + clipped(join(known)) + ")");
   return 0;
 }
 
@@ -50,8 +51,8 @@ bool roomFor(Reader& r, TerrainContext& t, const std::string& path, size_t more 
   return false;
 }
 
-void addShape(Reader& r, TerrainContext& t, Expected<Polytope> shape, const std::string& path, int material,
-              std::uint32_t color) {
+void addShape(Reader& r, TerrainContext& t, Expected<Polytope> shape, const std::string& path,
+              int material, std::uint32_t color) {
   if (!shape) return r.addAll(path, shape.issues());
   if (!roomFor(r, t, path)) return;
   t.builder.addPiece(std::move(shape).value(), material, color);
@@ -130,14 +131,17 @@ void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
   std::vector<char> none(plan.size(), 0);
   std::vector<size_t> firstLeft(nr, nl);  // per right quad: the lowest left quad it overlaps
   const bool complete = sweepPairs(plan, 1e-6, kMaxBoundsPairs, none, [&](int i, int j) {
-    if (static_cast<size_t>(i) >= nl || static_cast<size_t>(j) < nl) return;  // one of each row (i < j)
+    if (static_cast<size_t>(i) >= nl || static_cast<size_t>(j) < nl)
+      return;  // one of each row (i < j)
     const size_t right = j - nl;
-    if (static_cast<size_t>(i) < firstLeft[right] && quadsOverlapInPlan(t.rows[1][right], t.rows[0][i], 1e-6))
+    if (static_cast<size_t>(i) < firstLeft[right] &&
+        quadsOverlapInPlan(t.rows[1][right], t.rows[0][i], 1e-6))
       firstLeft[right] = i;
   });
   if (!complete) {
-    r.add(path, "the rows' quads form more than " + std::to_string(kMaxBoundsPairs) +
-                    " pairs with overlapping bounds, the limit (docs/scenario-format.md, \"Limits\")");
+    r.add(path,
+          "the rows' quads form more than " + std::to_string(kMaxBoundsPairs) +
+              " pairs with overlapping bounds, the limit (docs/scenario-format.md, \"Limits\")");
     return;
   }
   for (size_t j = 0; j < nr; ++j)
@@ -154,8 +158,10 @@ void readBlocks(Reader& r, TerrainContext& t, const json& terrain) {
       const json& b = (*boxes)[i];
       if (!r.object(b, p, {"centre", "size", "yaw", "material", "color"})) continue;
       const size_t before = r.issues.size();
-      const std::optional<Vec3> c = b.contains("centre") ? r.vec3(b["centre"], p + ".centre") : std::nullopt;
-      const std::optional<Vec3> s = b.contains("size") ? r.vec3(b["size"], p + ".size") : std::nullopt;
+      const std::optional<Vec3> c =
+          b.contains("centre") ? r.vec3(b["centre"], p + ".centre") : std::nullopt;
+      const std::optional<Vec3> s =
+          b.contains("size") ? r.vec3(b["size"], p + ".size") : std::nullopt;
       if (!b.contains("centre")) r.add(p + ".centre", "is required: [x, y, z] (m)");
       if (!b.contains("size")) r.add(p + ".size", "is required: [length, width, height] (m)");
       const double yaw = r.number(b, p, "yaw", 0.0, -10.0, 10.0, "rad");
@@ -168,17 +174,21 @@ void readBlocks(Reader& r, TerrainContext& t, const json& terrain) {
     for (size_t i = 0; i < wedges->size(); ++i) {
       const std::string p = Reader::at("terrain.wedges", i);
       const json& w = (*wedges)[i];
-      if (!r.object(w, p, {"start", "length", "width", "height", "yaw", "material", "color"})) continue;
+      if (!r.object(w, p, {"start", "length", "width", "height", "yaw", "material", "color"}))
+        continue;
       const size_t before = r.issues.size();
-      const std::optional<Vec3> start = w.contains("start") ? r.vec3(w["start"], p + ".start") : std::nullopt;
-      if (!w.contains("start")) r.add(p + ".start", "is required: [x, y, z] (m), middle of the low edge");
+      const std::optional<Vec3> start =
+          w.contains("start") ? r.vec3(w["start"], p + ".start") : std::nullopt;
+      if (!w.contains("start"))
+        r.add(p + ".start", "is required: [x, y, z] (m), middle of the low edge");
       const double length = r.number(w, p, "length", 1, 1e-3, 1e4, "m", true);
       const double width = r.number(w, p, "width", 1, 1e-3, 1e4, "m", true);
       const double height = r.number(w, p, "height", 1, 1e-3, 1e4, "m", true);
       const double yaw = r.number(w, p, "yaw", 0.0, -10.0, 10.0, "rad");
       const int material = materialOf(r, t, w, p);
       const std::uint32_t color = colour(r, w, p, 0x6f9a58);
-      if (r.issues.size() == before) addShape(r, t, makeWedge(*start, length, width, height, yaw), p, material, color);
+      if (r.issues.size() == before)
+        addShape(r, t, makeWedge(*start, length, width, height, yaw), p, material, color);
     }
   }
   if (const json* hulls = r.array(terrain, "terrain", "hulls")) {
@@ -192,15 +202,18 @@ void readBlocks(Reader& r, TerrainContext& t, const json& terrain) {
         t.hullPoints += static_cast<int>(std::min<size_t>(pts->size(), kMaxTotalHullPoints + 1));
         const bool tooMany = t.hullPoints > kMaxTotalHullPoints;
         if (pts->size() > static_cast<size_t>(kMaxHullPoints) || tooMany) {
-          if (!tooMany || t.hullPoints - static_cast<int>(pts->size()) <= kMaxTotalHullPoints) r.add(p + ".points", pts->size() > static_cast<size_t>(kMaxHullPoints)
-                                   ? "has " + std::to_string(pts->size()) + " points; a hull has at most " +
-                                         std::to_string(kMaxHullPoints) + " (split the shape into several hulls)"
-                                   : "the terrain's hulls would have more than " +
-                                         std::to_string(kMaxTotalHullPoints) + " points in all, the limit");
+          if (!tooMany || t.hullPoints - static_cast<int>(pts->size()) <= kMaxTotalHullPoints)
+            r.add(p + ".points",
+                  pts->size() > static_cast<size_t>(kMaxHullPoints)
+                      ? "has " + std::to_string(pts->size()) + " points; a hull has at most " +
+                            std::to_string(kMaxHullPoints) + " (split the shape into several hulls)"
+                      : "the terrain's hulls would have more than " +
+                            std::to_string(kMaxTotalHullPoints) + " points in all, the limit");
           continue;
         }
         for (size_t k = 0; k < pts->size(); ++k)
-          if (std::optional<Vec3> v = r.vec3((*pts)[k], Reader::at(p + ".points", k))) points.push_back(*v);
+          if (std::optional<Vec3> v = r.vec3((*pts)[k], Reader::at(p + ".points", k)))
+            points.push_back(*v);
       } else if (!h.contains("points")) {
         r.add(p + ".points", "is required: at least 4 points [x, y, z] (m), not all in one plane");
       }
@@ -255,7 +268,8 @@ void readBlocks(Reader& r, TerrainContext& t, const json& terrain) {
 
 void readTerrain(Reader& r, const json& doc, TerrainContext& t) {
   if (!doc.contains("terrain")) return r.add("terrain", "is required");
-  if (!r.object(doc["terrain"], "terrain", {"materials", "base", "quads", "boxes", "wedges", "hulls", "profiles"}))
+  if (!r.object(doc["terrain"], "terrain",
+                {"materials", "base", "quads", "boxes", "wedges", "hulls", "profiles"}))
     return;
   const json& tj = doc["terrain"];
   t.base = r.number(tj, "terrain", "base", -1.0, -1e4, 1e4, "m");
@@ -265,9 +279,11 @@ void readTerrain(Reader& r, const json& doc, TerrainContext& t) {
   if (t.builder.pieceCount() == 0 && r.issues.empty()) r.add("terrain", "has no pieces");
 }
 
-std::vector<Issue> terrainIssues(const std::vector<Issue>& issues, const std::vector<std::string>& paths) {
+std::vector<Issue> terrainIssues(const std::vector<Issue>& issues,
+                                 const std::vector<std::string>& paths) {
   const auto rename = [&](std::string text) {
-    for (size_t at = text.find("pieces["); at != std::string::npos; at = text.find("pieces[", at + 1)) {
+    for (size_t at = text.find("pieces["); at != std::string::npos;
+         at = text.find("pieces[", at + 1)) {
       const size_t close = text.find(']', at);
       if (close == std::string::npos) break;
       const size_t i = std::strtoul(text.c_str() + at + 7, nullptr, 10);
@@ -280,7 +296,9 @@ std::vector<Issue> terrainIssues(const std::vector<Issue>& issues, const std::ve
   std::vector<Issue> out;
   for (const Issue& i : issues) {
     const bool piece = i.path.rfind("pieces[", 0) == 0;
-    const std::string path = piece ? rename(i.path) : i.path == "pieces" ? "terrain" : Reader::at("terrain", i.path);
+    const std::string path = piece                ? rename(i.path)
+                             : i.path == "pieces" ? "terrain"
+                                                  : Reader::at("terrain", i.path);
     out.push_back({path, rename(i.message)});
   }
   return out;

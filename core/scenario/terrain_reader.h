@@ -21,8 +21,8 @@ constexpr int kMaxTotalHullPoints = 2048;
 struct TerrainContext {
   TerrainBuilder builder;
   std::vector<std::string> piecePaths;  ///< per builder piece: the JSON path it came from
-  int hullPoints = 0;                   ///< points of every hull read so far (reported once past the limit)
-  bool full = false;                    ///< kMaxPieces reached: further pieces are not built
+  int hullPoints = 0;  ///< points of every hull read so far (reported once past the limit)
+  bool full = false;   ///< kMaxPieces reached: further pieces are not built
   std::map<std::string, int> materials;
   double base = -1.0;
   std::vector<Quad> rows[2];                     ///< left, right: the rows when they are valid
@@ -34,6 +34,7 @@ void readTerrain(Reader& r, const json& doc, TerrainContext& t);
 
 /// The builder's issues with `pieces[i]` turned into the JSON paths the
 /// pieces came from.
-std::vector<Issue> terrainIssues(const std::vector<Issue>& issues, const std::vector<std::string>& paths);
+std::vector<Issue> terrainIssues(const std::vector<Issue>& issues,
+                                 const std::vector<std::string>& paths);
 
 }  // namespace roverlab

@@ -51,7 +51,8 @@ void writeFrame(Simulation& sim, const FrameLayout& layout, std::vector<double>&
     for (int k = 0; k < kContactSlots && k < static_cast<int>(cs.size()); ++k) {
       double* slot = out + 1 + FrameLayout::kSlot * k;
       for (int i = 0; i < 3; ++i)
-        slot[i] = cs[k].point[i], slot[3 + i] = cs[k].normalForce[i], slot[6 + i] = cs[k].tangentialForce[i];
+        slot[i] = cs[k].point[i], slot[3 + i] = cs[k].normalForce[i],
+        slot[6 + i] = cs[k].tangentialForce[i];
     }
   }
   thread_local std::vector<double> row;  // reused: no allocation per frame

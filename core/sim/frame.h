@@ -29,11 +29,11 @@ constexpr int kContactSlots = 4;
 
 struct FrameLayout {
   int bodies = 0, wheels = 0, boxes = 0, telemetry = 0;
-  int poses = 3;      ///< offset of the body poses
-  int contacts = 0;   ///< offset of the wheel contacts
+  int poses = 3;        ///< offset of the body poses
+  int contacts = 0;     ///< offset of the wheel contacts
   int boxContacts = 0;  ///< offset of the body box contacts (kWheel doubles each)
-  int row = 0;        ///< offset of the telemetry row
-  int size = 0;       ///< total doubles
+  int row = 0;          ///< offset of the telemetry row
+  int size = 0;         ///< total doubles
   static constexpr int kPose = 7;
   static constexpr int kSlot = 9;
   static constexpr int kWheel = 1 + kContactSlots * kSlot;

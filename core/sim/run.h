@@ -19,6 +19,7 @@ long long stepsIn(double seconds, double dt);
 /// updates the kinematics and calls `sample`, which returns false to stop
 /// the run there. Returns the steps taken: fewer when the run stopped
 /// (sim.outcome says why) or `sample` stopped it.
-long long runSteps(Simulation& sim, long long steps, long long every, const std::function<bool(Simulation&)>& sample);
+long long runSteps(Simulation& sim, long long steps, long long every,
+                   const std::function<bool(Simulation&)>& sample);
 
 }  // namespace roverlab

@@ -38,7 +38,8 @@ WheelDepth wheelDepth(const WorldModel& model, const WorldState& state) {
     for (const WheelContact& c : contacts) {
       d.anyContact = true;
       if (c.deflection > d.deflection) d.deflection = c.deflection;
-      if (c.distance < d.distance) d.distance = c.distance, d.wheel = static_cast<int>(w), d.piece = c.piece;
+      if (c.distance < d.distance)
+        d.distance = c.distance, d.wheel = static_cast<int>(w), d.piece = c.piece;
     }
   }
   return d;
@@ -73,7 +74,8 @@ std::vector<Issue> stabilityIssues(const Robot& robot, const MultibodyState& sta
     const char* unit =
         l.damping ? (l.angular ? " N·m·s/rad" : " N·s/m") : (l.angular ? " N·m/rad" : " N/m");
     return "the " + l.what + " (" + format(l.coefficient, 3) + unit + " on an effective " +
-           (l.angular ? "inertia of " + format(l.mass, 3) + " kg·m²" : "mass of " + format(l.mass, 3) + " kg") +
+           (l.angular ? "inertia of " + format(l.mass, 3) + " kg·m²"
+                      : "mass of " + format(l.mass, 3) + " kg") +
            ") needs dt ≤ " + format(l.maxDt(), 3) + " s";
   };
   std::vector<Issue> issues;
@@ -89,13 +91,14 @@ std::vector<Issue> stabilityIssues(const Robot& robot, const MultibodyState& sta
     std::string unit;
     for (const ParamSpec& p : presetParams(robot.preset))
       if (p.name == l.param) unit = " " + p.unit;
-    issues.push_back({"robot.params." + l.param, "too large for the step of " + format(dt, 3) + " s: " +
-                                                     describe(l) + "; at this step use at most " +
-                                                     format(l.maxCoefficient(dt) / l.scale, 3) + unit});
+    issues.push_back(
+        {"robot.params." + l.param, "too large for the step of " + format(dt, 3) +
+                                        " s: " + describe(l) + "; at this step use at most " +
+                                        format(l.maxCoefficient(dt) / l.scale, 3) + unit});
   }
   if (!atDt.empty())
-    issues.insert(issues.begin(),
-                  {"simulation.dt", "too large: use dt ≤ " + format(maxDt, 3) + " s (" + atDt + ")"});
+    issues.insert(issues.begin(), {"simulation.dt", "too large: use dt ≤ " + format(maxDt, 3) +
+                                                        " s (" + atDt + ")"});
   return issues;
 }
 
@@ -158,7 +161,8 @@ bool checkOnTerrain(Simulation& sim) {
     if (worldPoint(d, w.body, Vec3::Zero()).z() >= sim.floor - w.shape.radius) return true;
   if (m.bodyContact.enabled)
     for (const ContactBox& b : m.boxes) {
-      const OrientedBox box = worldBox(b, worldPoint(d, b.body, Vec3::Zero()), worldRotation(d, b.body));
+      const OrientedBox box =
+          worldBox(b, worldPoint(d, b.body, Vec3::Zero()), worldRotation(d, b.body));
       if (box.centre.z() + box.axes.row(2).cwiseAbs().dot(box.half) >= sim.floor) return true;
     }
   char buf[200];
@@ -174,7 +178,8 @@ bool checkOnTerrain(Simulation& sim) {
 
 void applyScript(Simulation& sim) {
   const double t = sim.state.bodies.time + 1e-12;
-  while (sim.nextScript < sim.control.script.size() && sim.control.script[sim.nextScript].time <= t) {
+  while (sim.nextScript < sim.control.script.size() &&
+         sim.control.script[sim.nextScript].time <= t) {
     const ScriptEntry& e = sim.control.script[sim.nextScript++];
     setWheelSpeeds(sim, e.leftSpeed.value_or(sim.leftSpeed), e.rightSpeed.value_or(sim.rightSpeed));
     for (const auto& [name, target] : e.joints) setJointTarget(sim, name, target);
@@ -196,7 +201,8 @@ const char* outcomeName(RunOutcome outcome) {
 }
 
 Expected<Simulation> makeSimulation(const Scenario& scenario) {
-  Expected<Robot> built = buildRobot(scenario.robot.preset, scenario.robot.params, scenario.simulation.planar);
+  Expected<Robot> built =
+      buildRobot(scenario.robot.preset, scenario.robot.params, scenario.simulation.planar);
   if (!built) return prefixed("robot", built.issues());
   Simulation sim;
   sim.robot = std::move(built).value();
@@ -210,8 +216,8 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   m.springs = robot.springs;
   m.bodyContact.enabled = scenario.simulation.chassisContact;
   for (const BodyBox& b : robot.boxes)
-    m.boxes.push_back(makeContactBox(b.body, b.centre, b.size, m.bodies.bodies[b.body].mass, m.bodyContact,
-                                     scenario.simulation.dt));
+    m.boxes.push_back(makeContactBox(b.body, b.centre, b.size, m.bodies.bodies[b.body].mass,
+                                     m.bodyContact, scenario.simulation.dt));
   m.slip = scenario.simulation.slip;
   m.integrator = scenario.simulation.integrator;
   m.dt = scenario.simulation.dt;
@@ -231,7 +237,8 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   if (m.dt > kWarnDtFactor * defaultDt)
     sim.warnings.push_back(
         {"simulation.dt",
-         format(m.dt, 3) + " s is " + format(m.dt / defaultDt, 3) + "× the default step of " + format(defaultDt, 3) +
+         format(m.dt, 3) + " s is " + format(m.dt / defaultDt, 3) + "× the default step of " +
+             format(defaultDt, 3) +
              " s: stable for this robot, but contacts and drives are resolved more coarsely than "
              "the presets were tuned for; compare with the default step before trusting the "
              "results"});
@@ -247,14 +254,16 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
       return wheelDepth(m, sim.state).anyContact;
     };
     if (touches(top))
-      return Expected<Simulation>::failure(where, "the robot touches the terrain even 10 m above its top");
+      return Expected<Simulation>::failure(where,
+                                           "the robot touches the terrain even 10 m above its top");
     double hi = top, lo = top;
     while (!touches(lo)) {
       hi = lo;
       lo -= 0.5 * radius;
       if (lo < bottom)
-        return Expected<Simulation>::failure(where, "there is no terrain under the robot's wheels at (" +
-                                                        format(pose.position.x(), 3) + ", " + format(pose.position.y(), 3) + ")");
+        return Expected<Simulation>::failure(
+            where, "there is no terrain under the robot's wheels at (" +
+                       format(pose.position.x(), 3) + ", " + format(pose.position.y(), 3) + ")");
     }
     for (int i = 0; i < 60 && hi - lo > 1e-9; ++i) {
       const double mid = 0.5 * (lo + hi);
@@ -269,12 +278,14 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
     const std::string name = m.bodies.bodies[w.body].name;
     if (depth.distance < 0)
       return Expected<Simulation>::failure(
-          where, "wheel '" + name + "' starts with its centre inside terrain piece " + std::to_string(depth.piece) +
-                     " (" + format(-depth.distance, 3) + " m deep); raise the robot or give [x, y] to place it on the ground");
+          where, "wheel '" + name + "' starts with its centre inside terrain piece " +
+                     std::to_string(depth.piece) + " (" + format(-depth.distance, 3) +
+                     " m deep); raise the robot or give [x, y] to place it on the ground");
     if (depth.deflection > 0.25 * w.shape.radius)
       return Expected<Simulation>::failure(
-          where, "wheel '" + name + "' starts pressed " + format(depth.deflection, 3) + " m into terrain piece " +
-                     std::to_string(depth.piece) + " (more than a quarter of its radius); raise the robot");
+          where, "wheel '" + name + "' starts pressed " + format(depth.deflection, 3) +
+                     " m into terrain piece " + std::to_string(depth.piece) +
+                     " (more than a quarter of its radius); raise the robot");
   }
 
   setWheelSpeeds(sim, scenario.control.leftSpeed, scenario.control.rightSpeed);
@@ -320,7 +331,8 @@ bool setJointTarget(Simulation& sim, const std::string& name, double target) {
 
 bool setControllerOn(Simulation& sim, bool on) {
   if (!sim.climb) return false;
-  if (on && !sim.controllerOn) sim.climb->nextControl = sim.state.bodies.time;  // no backlog of periods
+  if (on && !sim.controllerOn)
+    sim.climb->nextControl = sim.state.bodies.time;  // no backlog of periods
   sim.controllerOn = on;
   return true;
 }
@@ -341,7 +353,9 @@ bool advance(Simulation& sim) {
   return checkEnergy(sim) && checkOnTerrain(sim);
 }
 
-void updateKinematics(Simulation& sim) { forwardKinematics(sim.model.bodies, sim.state.bodies, sim.data.bodies); }
+void updateKinematics(Simulation& sim) {
+  forwardKinematics(sim.model.bodies, sim.state.bodies, sim.data.bodies);
+}
 
 Tilt bodyTilt(const Simulation& sim, int body) {
   return tiltOf(worldRotation(sim.data.bodies, body));

@@ -40,12 +40,12 @@ struct Simulation {
   WorldState state;
   WorldData data;
   ControlSpec control;
-  double duration = 0.0;   ///< (s)
-  size_t nextScript = 0;   ///< first script entry not applied yet
+  double duration = 0.0;                     ///< (s)
+  size_t nextScript = 0;                     ///< first script entry not applied yet
   double leftSpeed = 0.0, rightSpeed = 0.0;  ///< wheel speed commands (rad/s), before clamping
   long steps = 0;
   std::optional<StepClimb> climb;  ///< set when control.controller is "step-climb"
-  bool controllerOn = true;        ///< the named controller drives (off: the commands stay as last set)
+  bool controllerOn = true;  ///< the named controller drives (off: the commands stay as last set)
   RunOutcome outcome = RunOutcome::Ok;
   EnergyBudget energy;
   double floor = 0.0;           ///< lowest point of the terrain, terrain.box.min.z (m)

@@ -6,7 +6,9 @@
 namespace roverlab {
 namespace {
 
-bool isJoint(const Body& b) { return b.joint == JointType::Revolute || b.joint == JointType::Prismatic; }
+bool isJoint(const Body& b) {
+  return b.joint == JointType::Revolute || b.joint == JointType::Prismatic;
+}
 
 bool isWheel(const Simulation& sim, int body) {
   for (const WheelModel& w : sim.model.wheels)
@@ -48,11 +50,13 @@ std::vector<std::string> telemetryColumns(const Simulation& sim) {
     c.push_back(bodies[sim.robot.sections[s]].name + "_pitch_rad");
   for (const WheelModel& w : sim.model.wheels) {
     const std::string n = bodies[w.body].name;
-    for (const char* k : {"_x_m", "_y_m", "_z_m", "_speed_rad_s", "_contacts", "_normal_N", "_tangential_N", "_slip"})
+    for (const char* k : {"_x_m", "_y_m", "_z_m", "_speed_rad_s", "_contacts", "_normal_N",
+                          "_tangential_N", "_slip"})
       c.push_back(n + k);
   }
   for (size_t b = 0; b < sim.model.boxes.size(); ++b)
-    for (const char* k : {"_contacts", "_normal_N", "_tangential_N"}) c.push_back(boxName(sim, b) + k);
+    for (const char* k : {"_contacts", "_normal_N", "_tangential_N"})
+      c.push_back(boxName(sim, b) + k);
   if (sim.climb) c.push_back("climb_phase");
   return c;
 }
@@ -72,7 +76,8 @@ void telemetryRow(const Simulation& sim, std::vector<double>& row) {
     if (!isJoint(b) || isWheel(sim, static_cast<int>(i)) || b.name.rfind("base", 0) == 0) continue;
     row.push_back(sim.state.bodies.q[b.qIndex]);
   }
-  for (size_t s = 1; s < sim.robot.sections.size(); ++s) row.push_back(bodyPitch(sim, sim.robot.sections[s]));
+  for (size_t s = 1; s < sim.robot.sections.size(); ++s)
+    row.push_back(bodyPitch(sim, sim.robot.sections[s]));
   for (size_t w = 0; w < sim.model.wheels.size(); ++w) {
     const WheelModel& wheel = sim.model.wheels[w];
     const WheelResult& r = sim.data.wheels[w];

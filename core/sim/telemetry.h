@@ -24,8 +24,9 @@ void telemetryRow(const Simulation& sim, std::vector<double>& row);
 /// Running extremes gathered while sampling (for the summary).
 struct RunStats {
   std::vector<double> maxAbsPitch;  ///< per section (rad)
-  double flippedAt = -1.0;  ///< first sampled time the base had flipped over (Tilt::flippedOver) (s), −1 if never
-  int maxBodyContacts = 0;   ///< most body box–terrain piece contacts at one sample
+  double flippedAt =
+      -1.0;  ///< first sampled time the base had flipped over (Tilt::flippedOver) (s), −1 if never
+  int maxBodyContacts = 0;  ///< most body box–terrain piece contacts at one sample
   void sample(const Simulation& sim);
 };
 

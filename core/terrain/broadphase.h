@@ -11,12 +11,12 @@
 namespace roverlab {
 
 struct Broadphase {
-  double originX = 0.0, originY = 0.0;  ///< grid corner (m)
-  double cell = 1.0;                    ///< cell edge length (m)
-  int nx = 0, ny = 0;                   ///< cells along x and y
-  std::vector<std::uint32_t> cellStart; ///< (nx*ny + 1): first entry of each cell in `items`
-  std::vector<std::uint32_t> items;     ///< piece indices, grouped by cell
-  std::vector<Aabb> boxes;              ///< per piece: its bounding box (m)
+  double originX = 0.0, originY = 0.0;       ///< grid corner (m)
+  double cell = 1.0;                         ///< cell edge length (m)
+  int nx = 0, ny = 0;                        ///< cells along x and y
+  std::vector<std::uint32_t> cellStart;      ///< (nx*ny + 1): first entry of each cell in `items`
+  std::vector<std::uint32_t> items;          ///< piece indices, grouped by cell
+  std::vector<Aabb> boxes;                   ///< per piece: its bounding box (m)
   mutable std::vector<std::uint32_t> stamp;  ///< per piece: last query that saw it
   mutable std::uint32_t queryId = 0;
 };

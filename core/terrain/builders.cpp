@@ -7,13 +7,16 @@
 namespace roverlab {
 namespace {
 
-std::string idx(const char* name, size_t i) { return std::string(name) + "[" + std::to_string(i) + "]"; }
+std::string idx(const char* name, size_t i) {
+  return std::string(name) + "[" + std::to_string(i) + "]";
+}
 
 bool finitePositive(double v) { return std::isfinite(v) && v > 0; }
 
 Expected<Polytope> hullOrIssue(const std::vector<Vec3>& pts, const char* what) {
   Expected<Polytope> h = makeHull(pts);
-  if (!h) return Expected<Polytope>::failure("", std::string(what) + " is degenerate: " + h.message());
+  if (!h)
+    return Expected<Polytope>::failure("", std::string(what) + " is degenerate: " + h.message());
   return h;
 }
 
@@ -47,7 +50,8 @@ Expected<Quad> makeQuad(const QuadSegment& s) {
     return Expected<Quad>::failure("m", "lies on the line through a and b: the quad has no area");
   n.normalize();
   if (n.z() < 0) n = -n;
-  if (n.z() < 1e-6) return Expected<Quad>::failure("m", "the quad is vertical; ground quads must face up");
+  if (n.z() < 1e-6)
+    return Expected<Quad>::failure("m", "the quad is vertical; ground quads must face up");
   q.normal = n;
   q.offset = n.dot(s.a);
   return q;
@@ -67,17 +71,21 @@ Expected<std::vector<Quad>> makeQuadRow(const std::vector<QuadSegment>& row) {
       // Every segment of a row shares the near-side vector b − a, so the sign
       // of (b − a) × (a' − a) along z says which way the row runs: a flip
       // means this segment lies back over the previous one.
-      const double turn = prev.sideAB.cross(prev.sideAM).z() * q.value().sideAB.cross(q.value().sideAM).z();
+      const double turn =
+          prev.sideAB.cross(prev.sideAM).z() * q.value().sideAB.cross(q.value().sideAM).z();
       if (turn < 0)
-        issues.push_back({idx("", i) + ".m", "folds back over the previous segment: its far side "
-                                                "must lie ahead of its near side, like the previous one's"});
+        issues.push_back({idx("", i) + ".m",
+                          "folds back over the previous segment: its far side "
+                          "must lie ahead of its near side, like the previous one's"});
       const double tol = 1e-9 * std::max({1.0, prev.sideAB.norm(), prev.sideAM.norm()});
       if ((row[i].a - prev.corners[3]).norm() > tol)
         issues.push_back({idx("", i) + ".a", "must equal the previous segment's far vertex a' = " +
-                                                format(prev.corners[3]) + ", got " + format(row[i].a)});
+                                                 format(prev.corners[3]) + ", got " +
+                                                 format(row[i].a)});
       if ((row[i].b - prev.corners[2]).norm() > tol)
         issues.push_back({idx("", i) + ".b", "must equal the previous segment's far vertex b' = " +
-                                                format(prev.corners[2]) + ", got " + format(row[i].b)});
+                                                 format(prev.corners[2]) + ", got " +
+                                                 format(row[i].b)});
     }
     quads.push_back(q.value());
   }
@@ -109,8 +117,8 @@ Expected<Polytope> quadPrism(const Quad& q, double base) {
   double low = q.corners[0].z();
   for (const Vec3& c : q.corners) low = std::min(low, c.z());
   if (!std::isfinite(base) || base >= low - 1e-9)
-    return Expected<Polytope>::failure("base", "must lie below the quad's lowest corner (z = " +
-                                                   std::to_string(low) + " m)");
+    return Expected<Polytope>::failure(
+        "base", "must lie below the quad's lowest corner (z = " + std::to_string(low) + " m)");
   std::vector<Vec3> pts;
   for (const Vec3& c : q.corners) {
     pts.push_back(c);
@@ -124,7 +132,8 @@ Expected<Polytope> makeBox(const Vec3& centre, const Vec3& size, double yaw) {
   if (!centre.allFinite()) issues.push_back({"centre", "not finite: " + format(centre)});
   for (int k = 0; k < 3; ++k)
     if (!finitePositive(size[k]))
-      issues.push_back({idx("size", k), "must be a finite length > 0 m, got " + std::to_string(size[k])});
+      issues.push_back(
+          {idx("size", k), "must be a finite length > 0 m, got " + std::to_string(size[k])});
   if (!std::isfinite(yaw)) issues.push_back({"yaw", "not finite"});
   if (!issues.empty()) return issues;
   const Eigen::Matrix3d rot = Eigen::AngleAxisd(yaw, Vec3::UnitZ()).toRotationMatrix();
@@ -136,7 +145,8 @@ Expected<Polytope> makeBox(const Vec3& centre, const Vec3& size, double yaw) {
   return hullOrIssue(pts, "box");
 }
 
-Expected<Polytope> makeWedge(const Vec3& start, double length, double width, double height, double yaw) {
+Expected<Polytope> makeWedge(const Vec3& start, double length, double width, double height,
+                             double yaw) {
   std::vector<Issue> issues;
   if (!start.allFinite()) issues.push_back({"start", "not finite: " + format(start)});
   if (!finitePositive(length)) issues.push_back({"length", "must be a finite length > 0 m"});
@@ -156,7 +166,8 @@ Expected<Polytope> makeWedge(const Vec3& start, double length, double width, dou
   return hullOrIssue(pts, "wedge");
 }
 
-Expected<std::vector<Polytope>> makeProfile(const std::vector<Vec2>& line, double width, double base) {
+Expected<std::vector<Polytope>> makeProfile(const std::vector<Vec2>& line, double width,
+                                            double base) {
   std::vector<Issue> issues;
   if (line.size() < 2) issues.push_back({"points", "needs at least 2 points"});
   if (!finitePositive(width)) issues.push_back({"width", "must be a finite length > 0 m"});
@@ -169,11 +180,13 @@ Expected<std::vector<Polytope>> makeProfile(const std::vector<Vec2>& line, doubl
     }
     low = std::min(low, line[i].y());
     if (i > 0 && line[i].x() < line[i - 1].x())
-      issues.push_back({idx("points", i) + "[0]", "must not decrease: " + std::to_string(line[i].x()) +
-                                                       " m after " + std::to_string(line[i - 1].x()) + " m"});
+      issues.push_back(
+          {idx("points", i) + "[0]", "must not decrease: " + std::to_string(line[i].x()) +
+                                         " m after " + std::to_string(line[i - 1].x()) + " m"});
   }
   if (issues.empty() && !(base < low - 1e-9))
-    issues.push_back({"base", "must lie below the profile's lowest point (z = " + std::to_string(low) + " m)"});
+    issues.push_back(
+        {"base", "must lie below the profile's lowest point (z = " + std::to_string(low) + " m)"});
   if (!issues.empty()) return issues;
 
   std::vector<Polytope> pieces;
@@ -215,7 +228,8 @@ Expected<std::vector<Polytope>> makeProfile(const std::vector<Vec2>& line, doubl
     if (!emit(first, last)) return issues;
     first = last;
   }
-  if (pieces.empty()) return Expected<std::vector<Polytope>>::failure("points", "has no horizontal extent");
+  if (pieces.empty())
+    return Expected<std::vector<Polytope>>::failure("points", "has no horizontal extent");
   return pieces;
 }
 

@@ -22,11 +22,11 @@ struct QuadSegment {
 
 /// A flat quadrilateral derived from a QuadSegment, with its plane data.
 struct Quad {
-  Vec3 corners[4];        ///< a, b, b', a' (m)
-  Vec3 sideAB = Vec3::Zero();            ///< b − a (m)
-  Vec3 sideAM = Vec3::Zero();            ///< a' − a (m), direction of the row
-  Vec3 normal = Vec3::Zero();            ///< unit normal, pointing up (z > 0)
-  double offset = 0.0;    ///< plane equation normal·x = offset (m)
+  Vec3 corners[4];             ///< a, b, b', a' (m)
+  Vec3 sideAB = Vec3::Zero();  ///< b − a (m)
+  Vec3 sideAM = Vec3::Zero();  ///< a' − a (m), direction of the row
+  Vec3 normal = Vec3::Zero();  ///< unit normal, pointing up (z > 0)
+  double offset = 0.0;         ///< plane equation normal·x = offset (m)
 };
 
 /// Display colour (0xRRGGBB) of quad i of a row (side 0 = left, 1 = right):

@@ -5,9 +5,9 @@
 namespace roverlab {
 
 struct Material {
-  double phiMax = 0.8;   ///< φ_max: adhesion coefficient as slip → ∞ (-)
-  double s0 = 0.1;       ///< s0: initial-slope constant of the adhesion curve (- or m/s)
-  double s1 = 0.5;       ///< s1: decay of the extra grip at small slip (- or m/s)
+  double phiMax = 0.8;     ///< φ_max: adhesion coefficient as slip → ∞ (-)
+  double s0 = 0.1;         ///< s0: initial-slope constant of the adhesion curve (- or m/s)
+  double s1 = 0.5;         ///< s1: decay of the extra grip at small slip (- or m/s)
   double rolling = 0.018;  ///< f: rolling-resistance coefficient (-)
 };
 

@@ -15,7 +15,8 @@ std::vector<Vec3> edgeDirections(const Polytope& p) {
       const double len = d.norm();
       if (!(len > 0)) continue;
       const Vec3 u = d / len;
-      const bool seen = std::any_of(out.begin(), out.end(), [&](const Vec3& v) { return u.cross(v).norm() < 1e-9; });
+      const bool seen = std::any_of(out.begin(), out.end(),
+                                    [&](const Vec3& v) { return u.cross(v).norm() < 1e-9; });
       if (!seen) out.push_back(u);
     }
   return out;
@@ -57,8 +58,8 @@ double penetrationDepth(const Polytope& a, const Polytope& b, double enough) {
   return depth;
 }
 
-bool sweepPairs(const std::vector<Aabb>& boxes, double overlap, long budget, std::vector<char>& dead,
-                const std::function<void(int, int)>& visit) {
+bool sweepPairs(const std::vector<Aabb>& boxes, double overlap, long budget,
+                std::vector<char>& dead, const std::function<void(int, int)>& visit) {
   const int n = static_cast<int>(boxes.size());
   // The axis along which the centres spread most: along it the fewest boxes
   // share a range (a tower of boxes is swept along z, a field along x or y).
@@ -85,13 +86,16 @@ bool sweepPairs(const std::vector<Aabb>& boxes, double overlap, long budget, std
   for (int i : order) {
     const Aabb& bi = boxes[i];
     active.erase(std::remove_if(active.begin(), active.end(),
-                                [&](int j) { return dead[j] || boxes[j].max[axis] - bi.min[axis] <= overlap; }),
+                                [&](int j) {
+                                  return dead[j] || boxes[j].max[axis] - bi.min[axis] <= overlap;
+                                }),
                  active.end());
     for (int j : active) {
       if (dead[j] || dead[i]) continue;
       const Aabb& bj = boxes[j];
       bool apart = false;
-      for (int k = 0; k < 3; ++k) apart = apart || std::min(bi.max[k], bj.max[k]) - std::max(bi.min[k], bj.min[k]) <= overlap;
+      for (int k = 0; k < 3; ++k)
+        apart = apart || std::min(bi.max[k], bj.max[k]) - std::max(bi.min[k], bj.min[k]) <= overlap;
       if (apart) continue;
       if (++visited > budget) return false;
       visit(std::min(i, j), std::max(i, j));
@@ -101,7 +105,8 @@ bool sweepPairs(const std::vector<Aabb>& boxes, double overlap, long budget, std
   return true;
 }
 
-bool findOverlaps(const std::vector<const Polytope*>& pieces, double tolerance, std::vector<PieceOverlap>& found) {
+bool findOverlaps(const std::vector<const Polytope*>& pieces, double tolerance,
+                  std::vector<PieceOverlap>& found) {
   std::vector<Aabb> boxes;
   for (const Polytope* p : pieces) boxes.push_back(p->box);
   std::vector<char> flagged(pieces.size(), 0);
@@ -112,7 +117,8 @@ bool findOverlaps(const std::vector<const Polytope*>& pieces, double tolerance, 
     flagged[j] = 1;  // the later piece
     found.push_back({j, i, depth});
   });
-  std::sort(found.begin(), found.end(), [](const PieceOverlap& x, const PieceOverlap& y) { return x.piece < y.piece; });
+  std::sort(found.begin(), found.end(),
+            [](const PieceOverlap& x, const PieceOverlap& y) { return x.piece < y.piece; });
   return complete;
 }
 

@@ -21,8 +21,8 @@ constexpr long kMaxBoundsPairs = 1000000;
 /// −overlap apart), sweeping along the axis where the boxes' centres spread
 /// most. Boxes with `dead[k]` set are not paired from then on (`visit` may set
 /// it). Returns false, having stopped, when more than `budget` pairs were visited.
-bool sweepPairs(const std::vector<Aabb>& boxes, double overlap, long budget, std::vector<char>& dead,
-                const std::function<void(int, int)>& visit);
+bool sweepPairs(const std::vector<Aabb>& boxes, double overlap, long budget,
+                std::vector<char>& dead, const std::function<void(int, int)>& visit);
 
 /// How deep two convex polytopes interpenetrate (m): the least overlap of
 /// their projections over the separating axes (Gottschalk, Lin, Manocha,
@@ -32,9 +32,9 @@ bool sweepPairs(const std::vector<Aabb>& boxes, double overlap, long budget, std
 double penetrationDepth(const Polytope& a, const Polytope& b, double enough);
 
 struct PieceOverlap {
-  int piece = -1;   ///< the later piece (the higher index)
-  int other = -1;   ///< an earlier piece it overlaps
-  double depth = 0; ///< penetration depth (m), > tolerance
+  int piece = -1;    ///< the later piece (the higher index)
+  int other = -1;    ///< an earlier piece it overlaps
+  double depth = 0;  ///< penetration depth (m), > tolerance
 };
 
 /// Each piece that overlaps another by more than `tolerance` (m), at most
@@ -42,6 +42,7 @@ struct PieceOverlap {
 /// pieces' bounding boxes; a piece found overlapping is not compared again,
 /// so n identical pieces cost O(n log n). False when the pieces' bounds form
 /// more than kMaxBoundsPairs pairs (nothing is then known).
-bool findOverlaps(const std::vector<const Polytope*>& pieces, double tolerance, std::vector<PieceOverlap>& found);
+bool findOverlaps(const std::vector<const Polytope*>& pieces, double tolerance,
+                  std::vector<PieceOverlap>& found);
 
 }  // namespace roverlab

@@ -55,34 +55,37 @@ bool findSharedPatches(std::vector<TerrainPiece>& pieces) {
   for (const TerrainPiece& p : pieces) boxes.push_back(p.shape.box);
   std::vector<char> none(pieces.size(), 0);
   return sweepPairs(boxes, -tol, kMaxBoundsPairs, none, [&](int i, int j) {
-      const Polytope& a = pieces[i].shape;
-      const Polytope& b = pieces[j].shape;
-      for (size_t fa = 0; fa < a.faces.size(); ++fa)
-        for (size_t fb = 0; fb < b.faces.size(); ++fb) {
-          const Plane& pa = a.faces[fa];
-          const Plane& pb = b.faces[fb];
-          // Opposite within the angle a 1 mm tilt makes over 1 m (checked
-          // exactly by the vertex distances).
-          if (pa.normal.dot(pb.normal) > -1 + 1e-6 || !faceNear(b, fb, pa, tol) || !faceNear(a, fa, pb, tol))
-            continue;
-          const Vec3 u = pa.normal.unitOrthogonal();
-          const Vec3 v = pa.normal.cross(u);
-          Poly2 polyA, polyB;
-          for (int k : a.faceVertices[fa]) polyA.emplace_back(u.dot(a.vertices[k]), v.dot(a.vertices[k]));
-          for (int k : b.faceVertices[fb]) polyB.emplace_back(u.dot(b.vertices[k]), v.dot(b.vertices[k]));
-          if (signedArea(polyB) < 0) std::reverse(polyB.begin(), polyB.end());
-          const Poly2 patch = clipConvex(polyA, polyB);
-          if (patch.size() < 3 || std::abs(signedArea(patch)) <= 1e-9 * a.scale * a.scale) continue;
-          SharedPatch sa{j, pa, {}}, sb{i, pb, {}};
-          // Clipping repeats a vertex where an edge passes through a corner:
-          // keep one of each (an edge of zero length has no inside).
-          for (size_t k = 0; k < patch.size(); ++k)
-            if ((patch[k] - patch[(k + 1) % patch.size()]).norm() > 1e-9 * a.scale)
-              sa.polygon.push_back(patch[k].x() * u + patch[k].y() * v + pa.offset * pa.normal);
-          for (const Vec3& q : sa.polygon) sb.polygon.push_back(q - pb.signedDistance(q) * pb.normal);
-          pieces[i].shared.push_back(std::move(sa));
-          pieces[j].shared.push_back(std::move(sb));
-        }
+    const Polytope& a = pieces[i].shape;
+    const Polytope& b = pieces[j].shape;
+    for (size_t fa = 0; fa < a.faces.size(); ++fa)
+      for (size_t fb = 0; fb < b.faces.size(); ++fb) {
+        const Plane& pa = a.faces[fa];
+        const Plane& pb = b.faces[fb];
+        // Opposite within the angle a 1 mm tilt makes over 1 m (checked
+        // exactly by the vertex distances).
+        if (pa.normal.dot(pb.normal) > -1 + 1e-6 || !faceNear(b, fb, pa, tol) ||
+            !faceNear(a, fa, pb, tol))
+          continue;
+        const Vec3 u = pa.normal.unitOrthogonal();
+        const Vec3 v = pa.normal.cross(u);
+        Poly2 polyA, polyB;
+        for (int k : a.faceVertices[fa])
+          polyA.emplace_back(u.dot(a.vertices[k]), v.dot(a.vertices[k]));
+        for (int k : b.faceVertices[fb])
+          polyB.emplace_back(u.dot(b.vertices[k]), v.dot(b.vertices[k]));
+        if (signedArea(polyB) < 0) std::reverse(polyB.begin(), polyB.end());
+        const Poly2 patch = clipConvex(polyA, polyB);
+        if (patch.size() < 3 || std::abs(signedArea(patch)) <= 1e-9 * a.scale * a.scale) continue;
+        SharedPatch sa{j, pa, {}}, sb{i, pb, {}};
+        // Clipping repeats a vertex where an edge passes through a corner:
+        // keep one of each (an edge of zero length has no inside).
+        for (size_t k = 0; k < patch.size(); ++k)
+          if ((patch[k] - patch[(k + 1) % patch.size()]).norm() > 1e-9 * a.scale)
+            sa.polygon.push_back(patch[k].x() * u + patch[k].y() * v + pa.offset * pa.normal);
+        for (const Vec3& q : sa.polygon) sb.polygon.push_back(q - pb.signedDistance(q) * pb.normal);
+        pieces[i].shared.push_back(std::move(sa));
+        pieces[j].shared.push_back(std::move(sb));
+      }
   });
 }
 
@@ -106,9 +109,10 @@ void TerrainBuilder::append(const Terrain& other) {
 
 namespace {
 Expected<Terrain> tangled() {
-  return Expected<Terrain>::failure("pieces", "more than " + std::to_string(kMaxBoundsPairs) +
-                                                  " pairs of pieces have overlapping bounding boxes, the limit "
-                                                  "(docs/scenario-format.md, \"Limits\")");
+  return Expected<Terrain>::failure(
+      "pieces", "more than " + std::to_string(kMaxBoundsPairs) +
+                    " pairs of pieces have overlapping bounding boxes, the limit "
+                    "(docs/scenario-format.md, \"Limits\")");
 }
 }  // namespace
 

@@ -17,16 +17,16 @@ namespace roverlab {
 /// surface continues across it, so a contact whose closest point lies on it
 /// belongs to the neighbour when the query point is on the neighbour's side.
 struct SharedPatch {
-  int neighbour = -1;            ///< index of the abutting piece
-  Plane plane;                   ///< the owning piece's face plane (outward normal)
-  std::vector<Vec3> polygon;     ///< patch vertices (m), convex, on the plane
+  int neighbour = -1;         ///< index of the abutting piece
+  Plane plane;                ///< the owning piece's face plane (outward normal)
+  std::vector<Vec3> polygon;  ///< patch vertices (m), convex, on the plane
 };
 
 struct TerrainPiece {
   Polytope shape;
-  int material = 0;              ///< index into Terrain::materials
-  std::uint32_t color = 0x8a8a80;  ///< display colour, 0xRRGGBB
-  std::vector<SharedPatch> shared; ///< flush contacts with neighbours
+  int material = 0;                 ///< index into Terrain::materials
+  std::uint32_t color = 0x8a8a80;   ///< display colour, 0xRRGGBB
+  std::vector<SharedPatch> shared;  ///< flush contacts with neighbours
 };
 
 /// Faces of two pieces closer than this (m) count as flush: a gap, an

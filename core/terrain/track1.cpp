@@ -20,7 +20,9 @@ Track1Node nodeOnEdge(const Vec3& a, const Vec3& b, double lateral, const Vec3& 
 }  // namespace
 
 Expected<std::vector<Track1Node>> makeTrack1(const std::vector<Quad>& row, double lateral) {
-  if (row.empty()) return Expected<std::vector<Track1Node>>::failure("left", "Track1 needs at least one left-row quad");
+  if (row.empty())
+    return Expected<std::vector<Track1Node>>::failure("left",
+                                                      "Track1 needs at least one left-row quad");
   if (!(lateral >= 0 && lateral <= 1))
     return Expected<std::vector<Track1Node>>::failure("lateral", "must be within [0, 1]");
   std::vector<Track1Node> nodes;
@@ -28,14 +30,16 @@ Expected<std::vector<Track1Node>> makeTrack1(const std::vector<Quad>& row, doubl
   for (size_t i = 0; i < row.size(); ++i) {
     // The far edge of quad i is the near edge of quad i+1: it lies on both
     // planes, so it is their intersection line.
-    const Vec3 normal = i + 1 < row.size() ? (row[i].normal + row[i + 1].normal).normalized() : row[i].normal;
+    const Vec3 normal =
+        i + 1 < row.size() ? (row[i].normal + row[i + 1].normal).normalized() : row[i].normal;
     nodes.push_back(nodeOnEdge(row[i].corners[3], row[i].corners[2], lateral, normal));
   }
   return nodes;
 }
 
 Expected<Track1Node> moveTrack1Node(const Track1Node& node, int axis, double value) {
-  if (axis < 0 || axis > 2) return Expected<Track1Node>::failure("axis", "must be 0 (x), 1 (y) or 2 (z)");
+  if (axis < 0 || axis > 2)
+    return Expected<Track1Node>::failure("axis", "must be 0 (x), 1 (y) or 2 (z)");
   if (!std::isfinite(value)) return Expected<Track1Node>::failure("value", "not finite");
   const char* names[] = {"x", "y", "z"};
   if (std::abs(node.lineDir[axis]) < 1e-9)
@@ -45,7 +49,8 @@ Expected<Track1Node> moveTrack1Node(const Track1Node& node, int axis, double val
   const double t = (value - node.linePoint[axis]) / node.lineDir[axis];
   const double tol = 1e-9 * (1.0 + node.edgeLength);
   if (t < -tol || t > node.edgeLength + tol) {
-    const double lo = node.linePoint[axis], hi = node.linePoint[axis] + node.edgeLength * node.lineDir[axis];
+    const double lo = node.linePoint[axis],
+                 hi = node.linePoint[axis] + node.edgeLength * node.lineDir[axis];
     return Expected<Track1Node>::failure(
         names[axis], std::string(names[axis]) + " = " + format(value) +
                          " would take the node off the left row; on its edge " + names[axis] +

@@ -12,11 +12,13 @@
 namespace roverlab {
 
 struct Track1Node {
-  Vec3 point = Vec3::Zero();        ///< node position (m)
-  Vec3 linePoint = Vec3::Zero();    ///< start of the node's edge on its line (m)
-  Vec3 lineDir = Vec3::Zero();      ///< unit direction of the line
-  double edgeLength = 0.0;          ///< the edge (the left row's part of the line) ends at linePoint + edgeLength·lineDir (m)
-  Vec3 normal = Vec3::Zero();       ///< surface normal shown to the user: mean of adjacent quads' normals
+  Vec3 point = Vec3::Zero();      ///< node position (m)
+  Vec3 linePoint = Vec3::Zero();  ///< start of the node's edge on its line (m)
+  Vec3 lineDir = Vec3::Zero();    ///< unit direction of the line
+  double edgeLength = 0.0;  ///< the edge (the left row's part of the line) ends at linePoint +
+                            ///< edgeLength·lineDir (m)
+  Vec3 normal =
+      Vec3::Zero();  ///< surface normal shown to the user: mean of adjacent quads' normals
 };
 
 /// Automatic Track1: one node on the near edge of the first quad, one on each

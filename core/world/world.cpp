@@ -35,8 +35,12 @@ void jointForces(const WorldModel& model, const WorldState& state, Eigen::Vector
         if (act.integralGain > 0 && !saturated) integrals[a] += e * model.dt;
         break;
       }
-      case ActuatorMode::Position: t = act.gain * (target - q[b.qIndex]) - act.damping * v[b.vIndex]; break;
-      case ActuatorMode::Torque: t = target; break;
+      case ActuatorMode::Position:
+        t = act.gain * (target - q[b.qIndex]) - act.damping * v[b.vIndex];
+        break;
+      case ActuatorMode::Torque:
+        t = target;
+        break;
     }
     tau[b.vIndex] += clampAbs(t, act.limit);
   }
@@ -46,8 +50,10 @@ void jointForces(const WorldModel& model, const WorldState& state, Eigen::Vector
     // A non-holding spring-damper, like the tire's normal force: it damps in
     // both directions (no bounce, no chatter against a servo pushing into the
     // limit) but never pulls the joint back into the limit.
-    if (x > lim.upper) tau[b.vIndex] -= std::max(0.0, lim.stiffness * (x - lim.upper) + lim.damping * xd);
-    if (x < lim.lower) tau[b.vIndex] += std::max(0.0, lim.stiffness * (lim.lower - x) - lim.damping * xd);
+    if (x > lim.upper)
+      tau[b.vIndex] -= std::max(0.0, lim.stiffness * (x - lim.upper) + lim.damping * xd);
+    if (x < lim.lower)
+      tau[b.vIndex] += std::max(0.0, lim.stiffness * (lim.lower - x) - lim.damping * xd);
   }
   for (const JointSpring& s : model.springs) {
     const Body& b = model.bodies.bodies[s.body];
@@ -73,7 +79,8 @@ TreadState previousTread(const std::vector<TreadState>& tread, const WheelContac
 // Seed 000's laws at one contact: the tangential force within the adhesion
 // curve (contact/tread.h bounds it by the curve's peak), the centre outside
 // the ground, the deflection.
-void checkContactLaw(const TireForces& f, double peak, const WheelContact& c, double radius, ContactLawStats& law) {
+void checkContactLaw(const TireForces& f, double peak, const WheelContact& c, double radius,
+                     ContactLawStats& law) {
   ++law.contacts;
   const double limit = peak * f.normal;
   const double tangential = f.tangentialForce.norm();
@@ -87,7 +94,8 @@ void checkContactLaw(const TireForces& f, double peak, const WheelContact& c, do
 // manifold, and the penetration depth (docs/contact.md, "Body contact").
 void checkBodyContactLaw(const BodyContact& c, double mu, ContactLawStats& law) {
   ++law.bodyContacts;
-  if (c.tangentialForce.norm() > mu * c.normalForce.norm() * (1 + 1e-9)) ++law.bodyFrictionViolations;
+  if (c.tangentialForce.norm() > mu * c.normalForce.norm() * (1 + 1e-9))
+    ++law.bodyFrictionViolations;
   law.maxBodyDepth = std::max(law.maxBodyDepth, c.depth);
 }
 
@@ -103,11 +111,14 @@ std::string blowUpMessage(const WorldModel& model, const WorldState& state) {
     const int nq = jointCoords(b.joint), nv = jointDofs(b.joint);
     const bool finite = state.bodies.q.segment(b.qIndex, nq).allFinite() &&
                         state.bodies.v.segment(b.vIndex, nv).allFinite();
-    const bool exploded = finite && nv > 0 && state.bodies.v.segment(b.vIndex, nv).cwiseAbs().maxCoeff() > kExplodedSpeed;
+    const bool exploded =
+        finite && nv > 0 &&
+        state.bodies.v.segment(b.vIndex, nv).cwiseAbs().maxCoeff() > kExplodedSpeed;
     if (!finite || exploded) {
       char buf[256];
-      std::snprintf(buf, sizeof buf, "simulation blew up at t = %.4f s: body '%s' %s", state.bodies.time,
-                    b.name.c_str(), finite ? "exceeds 1e4 m/s or rad/s" : "has a non-finite state");
+      std::snprintf(buf, sizeof buf, "simulation blew up at t = %.4f s: body '%s' %s",
+                    state.bodies.time, b.name.c_str(),
+                    finite ? "exceeds 1e4 m/s or rad/s" : "has a non-finite state");
       return buf;
     }
   }
@@ -212,10 +223,12 @@ void computeContactForces(const WorldModel& model, const WorldState& state, Worl
       const double peak = model.terrain.peakAdhesion[material];
       const TreadState before = previousTread(state.tread[w], c);
       TreadState next{c.piece, c.normal, Vec3::Zero(), 0.0};
-      const Vec3 tangential = treadForce(wheel.tread, before.deflection, f.slipVelocity, c.normal,
-                                         f.adhesion * f.normal, peak * f.normal, model.dt, next.deflection);
-      const double rolling = rollingResistance(wheel.tread, before.rolling, k.spinRate, ground.rolling * f.normal * r0,
-                                               spinInertia(body), model.dt, next.rolling);
+      const Vec3 tangential =
+          treadForce(wheel.tread, before.deflection, f.slipVelocity, c.normal,
+                     f.adhesion * f.normal, peak * f.normal, model.dt, next.deflection);
+      const double rolling =
+          rollingResistance(wheel.tread, before.rolling, k.spinRate, ground.rolling * f.normal * r0,
+                            spinInertia(body), model.dt, next.rolling);
       setTangentialForce(wheel.tire, k, tangential, rolling, f);
       checkContactLaw(f, peak, c, wheel.shape.radius, data.law);
       res.tread.push_back(next);
@@ -251,7 +264,8 @@ void bodyContactForces(const WorldModel& model, WorldData& data) {
     boxContacts(model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
     Vec6& ext = data.bodies.externalForce[box.body];
     for (const BodyContact& c : res.contacts) {
-      checkBodyContactLaw(c, model.terrain.materials[model.terrain.pieces[c.piece].material].phiMax, data.law);
+      checkBodyContactLaw(c, model.terrain.materials[model.terrain.pieces[c.piece].material].phiMax,
+                          data.law);
       ext.head<3>() += c.moment;
       ext.tail<3>() += c.normalForce + c.tangentialForce;
       res.normalLoad += c.normalForce.norm();

@@ -30,7 +30,8 @@ struct WorldModel {
   std::vector<Actuator> actuators;
   std::vector<JointLimit> limits;
   std::vector<JointSpring> springs;
-  std::vector<ContactBox> boxes;   ///< body boxes against the terrain (used when bodyContact.enabled)
+  std::vector<ContactBox>
+      boxes;  ///< body boxes against the terrain (used when bodyContact.enabled)
   BodyContactSettings bodyContact;
   SlipDefinition slip = SlipDefinition::Relative;
   Integrator integrator = Integrator::SemiImplicitEuler;
@@ -49,8 +50,8 @@ struct TreadState {
 
 struct WorldState {
   MultibodyState bodies;
-  std::vector<double> targets;              ///< per actuator: speed, position or torque target
-  std::vector<double> integrals;            ///< per actuator: ∫(target − v) dt of speed control (rad or m)
+  std::vector<double> targets;    ///< per actuator: speed, position or torque target
+  std::vector<double> integrals;  ///< per actuator: ∫(target − v) dt of speed control (rad or m)
   std::vector<std::vector<TreadState>> tread;  ///< per wheel: one per touching piece
 };
 
@@ -66,14 +67,16 @@ struct WheelResult {
 /// The contact laws checked at every force evaluation (RK4 stages included),
 /// accumulated over the run: what the tests and the run summary report.
 struct ContactLawStats {
-  long contacts = 0;            ///< wheel contacts evaluated
-  long frictionViolations = 0;  ///< contacts with |R_xy| > max_s φ_s(s)·R_z (relative 1e-9 for rounding)
+  long contacts = 0;  ///< wheel contacts evaluated
+  long frictionViolations =
+      0;  ///< contacts with |R_xy| > max_s φ_s(s)·R_z (relative 1e-9 for rounding)
   double maxFrictionRatio = 0;  ///< largest |R_xy| / (max_s φ_s(s)·R_z) (-), ≤ 1 when the law holds
   long centresInside = 0;       ///< contacts with the wheel centre inside a terrain piece
   double maxDeflectionRatio = 0;  ///< largest tire deflection Z / r (-)
   long bodyContacts = 0;          ///< body contacts (box–piece pairs) evaluated
-  long bodyFrictionViolations = 0;  ///< body contacts with |F_t| > μ·|F_n| (relative 1e-9 for rounding)
-  double maxBodyDepth = 0;        ///< deepest penetration of a body box into a piece (m)
+  long bodyFrictionViolations =
+      0;                    ///< body contacts with |F_t| > μ·|F_n| (relative 1e-9 for rounding)
+  double maxBodyDepth = 0;  ///< deepest penetration of a body box into a piece (m)
 };
 
 /// Per-step contacts of one body box (model.boxes).
@@ -84,10 +87,12 @@ struct BoxResult {
 
 /// Buffers of the RK4 step, kept between steps so that it allocates nothing.
 struct Rk4Scratch {
-  Eigen::VectorXd q0, v0, v2, v3, v4, a1, a2, a3, a4, mean;  ///< start, stage velocities and accelerations
-  std::vector<WheelResult> first;  ///< wheel results at the start of the step (tread state, telemetry)
+  Eigen::VectorXd q0, v0, v2, v3, v4, a1, a2, a3, a4,
+      mean;  ///< start, stage velocities and accelerations
+  std::vector<WheelResult>
+      first;  ///< wheel results at the start of the step (tread state, telemetry)
   std::vector<BoxResult> firstBoxes;
-  std::vector<double> integrals;   ///< controller state, advanced once per step
+  std::vector<double> integrals;  ///< controller state, advanced once per step
 };
 
 struct WorldData {
@@ -95,9 +100,9 @@ struct WorldData {
   ContactLawStats law;
   std::vector<double> integrals;  ///< actuator integrals at the end of the step being taken
   std::vector<WheelResult> wheels;
-  std::vector<BoxResult> boxes;   ///< per model.boxes
+  std::vector<BoxResult> boxes;    ///< per model.boxes
   BodyContactScratch bodyScratch;  ///< buffers of the body contact queries
-  std::string error;  ///< set when the state became non-finite; the step refuses to go on
+  std::string error;        ///< set when the state became non-finite; the step refuses to go on
   MultibodyState previous;  ///< scratch: the state at the start of the step being taken
   WorldState stage;         ///< scratch: the state at an RK4 stage
   Rk4Scratch rk4;

@@ -8,6 +8,7 @@
 // would give libstdc++ (native) and libc++ (Emscripten) different scenes.
 #pragma once
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -17,8 +18,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#include <Eigen/Geometry>
 
 #include "roverlab.h"
 
@@ -124,7 +123,8 @@ inline RefDistance referenceDistance(const Polytope& poly, const Vec3& p) {
       const double t = std::clamp((p - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0);
       const double d = (p - (a + t * ab)).norm();
       const double edgeTol = 1e-9;
-      const RefFeature feat = (t <= edgeTol || t >= 1 - edgeTol) ? RefFeature::Vertex : RefFeature::Edge;
+      const RefFeature feat =
+          (t <= edgeTol || t >= 1 - edgeTol) ? RefFeature::Vertex : RefFeature::Edge;
       if (d < best.distance - tol || (d <= best.distance + tol && feat == RefFeature::Edge &&
                                       best.feature == RefFeature::Vertex))
         best = {std::min(d, best.distance), feat};
@@ -139,9 +139,12 @@ inline RefDistance referenceDistance(const Polytope& poly, const Vec3& p) {
 enum class Pool { Hull6to12, Box8, Cube8 };
 inline const char* poolName(Pool p) {
   switch (p) {
-    case Pool::Hull6to12: return "hull6_12";
-    case Pool::Box8: return "box8";
-    case Pool::Cube8: return "cube8";
+    case Pool::Hull6to12:
+      return "hull6_12";
+    case Pool::Box8:
+      return "box8";
+    case Pool::Cube8:
+      return "cube8";
   }
   return "?";
 }
@@ -200,9 +203,12 @@ inline Polytope perturbedCube(Rng& rng) {
 
 inline Polytope makePoolPolytope(Pool pool, Rng& rng) {
   switch (pool) {
-    case Pool::Hull6to12: return randomHull(rng);
-    case Pool::Box8: return randomBox(rng);
-    case Pool::Cube8: return perturbedCube(rng);
+    case Pool::Hull6to12:
+      return randomHull(rng);
+    case Pool::Box8:
+      return randomBox(rng);
+    case Pool::Cube8:
+      return perturbedCube(rng);
   }
   fail("unknown pool");
 }
@@ -213,11 +219,16 @@ inline Polytope makePoolPolytope(Pool pool, Rng& rng) {
 enum class Mix { OutsideNear, NearFace, Inside, Far, Mixed };
 inline const char* mixName(Mix m) {
   switch (m) {
-    case Mix::OutsideNear: return "outside_near";
-    case Mix::NearFace: return "near_face";
-    case Mix::Inside: return "inside";
-    case Mix::Far: return "far";
-    case Mix::Mixed: return "mixed";
+    case Mix::OutsideNear:
+      return "outside_near";
+    case Mix::NearFace:
+      return "near_face";
+    case Mix::Inside:
+      return "inside";
+    case Mix::Far:
+      return "far";
+    case Mix::Mixed:
+      return "mixed";
   }
   return "?";
 }
@@ -273,7 +284,8 @@ inline Vec3 queryPoint(Mix mix, const Polytope& poly, Rng& rng) {
         if (referenceDistance(poly, p).distance > 1.05 * radius) return p;
         break;
       }
-      case Mix::Mixed: fail("queryPoint(Mixed)");
+      case Mix::Mixed:
+        fail("queryPoint(Mixed)");
     }
   }
   fail(std::string("no query point for mix ") + mixName(mix));
@@ -283,12 +295,12 @@ struct PointScene {
   std::vector<Polytope> polytopes;
   std::vector<PointQuery> queries;  // size is a power of two
   // Setup statistics (the core's answers on the query set, untimed).
-  double gjkFraction = 0;   ///< share of queries that reached GJK
-  double gjkIterations = 0; ///< mean GJK iterations over those
-  int mismatches = 0;       ///< core vs reference distance disagreements
-  int farUnflagged = 0;     ///< beyond the radius but not reported as Feature::Far
+  double gjkFraction = 0;    ///< share of queries that reached GJK
+  double gjkIterations = 0;  ///< mean GJK iterations over those
+  int mismatches = 0;        ///< core vs reference distance disagreements
+  int farUnflagged = 0;      ///< beyond the radius but not reported as Feature::Far
   double meanVertices = 0;
-  double checksum = 0;      ///< sum of the query coordinates (same scene in every build)
+  double checksum = 0;  ///< sum of the query coordinates (same scene in every build)
 };
 
 constexpr int kPolytopes = 1024;
@@ -363,9 +375,15 @@ struct GridTerrain {
 /// nx × ny pieces; for the benchmark sizes: 10 = 5×2, 1000 = 40×25, 100000 = 400×250.
 inline void gridShape(int pieces, int& nx, int& ny) {
   switch (pieces) {
-    case 10: nx = 5, ny = 2; return;
-    case 1000: nx = 40, ny = 25; return;
-    case 100000: nx = 400, ny = 250; return;
+    case 10:
+      nx = 5, ny = 2;
+      return;
+    case 1000:
+      nx = 40, ny = 25;
+      return;
+    case 100000:
+      nx = 400, ny = 250;
+      return;
     default: {
       ny = std::max(2, static_cast<int>(std::sqrt(pieces / 1.6)));
       nx = std::max(3, pieces / ny);

@@ -93,8 +93,8 @@ void wheelBench(benchmark::State& state, rb::WheelPath path, int pieces) {
 
 void registerAll() {
   for (rb::Pool pool : {rb::Pool::Hull6to12, rb::Pool::Box8, rb::Pool::Cube8})
-    for (rb::Mix mix : {rb::Mix::OutsideNear, rb::Mix::NearFace, rb::Mix::Inside, rb::Mix::Far,
-                        rb::Mix::Mixed}) {
+    for (rb::Mix mix :
+         {rb::Mix::OutsideNear, rb::Mix::NearFace, rb::Mix::Inside, rb::Mix::Far, rb::Mix::Mixed}) {
       const std::string name = std::string("point/") + rb::poolName(pool) + "/" + rb::mixName(mix);
       benchmark::RegisterBenchmark(name.c_str(), pointBench, pool, mix, rb::kPolytopes);
     }
@@ -102,7 +102,8 @@ void registerAll() {
   // cache; the difference to point/... is the cost of fetching polytope data.
   for (rb::Pool pool : {rb::Pool::Box8, rb::Pool::Cube8})
     for (rb::Mix mix : {rb::Mix::OutsideNear, rb::Mix::NearFace}) {
-      const std::string name = std::string("point_hot/") + rb::poolName(pool) + "/" + rb::mixName(mix);
+      const std::string name =
+          std::string("point_hot/") + rb::poolName(pool) + "/" + rb::mixName(mix);
       benchmark::RegisterBenchmark(name.c_str(), pointBench, pool, mix, rb::kHotPolytopes);
     }
   for (rb::WheelPath path : {rb::WheelPath::Walk, rb::WheelPath::Random})

@@ -100,9 +100,12 @@ int main(int argc, char** argv) {
   Options opt;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
-    if (!std::strncmp(a, "--runs=", 7)) opt.runs = std::max(1, std::atoi(a + 7));
-    else if (!std::strncmp(a, "--run-ms=", 9)) opt.runMs = std::max(1.0, std::atof(a + 9));
-    else if (!std::strncmp(a, "--filter=", 9)) opt.filter = a + 9;
+    if (!std::strncmp(a, "--runs=", 7))
+      opt.runs = std::max(1, std::atoi(a + 7));
+    else if (!std::strncmp(a, "--run-ms=", 9))
+      opt.runMs = std::max(1.0, std::atof(a + 9));
+    else if (!std::strncmp(a, "--filter=", 9))
+      opt.filter = a + 9;
     else {
       std::fprintf(stderr, "usage: %s [--runs=N] [--run-ms=MS] [--filter=SUBSTRING]\n", argv[0]);
       return 1;
@@ -113,8 +116,8 @@ int main(int argc, char** argv) {
   const Clock::time_point start = Clock::now();
 
   for (rb::Pool pool : {rb::Pool::Hull6to12, rb::Pool::Box8, rb::Pool::Cube8})
-    for (rb::Mix mix : {rb::Mix::OutsideNear, rb::Mix::NearFace, rb::Mix::Inside, rb::Mix::Far,
-                        rb::Mix::Mixed}) {
+    for (rb::Mix mix :
+         {rb::Mix::OutsideNear, rb::Mix::NearFace, rb::Mix::Inside, rb::Mix::Far, rb::Mix::Mixed}) {
       const std::string name = std::string("point/") + rb::poolName(pool) + "/" + rb::mixName(mix);
       if (!selected(opt, name)) continue;
       const rb::PointScene scene = rb::makePointScene(pool, mix);
@@ -127,12 +130,9 @@ int main(int argc, char** argv) {
         }
         return acc;
       });
-      r.info = {{"gjk_frac", scene.gjkFraction},
-                {"gjk_iters", scene.gjkIterations},
-                {"mismatch", scene.mismatches},
-                {"far_unflagged", scene.farUnflagged},
-                {"verts", scene.meanVertices},
-                {"checksum", scene.checksum}};
+      r.info = {{"gjk_frac", scene.gjkFraction}, {"gjk_iters", scene.gjkIterations},
+                {"mismatch", scene.mismatches},  {"far_unflagged", scene.farUnflagged},
+                {"verts", scene.meanVertices},   {"checksum", scene.checksum}};
       results.push_back(std::move(r));
     }
 
@@ -155,7 +155,8 @@ int main(int argc, char** argv) {
       CaseResult r = timeCase(name, static_cast<long>(scene.poses.size()), opt, [&] {
         double acc = 0;
         for (const rb::WheelPose& pose : scene.poses) {
-          const int n = roverlab::wheelContacts(grid.terrain, scene.wheel, pose.centre, pose.axle, out);
+          const int n =
+              roverlab::wheelContacts(grid.terrain, scene.wheel, pose.centre, pose.axle, out);
           acc += n + (n ? out[0].deflection : 0.0);
         }
         return acc;
@@ -173,12 +174,15 @@ int main(int argc, char** argv) {
   std::printf("  \"compiler\": \"%s\",\n", __VERSION__);
   std::printf("  \"runs\": %d,\n  \"run_ms\": %s,\n  \"unit\": \"ns per query\",\n", opt.runs,
               jsonNumber(opt.runMs).c_str());
-  std::printf("  \"total_seconds\": %s,\n  \"results\": {", jsonNumber(secondsSince(start)).c_str());
+  std::printf("  \"total_seconds\": %s,\n  \"results\": {",
+              jsonNumber(secondsSince(start)).c_str());
   for (size_t i = 0; i < results.size(); ++i) {
     const CaseResult& r = results[i];
-    std::printf("%s\n    \"%s\": {\"median_ns\": %s, \"min_ns\": %s, \"queries_per_run\": %ld, \"runs_ns\": [",
-                i ? "," : "", r.name.c_str(), jsonNumber(r.medianNs).c_str(),
-                jsonNumber(r.minNs).c_str(), r.queriesPerRun);
+    std::printf(
+        "%s\n    \"%s\": {\"median_ns\": %s, \"min_ns\": %s, \"queries_per_run\": %ld, "
+        "\"runs_ns\": [",
+        i ? "," : "", r.name.c_str(), jsonNumber(r.medianNs).c_str(), jsonNumber(r.minNs).c_str(),
+        r.queriesPerRun);
     for (size_t k = 0; k < r.runsNs.size(); ++k)
       std::printf("%s%s", k ? ", " : "", jsonNumber(r.runsNs[k]).c_str());
     std::printf("]");

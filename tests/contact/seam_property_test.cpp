@@ -5,7 +5,6 @@
 // sloped seam, where the wheel centre and its contact point lie on opposite
 // sides of the joint, gives no second contact.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
 
@@ -52,7 +51,8 @@ bool cutPolytope(const Polytope& p, const Plane& plane, Polytope& below, Polytop
     }
   }
   double minD = 0, maxD = 0;
-  for (const Vec3& v : p.vertices) minD = std::min(minD, plane.signedDistance(v)), maxD = std::max(maxD, plane.signedDistance(v));
+  for (const Vec3& v : p.vertices)
+    minD = std::min(minD, plane.signedDistance(v)), maxD = std::max(maxD, plane.signedDistance(v));
   if (minD > -0.01 || maxD < 0.01) return false;
   Expected<Polytope> a = makeHull(lo), b = makeHull(hi);
   if (!a || !b) return false;
@@ -130,14 +130,17 @@ TEST_CASE("seam property: any split of a slab, at any orientation, feels like th
       int n = 0;
       const Vec3 expected = springSum(whole, centre, axle);
       const Vec3 got = springSum(split, centre, axle, &n);
-      INFO("trial " << trials << " pieces " << pieces.size() << " h " << h << " sample " << i << " contacts " << n
-                    << " got (" << got.transpose() << ") expected (" << expected.transpose() << ")");
-      if ((got - expected).norm() > 0.01 * expected.norm()) {  // what the failure needs to be understood
+      INFO("trial " << trials << " pieces " << pieces.size() << " h " << h << " sample " << i
+                    << " contacts " << n << " got (" << got.transpose() << ") expected ("
+                    << expected.transpose() << ")");
+      if ((got - expected).norm() >
+          0.01 * expected.norm()) {  // what the failure needs to be understood
         std::vector<WheelContact> cs;
         wheelContacts(split, kWheel, centre, axle, cs);
         for (const WheelContact& c : cs)
-          UNSCOPED_INFO("contact piece " << c.piece << " d " << c.distance << " n (" << c.normal.transpose()
-                                         << ") q (" << c.surfacePoint.transpose() << ")");
+          UNSCOPED_INFO("contact piece " << c.piece << " d " << c.distance << " n ("
+                                         << c.normal.transpose() << ") q ("
+                                         << c.surfacePoint.transpose() << ")");
       }
       REQUIRE((got - expected).norm() <= 0.01 * expected.norm());
       ++samples;
@@ -156,12 +159,14 @@ TEST_CASE("seam: a sloped seam gives one contact where centre and contact point 
   // contact too: 1 073 N against 537 N steady in a rolling test.
   const double slope = 0.1;
   const auto z = [&](double x) { return slope * x; };
-  const std::vector<Quad> row = makeQuadRow({{Vec3(-1, -1, z(-1)), Vec3(-1, 1, z(-1)), Vec3(0, 0, z(0))},
-                                             {Vec3(0, -1, z(0)), Vec3(0, 1, z(0)), Vec3(1, 0, z(1))}})
-                                    .value();
+  const std::vector<Quad> row =
+      makeQuadRow({{Vec3(-1, -1, z(-1)), Vec3(-1, 1, z(-1)), Vec3(0, 0, z(0))},
+                   {Vec3(0, -1, z(0)), Vec3(0, 1, z(0)), Vec3(1, 0, z(1))}})
+          .value();
   const Terrain split = terrainOf({quadPrism(row[0], -1).value(), quadPrism(row[1], -1).value()});
   REQUIRE(split.pieces[0].shared.size() == 1);
-  const std::vector<Quad> one = makeQuadRow({{Vec3(-1, -1, z(-1)), Vec3(-1, 1, z(-1)), Vec3(1, 0, z(1))}}).value();
+  const std::vector<Quad> one =
+      makeQuadRow({{Vec3(-1, -1, z(-1)), Vec3(-1, 1, z(-1)), Vec3(1, 0, z(1))}}).value();
   const Terrain whole = terrainOf({quadPrism(one[0], -1).value()});
   const Vec3 n = Vec3(-slope, 0, 1).normalized();
   for (double depth : {0.005, 0.02, 0.06}) {

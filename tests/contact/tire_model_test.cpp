@@ -1,10 +1,10 @@
 // Tire forces: seed 000 eqs. 2-12 (3-D) and seed 001 (planar), against
 // hand-computed values and the model's invariants.
-#include <catch2/catch.hpp>
+#include "contact/tire_model.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
-#include "contact/tire_model.h"
 #include "support/random_shapes.h"
 
 using namespace roverlab;
@@ -56,7 +56,8 @@ TEST_CASE("adhesion curve: zero at no slip, phi_max at large slip, value at s0",
   // Another material: φ_max = 0.5, s0 = 0.2, s1 = 0.05 at s = 0.1:
   // 0.5 · (1 − e^{−0.5}) · (1 + e^{−2}) = 0.5 · 0.3934693403 · 1.1353352832 = 0.2233598125
   const Material m{0.5, 0.2, 0.05, 0.01};
-  CHECK(adhesion(m, 0.1) == Approx(0.5 * (1 - std::exp(-0.5)) * (1 + std::exp(-2.0))).epsilon(1e-14));
+  CHECK(adhesion(m, 0.1) ==
+        Approx(0.5 * (1 - std::exp(-0.5)) * (1 + std::exp(-2.0))).epsilon(1e-14));
   CHECK(adhesion(m, 0.1) == Approx(0.2233598125).epsilon(1e-9));
 }
 
@@ -125,7 +126,8 @@ TEST_CASE("tireForces: spin moment sign convention", "[tire]") {
 
 TEST_CASE("tireForces: absolute slip speed (seed 001 definition)", "[tire]") {
   // Same kinematics as the skidding case: S = |V_sk| = 0.2 m/s, φ(0.2) = 1.1554134476076914.
-  const TireForces f = tireForces(kTire, kGround, below(Vec3(1, 0, -0.05), 4.0), SlipDefinition::Absolute);
+  const TireForces f =
+      tireForces(kTire, kGround, below(Vec3(1, 0, -0.05), 4.0), SlipDefinition::Absolute);
   CHECK(f.slip == Approx(0.2).epsilon(1e-14));
   CHECK(f.adhesion == Approx(1.1554134476076914).epsilon(1e-12));
   CHECK(f.tangentialForce.x() == Approx(-1.1554134476076914 * 2100).epsilon(1e-12));
@@ -196,20 +198,21 @@ TEST_CASE("tireForces invariants on random kinematics", "[tire]") {
     const double vz = vp.dot(e);
     const Vec3 vsk = vp - vz * e;
     const double rz = std::max(0.0, kTire.stiffness * k.deflection + kTire.damping * vz);
-    const double s = def == SlipDefinition::Absolute
-                         ? vsk.norm()
-                         : vsk.norm() / std::max({k.centreVelocity.norm(), wxop.norm(), kTire.slipSpeedFloor});
+    const double s =
+        def == SlipDefinition::Absolute
+            ? vsk.norm()
+            : vsk.norm() / std::max({k.centreVelocity.norm(), wxop.norm(), kTire.slipSpeedFloor});
     // Forces up to ~1e4 N: 1e-12 relative ≈ 1e-8 N absolute.
     const double tol = 1e-12 * (1 + rz);
     CHECK(f.normal == Approx(rz).margin(tol));
     CHECK((f.slipVelocity - vsk).norm() < 1e-12);
     CHECK(f.slip == Approx(s).epsilon(1e-12));
     CHECK(f.adhesion == Approx(phi(s)).epsilon(1e-12));
-    CHECK((f.normalForce + rz * e).norm() < tol);              // from P towards O
-    CHECK(std::abs(f.tangentialForce.dot(e)) < tol);           // in the contact plane
+    CHECK((f.normalForce + rz * e).norm() < tol);     // from P towards O
+    CHECK(std::abs(f.tangentialForce.dot(e)) < tol);  // in the contact plane
     CHECK(f.tangentialForce.norm() == Approx(phi(s) * rz).margin(tol));
     if (rz > 0 && vsk.norm() > 1e-9) {
-      CHECK(f.tangentialForce.dot(vsk) < 0);                   // opposite V_sk
+      CHECK(f.tangentialForce.dot(vsk) < 0);  // opposite V_sk
       CHECK(f.tangentialForce.cross(vsk).norm() < tol * vsk.norm());
       ++checked;
     }
@@ -221,7 +224,8 @@ TEST_CASE("tireForces invariants on random kinematics", "[tire]") {
     const double r0 = 0.97 * k.radius;
     const double sgn = (k.spinRate > 0) - (k.spinRate < 0);
     CHECK(f.spinMoment ==
-          Approx(r0 / k.radius * k.op.cross(f.tangentialForce).dot(k.axle) - 0.018 * rz * r0 * sgn).margin(tol));
+          Approx(r0 / k.radius * k.op.cross(f.tangentialForce).dot(k.axle) - 0.018 * rz * r0 * sgn)
+              .margin(tol));
   }
   CHECK(checked > 1000);
 }
@@ -274,7 +278,7 @@ TEST_CASE("planarTireForces on a slanted contact and its limits", "[tire][planar
   // Non-holding: |r_p| ≥ r gives nothing; damping never pulls.
   k.rp = Vec2(0, -0.2);
   CHECK(planarTireForces(kTire, kGround, k).normal == 0);
-  k.rp = Vec2(0, -0.199);  // δ = 0.001: 200 N of spring
+  k.rp = Vec2(0, -0.199);         // δ = 0.001: 200 N of spring
   k.centreVelocity = Vec2(0, 1);  // leaving at 1 m/s: δ̇ = −1, 200 − 2000 < 0
   const PlanarTireForces h = planarTireForces(kTire, kGround, k);
   CHECK(h.normal == 0);

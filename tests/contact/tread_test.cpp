@@ -1,13 +1,13 @@
 // The tread element (contact/tread.h): seed 000's law in steady slip, a
 // spring at rest, and a tangential force never beyond the adhesion curve's
 // peak; rolling resistance with stiction; the curve's peak.
-#include <catch2/catch.hpp>
+#include "contact/tread.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
 
 #include "contact/tire_model.h"
-#include "contact/tread.h"
 
 using namespace roverlab;
 
@@ -22,7 +22,8 @@ constexpr double kDt = 4e-4;
 TEST_CASE("adhesion peak: the curve's maximum, by a dense scan", "[tread]") {
   // Oracle: 2e6 slips uniformly over [0, 5]; the curve is smooth (|φ''| ≤ ~100),
   // so the scan is within 100·(2.5e-6)²/2 ≈ 3e-10 of the maximum.
-  for (const Material& m : {Material{}, Material{0.5, 0.2, 0.05, 0.02}, Material{1.0, 0.05, 1.0, 0.0}}) {
+  for (const Material& m :
+       {Material{}, Material{0.5, 0.2, 0.05, 0.02}, Material{1.0, 0.05, 1.0, 0.0}}) {
     double best = 0;
     for (int i = 0; i <= 2000000; ++i) best = std::max(best, adhesion(m, i * 2.5e-6));
     best = std::max(best, m.phiMax);  // the value as s → ∞
@@ -104,7 +105,8 @@ TEST_CASE("rollingResistance: holds below breakaway, f·R_z·r0 against the spin
       theta = next;
     }
     CHECK(m == Approx(-breakaway).epsilon(1e-12));
-    m = rollingResistance(kTread, theta, -5.0, breakaway, inertia, kDt, next);  // reversal: the spring unwinds
+    m = rollingResistance(kTread, theta, -5.0, breakaway, inertia, kDt,
+                          next);  // reversal: the spring unwinds
     CHECK(std::abs(m) <= breakaway);
   }
   SECTION("at rest: a moment below breakaway is held by the spring, no sign switching") {

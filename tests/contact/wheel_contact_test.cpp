@@ -1,11 +1,11 @@
 // Wheel-terrain contacts (seed 000 §2, eq. 1): one contact per piece within
 // reach, tread band of the truncated sphere, and no ghost contacts at flush
 // seams between abutting pieces.
-#include <catch2/catch.hpp>
+#include "contact/wheel_contact.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
-#include "contact/wheel_contact.h"
 #include "geometry/gjk.h"
 #include "terrain/builders.h"
 
@@ -16,7 +16,9 @@ namespace {
 const WheelShape kWheel{0.19, 0.12};
 const Vec3 kAxleY(0, 1, 0);
 
-Polytope boxFromTo(const Vec3& lo, const Vec3& hi) { return makeBox(0.5 * (lo + hi), hi - lo, 0).value(); }
+Polytope boxFromTo(const Vec3& lo, const Vec3& hi) {
+  return makeBox(0.5 * (lo + hi), hi - lo, 0).value();
+}
 
 Terrain terrainOf(const std::vector<Polytope>& pieces) {
   TerrainBuilder tb;
@@ -24,8 +26,8 @@ Terrain terrainOf(const std::vector<Polytope>& pieces) {
   return std::move(tb).build().value();
 }
 
-std::vector<WheelContact> contactsAt(const Terrain& t, const Vec3& centre, const Vec3& axle = kAxleY,
-                                     const WheelShape& w = kWheel) {
+std::vector<WheelContact> contactsAt(const Terrain& t, const Vec3& centre,
+                                     const Vec3& axle = kAxleY, const WheelShape& w = kWheel) {
   std::vector<WheelContact> out;
   const int n = wheelContacts(t, w, centre, axle, out);
   REQUIRE(n == static_cast<int>(out.size()));
@@ -94,13 +96,14 @@ TEST_CASE("wheel above a piece beyond its radius has no contact", "[wheel_contac
   CHECK(contactsAt(t, Vec3(0, 0, 0.25)).empty());
   CHECK(contactsAt(t, Vec3(0, 0, kWheel.radius)).empty());  // touching: Z = 0, non-holding
   CHECK(contactsAt(t, Vec3(0, 0, 0.19 + 1e-12)).empty());
-  CHECK(contactsAt(t, Vec3(5.2, 0, -0.5)).size() == 0);    // beside the box, 0.2 m away
-  CHECK(contactsAt(t, Vec3(5.18, 0, -0.5)).size() == 1);   // beside the box, 0.18 m away
+  CHECK(contactsAt(t, Vec3(5.2, 0, -0.5)).size() == 0);   // beside the box, 0.2 m away
+  CHECK(contactsAt(t, Vec3(5.18, 0, -0.5)).size() == 1);  // beside the box, 0.18 m away
 }
 
 TEST_CASE("wheel in the concave corner of a step touches both pieces", "[wheel_contact]") {
   // Ground box, and a 0.3 m step box standing on it (flush on z = 0).
-  const Terrain t = terrainOf({boxFromTo(Vec3(-3, -2, -1), Vec3(3, 2, 0)), boxFromTo(Vec3(0, -2, 0), Vec3(3, 2, 0.3))});
+  const Terrain t = terrainOf(
+      {boxFromTo(Vec3(-3, -2, -1), Vec3(3, 2, 0)), boxFromTo(Vec3(0, -2, 0), Vec3(3, 2, 0.3))});
   const Vec3 centre(-0.12, 0.4, 0.15);
   const std::vector<WheelContact> cs = contactsAt(t, centre);
   REQUIRE(cs.size() == 2);
@@ -116,7 +119,8 @@ TEST_CASE("wheel in the concave corner of a step touches both pieces", "[wheel_c
 }
 
 TEST_CASE("wheel at a convex step edge has one slanted contact", "[wheel_contact]") {
-  const Terrain t = terrainOf({boxFromTo(Vec3(-3, -2, -1), Vec3(3, 2, 0)), boxFromTo(Vec3(0, -2, 0), Vec3(3, 2, 0.3))});
+  const Terrain t = terrainOf(
+      {boxFromTo(Vec3(-3, -2, -1), Vec3(3, 2, 0)), boxFromTo(Vec3(0, -2, 0), Vec3(3, 2, 0.3))});
   // Centre 0.1 m before and 0.1 m above the step's top edge (x = 0, z = 0.3).
   const Vec3 centre(-0.1, 0, 0.4);
   const std::vector<WheelContact> cs = contactsAt(t, centre);
@@ -131,7 +135,8 @@ TEST_CASE("wheel at a convex step edge has one slanted contact", "[wheel_contact
   CHECK((c.point - (centre - 0.19 * c.normal)).norm() < 1e-12);
 }
 
-TEST_CASE("wheel centre inside a piece: exit normal and deflection beyond the radius", "[wheel_contact]") {
+TEST_CASE("wheel centre inside a piece: exit normal and deflection beyond the radius",
+          "[wheel_contact]") {
   const Terrain t = terrainOf({boxFromTo(Vec3(-5, -5, -1), Vec3(5, 5, 0))});
   const std::vector<WheelContact> cs = contactsAt(t, Vec3(0.1, 0.1, -0.05));
   REQUIRE(cs.size() == 1);
@@ -175,20 +180,24 @@ TEST_CASE("beyond the tread band the wheel bears on the rim of its cut", "[wheel
   }
   // Continuity at the band edge: the two rules give the same contact.
   const double edge = halfWidth / 0.19;
-  const std::vector<WheelContact> in = contactsAt(t, centre, Vec3(edge - 1e-9, std::sqrt(1 - (edge - 1e-9) * (edge - 1e-9)), 0));
-  const std::vector<WheelContact> out = contactsAt(t, centre, Vec3(edge + 1e-9, std::sqrt(1 - (edge + 1e-9) * (edge + 1e-9)), 0));
+  const std::vector<WheelContact> in =
+      contactsAt(t, centre, Vec3(edge - 1e-9, std::sqrt(1 - (edge - 1e-9) * (edge - 1e-9)), 0));
+  const std::vector<WheelContact> out =
+      contactsAt(t, centre, Vec3(edge + 1e-9, std::sqrt(1 - (edge + 1e-9) * (edge + 1e-9)), 0));
   REQUIRE(in.size() == 1u);
   REQUIRE(out.size() == 1u);
   CHECK(std::abs(in[0].deflection - out[0].deflection) < 1e-8);
   CHECK((in[0].point - out[0].point).norm() < 1e-8);
 }
 
-TEST_CASE("seam: a wheel rolled across abutting coplanar boxes feels one flat surface", "[wheel_contact][seam]") {
+TEST_CASE("seam: a wheel rolled across abutting coplanar boxes feels one flat surface",
+          "[wheel_contact][seam]") {
   const Terrain single = terrainOf({boxFromTo(Vec3(-2, -1, -1), Vec3(2, 1, 0))});
-  const Terrain split = terrainOf({boxFromTo(Vec3(-2, -1, -1), Vec3(0, 1, 0)), boxFromTo(Vec3(0, -1, -1), Vec3(2, 1, 0))});
+  const Terrain split = terrainOf(
+      {boxFromTo(Vec3(-2, -1, -1), Vec3(0, 1, 0)), boxFromTo(Vec3(0, -1, -1), Vec3(2, 1, 0))});
   // Neighbours of different depth: the shared patch is only part of each face.
-  const Terrain uneven =
-      terrainOf({boxFromTo(Vec3(-2, -1, -1), Vec3(0, 1, 0)), boxFromTo(Vec3(0, -1.5, -0.4), Vec3(2, 0.7, 0))});
+  const Terrain uneven = terrainOf({boxFromTo(Vec3(-2, -1, -1), Vec3(0, 1, 0)),
+                                    boxFromTo(Vec3(0, -1.5, -0.4), Vec3(2, 0.7, 0))});
   REQUIRE(split.pieces[0].shared.size() == 1);
   for (double h : {0.03, 0.1, 0.15, 0.185}) {
     rollAcross(single, Vec3::Zero(), Vec3::UnitX(), kAxleY, h);
@@ -196,11 +205,12 @@ TEST_CASE("seam: a wheel rolled across abutting coplanar boxes feels one flat su
     rollAcross(uneven, Vec3::Zero(), Vec3::UnitX(), kAxleY, h);
   }
   // The same with the pieces in the other order (the lower index on +x).
-  const Terrain swapped = terrainOf({boxFromTo(Vec3(0, -1, -1), Vec3(2, 1, 0)), boxFromTo(Vec3(-2, -1, -1), Vec3(0, 1, 0))});
+  const Terrain swapped = terrainOf(
+      {boxFromTo(Vec3(0, -1, -1), Vec3(2, 1, 0)), boxFromTo(Vec3(-2, -1, -1), Vec3(0, 1, 0))});
   rollAcross(swapped, Vec3::Zero(), Vec3::UnitX(), kAxleY, 0.1);
   // Along the seam line y = 0 too: the wheel rolls along x, seam under its middle.
-  const Terrain sideBySide =
-      terrainOf({boxFromTo(Vec3(-2, -1, -1), Vec3(2, 0, 0)), boxFromTo(Vec3(-2, 0, -1), Vec3(2, 1, 0))});
+  const Terrain sideBySide = terrainOf(
+      {boxFromTo(Vec3(-2, -1, -1), Vec3(2, 0, 0)), boxFromTo(Vec3(-2, 0, -1), Vec3(2, 1, 0))});
   rollAcross(sideBySide, Vec3(0.1, 0, 0), Vec3::UnitY(), Vec3::UnitX(), 0.12);
 }
 
@@ -213,19 +223,22 @@ TEST_CASE("seam: turned boxes abutting at a rotated joint", "[wheel_contact][sea
   for (double h : {0.05, 0.15}) rollAcross(t, Vec3::Zero(), fwd, left, h);
 }
 
-TEST_CASE("seam: a wheel rolled across two coplanar quad prisms of a row", "[wheel_contact][seam]") {
-  const std::vector<Quad> row =
-      makeQuadRow({{Vec3(-1, -1, 0), Vec3(-1, 1, 0), Vec3(0, 0, 0)}, {Vec3(0, -1, 0), Vec3(0, 1, 0), Vec3(1, 0, 0)}})
-          .value();
+TEST_CASE("seam: a wheel rolled across two coplanar quad prisms of a row",
+          "[wheel_contact][seam]") {
+  const std::vector<Quad> row = makeQuadRow({{Vec3(-1, -1, 0), Vec3(-1, 1, 0), Vec3(0, 0, 0)},
+                                             {Vec3(0, -1, 0), Vec3(0, 1, 0), Vec3(1, 0, 0)}})
+                                    .value();
   const Terrain t = terrainOf({quadPrism(row[0], -0.5).value(), quadPrism(row[1], -0.5).value()});
   REQUIRE(t.pieces[0].shared.size() == 1);
   for (double h : {0.05, 0.1, 0.15, 0.185}) rollAcross(t, Vec3::Zero(), Vec3::UnitX(), kAxleY, h);
 }
 
-TEST_CASE("seam: a real step built from abutting boxes still gives two contacts", "[wheel_contact][seam]") {
+TEST_CASE("seam: a real step built from abutting boxes still gives two contacts",
+          "[wheel_contact][seam]") {
   // Low box and a taller box side by side: they share the lower part of the
   // x = 0 face (z in [-1, 0]); the step face above z = 0 is real.
-  const Terrain t = terrainOf({boxFromTo(Vec3(-2, -1, -1), Vec3(0, 1, 0)), boxFromTo(Vec3(0, -1, -1), Vec3(2, 1, 0.3))});
+  const Terrain t = terrainOf(
+      {boxFromTo(Vec3(-2, -1, -1), Vec3(0, 1, 0)), boxFromTo(Vec3(0, -1, -1), Vec3(2, 1, 0.3))});
   REQUIRE(t.pieces[0].shared.size() == 1);
   const std::vector<WheelContact> cs = contactsAt(t, Vec3(-0.15, 0, 0.15));
   REQUIRE(cs.size() == 2);
@@ -245,9 +258,9 @@ TEST_CASE("seam: a real step built from abutting boxes still gives two contacts"
 
 TEST_CASE("seam: a valley between two quads keeps both contacts", "[wheel_contact][seam]") {
   // Flat quad, then one rising at 45°: a concave kink at x = 0.
-  const std::vector<Quad> row =
-      makeQuadRow({{Vec3(-1, -1, 0), Vec3(-1, 1, 0), Vec3(0, 0, 0)}, {Vec3(0, -1, 0), Vec3(0, 1, 0), Vec3(1, 0, 1)}})
-          .value();
+  const std::vector<Quad> row = makeQuadRow({{Vec3(-1, -1, 0), Vec3(-1, 1, 0), Vec3(0, 0, 0)},
+                                             {Vec3(0, -1, 0), Vec3(0, 1, 0), Vec3(1, 0, 1)}})
+                                    .value();
   const Terrain t = terrainOf({quadPrism(row[0], -1).value(), quadPrism(row[1], -1).value()});
   // Centre above the kink, 0.1 m up: the flat quad is 0.1 away (straight
   // down), the ramp 0.1/√2 away along its normal (−1, 0, 1)/√2.
@@ -266,9 +279,9 @@ TEST_CASE("seam: a wheel rolled through a concave kink keeps the contact with th
   // surface continues the other's, and a wheel near the kink really overlaps
   // both pieces: each deflects the tire on its own (seed 001: neighbouring
   // pieces do not influence each other's deflection).
-  const std::vector<Quad> row =
-      makeQuadRow({{Vec3(-1, -1, 0), Vec3(-1, 1, 0), Vec3(0, 0, 0)}, {Vec3(0, -1, 0), Vec3(0, 1, 0), Vec3(1, 0, 1)}})
-          .value();
+  const std::vector<Quad> row = makeQuadRow({{Vec3(-1, -1, 0), Vec3(-1, 1, 0), Vec3(0, 0, 0)},
+                                             {Vec3(0, -1, 0), Vec3(0, 1, 0), Vec3(1, 0, 1)}})
+                                    .value();
   const Terrain quads = terrainOf({quadPrism(row[0], -1).value(), quadPrism(row[1], -1).value()});
   const Terrain profile = terrainOf(makeProfile({{-1, 1}, {0, 0}, {1, 1}}, 2.0, -1.0).value());
   const double h = 0.12, dx = 0.001;
@@ -282,12 +295,14 @@ TEST_CASE("seam: a wheel rolled through a concave kink keeps the contact with th
       Vec3 expected = Vec3::Zero();
       for (const TerrainPiece& p : t->pieces) {
         const PointDistance d = pointDistance(p.shape, centre, kWheel.radius);
-        if (d.feature != Feature::Far && d.distance < kWheel.radius) expected += (kWheel.radius - d.distance) * d.normal;
+        if (d.feature != Feature::Far && d.distance < kWheel.radius)
+          expected += (kWheel.radius - d.distance) * d.normal;
       }
       const std::vector<WheelContact> cs = contactsAt(*t, centre);
       const Vec3 sum = deflectionSum(cs);
-      INFO((t == &quads ? "quads" : "profile") << " x " << x << " contacts " << cs.size() << " sum ("
-                                                << sum.transpose() << ") expected (" << expected.transpose() << ")");
+      INFO((t == &quads ? "quads" : "profile")
+           << " x " << x << " contacts " << cs.size() << " sum (" << sum.transpose()
+           << ") expected (" << expected.transpose() << ")");
       // Same per-piece distances as the oracle: only rounding (1e-12).
       CHECK((sum - expected).norm() < 1e-12);
       // Whatever the model, the spring force must not jump: per contact,

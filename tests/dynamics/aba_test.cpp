@@ -3,7 +3,6 @@
 // acceleration, so aba's accelerations must reproduce the applied τ. The
 // reference uses full 6×6 matrices and nothing of aba's block arithmetic.
 #include <catch2/catch.hpp>
-
 #include <random>
 
 #include "dynamics/multibody.h"
@@ -30,8 +29,10 @@ Multibody randomTree(std::mt19937_64& rng, int bodies, bool freeBase, bool rotor
     b.name = "b" + std::to_string(i);
     b.parent = i == 0 ? -1 : static_cast<int>(rng() % i);
     const int kind = static_cast<int>(rng() % 5);
-    b.joint = i == 0 ? (freeBase ? JointType::Free : JointType::Revolute)
-                     : kind < 3 ? JointType::Revolute : kind == 3 ? JointType::Prismatic : JointType::Fixed;
+    b.joint = i == 0      ? (freeBase ? JointType::Free : JointType::Revolute)
+              : kind < 3  ? JointType::Revolute
+              : kind == 3 ? JointType::Prismatic
+                          : JointType::Fixed;
     b.axis = Vec3(u(rng), u(rng), u(rng));
     b.tree.rot = randomRotation(rng);
     b.tree.pos = Vec3(u(rng), u(rng), u(rng));
@@ -42,7 +43,8 @@ Multibody randomTree(std::mt19937_64& rng, int bodies, bool freeBase, bool rotor
     if (rotors && b.joint == JointType::Revolute) {  // a wheel: symmetric about its axle
       const Vec3 a = b.axis.normalized();
       b.com = 0.2 * u(rng) * a;
-      b.inertia = 0.1 * pos(rng) * (Mat3::Identity() - a * a.transpose()) + 0.1 * pos(rng) * a * a.transpose();
+      b.inertia = 0.1 * pos(rng) * (Mat3::Identity() - a * a.transpose()) +
+                  0.1 * pos(rng) * a * a.transpose();
     }
     addBody(m, b);
   }
@@ -51,8 +53,8 @@ Multibody randomTree(std::mt19937_64& rng, int bodies, bool freeBase, bool rotor
 
 // Recursive Newton-Euler with 6×6 matrices: τ for accelerations qdd, with
 // gravity and the applied forces of data.externalForce.
-Eigen::VectorXd inverseDynamics(const Multibody& model, const MultibodyState& state, MultibodyData& data,
-                                const Eigen::VectorXd& qdd) {
+Eigen::VectorXd inverseDynamics(const Multibody& model, const MultibodyState& state,
+                                MultibodyData& data, const Eigen::VectorXd& qdd) {
   forwardKinematics(model, state, data);
   const size_t n = model.bodies.size();
   std::vector<Vec6> a(n), f(n);

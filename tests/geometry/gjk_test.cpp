@@ -1,14 +1,14 @@
 // pointDistance and convexDistance against the brute-force oracle
 // (tests/support/oracle.h) on thousands of seeded random polytopes and on the
 // inputs that classically break GJK.
-#include <catch2/catch.hpp>
+#include "geometry/gjk.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <sstream>
 #include <string>
 
-#include "geometry/gjk.h"
 #include "support/oracle.h"
 #include "support/random_shapes.h"
 
@@ -48,8 +48,8 @@ bool finite(const PointDistance& r) {
 
 // Checks one exact query (radius = ∞) against the oracle. `expected` is the
 // oracle's signed distance; `tol` the allowed error (m).
-void checkQuery(const Polytope& poly, const oracle::BruteHull& brute, const Vec3& p, double expected,
-                double tol, Failures& fails, const std::string& tag) {
+void checkQuery(const Polytope& poly, const oracle::BruteHull& brute, const Vec3& p,
+                double expected, double tol, Failures& fails, const std::string& tag) {
   const PointDistance r = pointDistance(poly, p, kInf);
   std::ostringstream ctx;
   ctx.precision(17);
@@ -62,8 +62,10 @@ void checkQuery(const Polytope& poly, const oracle::BruteHull& brute, const Vec3
   if (std::abs(r.distance - expected) > tol) fails.add("distance: " + c);
   if (std::abs(r.normal.norm() - 1) > 1e-12) fails.add("normal not unit: " + c);
   // The closest point is on the boundary and at |d| from p.
-  if (brute.boundaryDistance(r.closest) > tol) fails.add("closest not on boundary " + str(r.closest) + ": " + c);
-  if (std::abs((p - r.closest).norm() - std::abs(r.distance)) > tol) fails.add("|p - closest| != |d|: " + c);
+  if (brute.boundaryDistance(r.closest) > tol)
+    fails.add("closest not on boundary " + str(r.closest) + ": " + c);
+  if (std::abs((p - r.closest).norm() - std::abs(r.distance)) > tol)
+    fails.add("|p - closest| != |d|: " + c);
   if (expected > tol) {
     if (r.feature == Feature::Inside) fails.add("outside point reported Inside: " + c);
     // n = (p − closest)/d; the division amplifies the closest point's error by
@@ -74,7 +76,8 @@ void checkQuery(const Polytope& poly, const oracle::BruteHull& brute, const Vec3
   }
   if (expected < -tol) {
     if (r.feature != Feature::Inside) fails.add("inside point not reported Inside: " + c);
-    if ((r.closest - (p - r.distance * r.normal)).norm() > tol) fails.add("closest != p + |d| n: " + c);
+    if ((r.closest - (p - r.distance * r.normal)).norm() > tol)
+      fails.add("closest != p + |d| n: " + c);
   }
   // Outside, inside or touching: the normal is an outward normal of a supporting
   // plane at the closest point (the exit face inside, the contact normal outside).
@@ -82,9 +85,13 @@ void checkQuery(const Polytope& poly, const oracle::BruteHull& brute, const Vec3
   // and closest carries a few ulps (~1e-15·|p|) of error, so its direction is
   // only known to ~1e-14·|p|/d rad, which tilts the plane by that angle times
   // the polytope's size.
-  const bool faceNormal = r.feature == Feature::Face || r.feature == Feature::Inside || r.distance == 0;
-  const double angle = faceNormal ? 0.0 : std::min(2.0, 1e-14 * (1 + p.norm()) / std::abs(r.distance));
-  if (!brute.supportsAt(r.normal, r.closest, tol + angle * 2 * brute.scale)) fails.add("normal does not support the polytope at closest: normal " + str(r.normal) + ": " + c);
+  const bool faceNormal =
+      r.feature == Feature::Face || r.feature == Feature::Inside || r.distance == 0;
+  const double angle =
+      faceNormal ? 0.0 : std::min(2.0, 1e-14 * (1 + p.norm()) / std::abs(r.distance));
+  if (!brute.supportsAt(r.normal, r.closest, tol + angle * 2 * brute.scale))
+    fails.add("normal does not support the polytope at closest: normal " + str(r.normal) + ": " +
+              c);
   if (r.feature == Feature::Face || r.feature == Feature::Inside) {
     if (r.face < 0 || r.face >= static_cast<int>(poly.faces.size()))
       fails.add("Face/Inside without a face index: " + c);
@@ -112,7 +119,8 @@ bool pickProbe(shapes::Rng& rng, const oracle::BruteHull& h, Near kind, Probe& o
   if (kind == Near::Face) {
     const size_t t = rng() % h.tris.size();
     const auto& tr = h.tris[t];
-    double w[3] = {shapes::uniform(rng, 0.1, 1), shapes::uniform(rng, 0.1, 1), shapes::uniform(rng, 0.1, 1)};
+    double w[3] = {shapes::uniform(rng, 0.1, 1), shapes::uniform(rng, 0.1, 1),
+                   shapes::uniform(rng, 0.1, 1)};
     const double s = w[0] + w[1] + w[2];
     out.q = (w[0] * P[tr[0]] + w[1] * P[tr[1]] + w[2] * P[tr[2]]) / s;
     out.u = h.normal[t];
@@ -143,7 +151,9 @@ bool pickProbe(shapes::Rng& rng, const oracle::BruteHull& h, Near kind, Probe& o
   return true;
 }
 
-Feature featureOf(Near k) { return k == Near::Face ? Feature::Face : k == Near::Edge ? Feature::Edge : Feature::Vertex; }
+Feature featureOf(Near k) {
+  return k == Near::Face ? Feature::Face : k == Near::Edge ? Feature::Edge : Feature::Vertex;
+}
 
 }  // namespace
 
@@ -176,17 +186,20 @@ TEST_CASE("pointDistance agrees with the brute-force oracle on 5000 random polyt
           if (t == 0.0) {
             // On the boundary: |d| is rounding only. Coordinates ≤ 10 m carry
             // ≤ 2e-15 m error per operation; 1e-12 m allows ~500 such errors.
-            if (std::abs(r.distance) > 1e-12) fails.add("on-boundary point not at 0: " + tag + " d=" + std::to_string(r.distance));
+            if (std::abs(r.distance) > 1e-12)
+              fails.add("on-boundary point not at 0: " + tag + " d=" + std::to_string(r.distance));
           } else if (t == 1e-9) {
             // Nearly touching: the sign must be right and the value accurate
             // to 0.1 % (1e-12 m, the same rounding budget as above).
             if (!(r.distance > 0) || std::abs(r.distance - t) > 1e-12)
               fails.add("nearly touching: " + tag + " d=" + std::to_string(r.distance));
           } else {
-            if ((r.closest - pr.q).norm() > kTol) fails.add("closest != analytic nearest point: " + tag);
+            if ((r.closest - pr.q).norm() > kTol)
+              fails.add("closest != analytic nearest point: " + tag);
             if (t > 1e-3 * poly.scale && pr.wellConditioned && r.feature != featureOf(pr.kind))
               fails.add("feature " + std::to_string(static_cast<int>(r.feature)) + " expected " +
-                        std::to_string(static_cast<int>(featureOf(pr.kind))) + ": " + tag + " p=" + str(p));
+                        std::to_string(static_cast<int>(featureOf(pr.kind))) + ": " + tag +
+                        " p=" + str(p));
           }
         }
       }
@@ -199,14 +212,16 @@ TEST_CASE("pointDistance agrees with the brute-force oracle on 5000 random polyt
     }
     // Random points around the polytope (any feature).
     for (int rep = 0; rep < 4; ++rep) {
-      const Vec3 p = poly.centroid + shapes::uniform(rng, 0, 1.5) * poly.scale * shapes::unitVector(rng);
+      const Vec3 p =
+          poly.centroid + shapes::uniform(rng, 0, 1.5) * poly.scale * shapes::unitVector(rng);
       ++queries;
       checkQuery(poly, h, p, h.signedDistance(p), kTol, fails, tag + " around");
     }
     // Far: with a finite radius, a point beyond it is reported Far with a
     // lower bound in (radius, true distance].
     for (int rep = 0; rep < 2; ++rep) {
-      const Vec3 p = poly.centroid + shapes::uniform(rng, 1, 4) * poly.scale * shapes::unitVector(rng);
+      const Vec3 p =
+          poly.centroid + shapes::uniform(rng, 1, 4) * poly.scale * shapes::unitVector(rng);
       const double exact = h.signedDistance(p);
       const double radius = shapes::uniform(rng, 0.1, 0.9) * exact;
       const PointDistance r = pointDistance(poly, p, radius);
@@ -226,7 +241,8 @@ TEST_CASE("pointDistance agrees with the brute-force oracle on 5000 random polyt
         fails.add("very far point not Far with a valid lower bound: " + tag);
     }
   }
-  INFO(fails.count << " failures in " << queries << " queries (" << gjkQueries << " went through GJK):\n"
+  INFO(fails.count << " failures in " << queries << " queries (" << gjkQueries
+                   << " went through GJK):\n"
                    << fails.first);
   CHECK(fails.count == 0);
   CHECK(gjkQueries > 1000);  // the sweep really exercises the GJK path, not only the face pass
@@ -281,8 +297,10 @@ TEST_CASE("point on the axis of a regular prism: collinear and coplanar simplice
     REQUIRE(mb.ok());
     const oracle::BruteHull mh(moved);
     for (double t : {0.0, 1e-9, 0.5}) {
-      checkQuery(mb.value(), mh, rot * Vec3(0, 0, 2 + t) + shift, t, kTol, fails, tag + " turned above");
-      checkQuery(mb.value(), mh, rot * Vec3(0, 0, -t) + shift, t, kTol, fails, tag + " turned below");
+      checkQuery(mb.value(), mh, rot * Vec3(0, 0, 2 + t) + shift, t, kTol, fails,
+                 tag + " turned above");
+      checkQuery(mb.value(), mh, rot * Vec3(0, 0, -t) + shift, t, kTol, fails,
+                 tag + " turned below");
     }
   }
   INFO(fails.first);
@@ -294,11 +312,14 @@ TEST_CASE("flat polytopes: slabs 1e-6 thick", "[gjk]") {
   shapes::Rng rng(1234);
   for (int trial = 0; trial < 200; ++trial) {
     const double thick = 1e-6;
-    const Eigen::Matrix3d rot = trial == 0 ? Eigen::Matrix3d::Identity() : shapes::randomRotation(rng);
-    const Vec3 shift = trial == 0 ? Vec3::Zero() : shapes::uniformBox(rng, Vec3::Constant(-3), Vec3::Constant(3));
+    const Eigen::Matrix3d rot =
+        trial == 0 ? Eigen::Matrix3d::Identity() : shapes::randomRotation(rng);
+    const Vec3 shift =
+        trial == 0 ? Vec3::Zero() : shapes::uniformBox(rng, Vec3::Constant(-3), Vec3::Constant(3));
     std::vector<Vec3> pts;
     if (trial % 2 == 0) {
-      for (const Vec3& c : shapes::boxCorners(Vec3(-1, -0.5, 0), Vec3(1, 0.5, thick))) pts.push_back(rot * c + shift);
+      for (const Vec3& c : shapes::boxCorners(Vec3(-1, -0.5, 0), Vec3(1, 0.5, thick)))
+        pts.push_back(rot * c + shift);
     } else {
       // Random flat cloud: a random polygon outline on z = 0 and z = thick.
       for (int k = 0; k < 5; ++k) {
@@ -314,13 +335,16 @@ TEST_CASE("flat polytopes: slabs 1e-6 thick", "[gjk]") {
     for (int rep = 0; rep < 30; ++rep) {
       // Points near the slab: in plane, a little above or below, or inside it.
       const double z = rep % 3 == 0 ? shapes::uniform(rng, 0, thick)
-                                    : shapes::uniform(rng, -2e-6, 2e-6) + (rep % 3 == 1 ? 0.0 : shapes::uniform(rng, -0.5, 0.5));
-      const Vec3 p = rot * Vec3(shapes::uniform(rng, -1.5, 1.5), shapes::uniform(rng, -1, 1), z) + shift;
+                                    : shapes::uniform(rng, -2e-6, 2e-6) +
+                                          (rep % 3 == 1 ? 0.0 : shapes::uniform(rng, -0.5, 0.5));
+      const Vec3 p =
+          rot * Vec3(shapes::uniform(rng, -1.5, 1.5), shapes::uniform(rng, -1, 1), z) + shift;
       checkQuery(built.value(), h, p, h.signedDistance(p), kTol, fails, tag);
     }
     // A point exactly mid-slab at its centre: inside, thick/2 from both faces.
     if (trial % 2 == 0)
-      checkQuery(built.value(), h, rot * Vec3(0, 0, thick / 2) + shift, -thick / 2, kTol, fails, tag + " mid");
+      checkQuery(built.value(), h, rot * Vec3(0, 0, thick / 2) + shift, -thick / 2, kTol, fails,
+                 tag + " mid");
   }
   INFO(fails.first);
   CHECK(fails.count == 0);
@@ -339,8 +363,10 @@ TEST_CASE("query point exactly at a vertex gives distance 0", "[gjk]") {
       // The query equals a vertex exactly; the face pass evaluates n·v − offset
       // with ~1e-15 m rounding (|v| ≤ 10 m), so 1e-12 m is ~500 ulps.
       if (!finite(r) || std::abs(r.distance) > 1e-12 || (r.closest - v).norm() > 1e-12 ||
-          std::abs(r.normal.norm() - 1) > 1e-12 || !h.supportsAt(r.normal, v, 1e-12) || !r.converged)
-        fails.add("vertex " + str(v) + " trial " + std::to_string(trial) + " d=" + std::to_string(r.distance));
+          std::abs(r.normal.norm() - 1) > 1e-12 || !h.supportsAt(r.normal, v, 1e-12) ||
+          !r.converged)
+        fails.add("vertex " + str(v) + " trial " + std::to_string(trial) +
+                  " d=" + std::to_string(r.distance));
     }
   }
   INFO(fails.first);
@@ -370,13 +396,15 @@ TEST_CASE("coordinates around 1e5 m give the same distances", "[gjk]") {
       if (rep < 2)
         p = shapes::randomInterior(rng, pts);
       else
-        p = near.value().centroid + shapes::uniform(rng, 0, 1.5) * near.value().scale * shapes::unitVector(rng);
+        p = near.value().centroid +
+            shapes::uniform(rng, 0, 1.5) * near.value().scale * shapes::unitVector(rng);
       const Vec3 pf = p + T;
       const std::string tag = "trial " + std::to_string(trial) + " rep " + std::to_string(rep);
       checkQuery(big.value(), h, pf, h.signedDistance(pf), tolBig, fails, tag);
       const double d0 = pointDistance(near.value(), p, kInf).distance;
       const double d1 = pointDistance(big.value(), pf, kInf).distance;
-      if (std::abs(d0 - d1) > tolBig) fails.add("translated distance differs: " + tag + " " + std::to_string(d0 - d1));
+      if (std::abs(d0 - d1) > tolBig)
+        fails.add("translated distance differs: " + tag + " " + std::to_string(d0 - d1));
     }
   }
   INFO(fails.first);
@@ -435,10 +463,12 @@ TEST_CASE("convexDistance agrees with the brute-force oracle", "[gjk]") {
       c.precision(17);
       c << tag << " expected " << expect << " got " << r.distance;
       // The same rounding budget as pointDistance (coordinates ≤ ~20 m here).
-      if (!std::isfinite(r.distance) || std::abs(r.distance - expect) > kTol) fails.add("distance: " + c.str());
+      if (!std::isfinite(r.distance) || std::abs(r.distance - expect) > kTol)
+        fails.add("distance: " + c.str());
       if (r.intersecting) fails.add("separated reported intersecting: " + c.str());
       if (!r.converged || r.iterations >= kGjkMaxIterations) fails.add("not converged: " + c.str());
-      if (std::abs((r.pointA - r.pointB).norm() - r.distance) > kTol) fails.add("|A - B| != distance: " + c.str());
+      if (std::abs((r.pointA - r.pointB).norm() - r.distance) > kTol)
+        fails.add("|A - B| != distance: " + c.str());
       if (!contains(a.value(), r.pointA, kTol) || !contains(b.value(), r.pointB, kTol))
         fails.add("witness points not on the polytopes: " + c.str());
     } else {
@@ -451,7 +481,8 @@ TEST_CASE("convexDistance agrees with the brute-force oracle", "[gjk]") {
       const Expected<Polytope> b = makeHull(pb);
       REQUIRE(b.ok());
       const ConvexDistance r = convexDistance(a.value(), b.value());
-      if (!r.intersecting || r.distance != 0.0 || !r.converged) fails.add("overlap not detected: " + tag);
+      if (!r.intersecting || r.distance != 0.0 || !r.converged)
+        fails.add("overlap not detected: " + tag);
     }
   }
   INFO(fails.first);
@@ -466,14 +497,16 @@ TEST_CASE("convexDistance of touching and nearly touching boxes", "[gjk]") {
   CHECK(touch.distance == Approx(0).margin(1e-12));
   CHECK(touch.intersecting);
   // 1e-9 apart: distance 1e-9 to 1e-12 (rounding of unit-sized coordinates is 1e-16).
-  const Polytope c = makeHull(shapes::boxCorners(Vec3(1 + 1e-9, 0.2, 0.3), Vec3(2, 0.8, 0.9))).value();
+  const Polytope c =
+      makeHull(shapes::boxCorners(Vec3(1 + 1e-9, 0.2, 0.3), Vec3(2, 0.8, 0.9))).value();
   const ConvexDistance near = convexDistance(a, c);
   CHECK(near.distance == Approx(1e-9).margin(1e-12));
   CHECK_FALSE(near.intersecting);
   // Edge to edge across a diagonal gap: boxes meeting corner-to-corner 0.1 apart
   // along (1, 1, 0)/√2 in the xy plane: distance 0.1.
   const double s = 0.1 / std::sqrt(2.0);
-  const Polytope d = makeHull(shapes::boxCorners(Vec3(1 + s, 1 + s, 0.25), Vec3(2, 2, 0.75))).value();
+  const Polytope d =
+      makeHull(shapes::boxCorners(Vec3(1 + s, 1 + s, 0.25), Vec3(2, 2, 0.75))).value();
   const ConvexDistance edge = convexDistance(a, d);
   CHECK(edge.distance == Approx(0.1).epsilon(1e-12));
   CHECK((edge.pointA - Vec3(1, 1, edge.pointA.z())).norm() < 1e-12);

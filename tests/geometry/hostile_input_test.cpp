@@ -1,7 +1,6 @@
 // Fuzz of makeHull + pointDistance with hostile point sets: the result is either
 // an error with a message, or a polytope on which every query is finite.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -23,7 +22,8 @@ std::vector<Vec3> hostileCloud(shapes::Rng& rng, int kind) {
   std::vector<Vec3> pts;
   const double mag[] = {1e-300, 1e-200, 1e-20, 1e-9, 1e-6, 1, 1e6, 1e9, 1e12, 1e200, 1e300};
   const double s = mag[rng() % 11];
-  for (int i = 0; i < n; ++i) pts.push_back(s * shapes::uniformBox(rng, Vec3::Constant(-1), Vec3::Constant(1)));
+  for (int i = 0; i < n; ++i)
+    pts.push_back(s * shapes::uniformBox(rng, Vec3::Constant(-1), Vec3::Constant(1)));
   switch (kind) {
     case 0:  // duplicates of a few points
       for (int i = 0; i < 6 && !pts.empty(); ++i) pts.push_back(pts[rng() % pts.size()]);
@@ -43,7 +43,8 @@ std::vector<Vec3> hostileCloud(shapes::Rng& rng, int kind) {
       if (!pts.empty()) pts[rng() % pts.size()][static_cast<int>(rng() % 3)] = kNaN;
       break;
     case 4:  // an infinite coordinate somewhere
-      if (!pts.empty()) pts[rng() % pts.size()][static_cast<int>(rng() % 3)] = (rng() % 2 ? 1 : -1) * kInf;
+      if (!pts.empty())
+        pts[rng() % pts.size()][static_cast<int>(rng() % 3)] = (rng() % 2 ? 1 : -1) * kInf;
       break;
     case 5:  // mixed magnitudes: unit cloud plus one enormous or tiny offset point
       pts.push_back(Vec3::Constant(mag[rng() % 11]));
@@ -80,15 +81,18 @@ TEST_CASE("makeHull and pointDistance survive hostile input", "[polytope][gjk]")
       ++rejected;
       if (r.issues().empty() || r.message().empty()) fail("rejected without a message: " + tag);
       for (const Issue& i : r.issues())
-        if (i.path.rfind("points", 0) != 0 || i.message.empty()) fail("issue path/message: '" + i.path + "' " + tag);
+        if (i.path.rfind("points", 0) != 0 || i.message.empty())
+          fail("issue path/message: '" + i.path + "' " + tag);
       continue;
     }
     ++accepted;
     const Polytope& poly = r.value();
-    bool sane = poly.vertices.size() >= 4 && poly.faces.size() >= 4 && std::isfinite(poly.scale) && poly.scale > 0;
+    bool sane = poly.vertices.size() >= 4 && poly.faces.size() >= 4 && std::isfinite(poly.scale) &&
+                poly.scale > 0;
     for (const Vec3& v : poly.vertices) sane = sane && v.allFinite();
     for (const Plane& f : poly.faces)
-      sane = sane && f.normal.allFinite() && std::isfinite(f.offset) && std::abs(f.normal.norm() - 1) < 1e-9;
+      sane = sane && f.normal.allFinite() && std::isfinite(f.offset) &&
+             std::abs(f.normal.norm() - 1) < 1e-9;
     if (!sane) {
       fail("accepted polytope is not sane: " + tag);
       continue;
@@ -100,19 +104,21 @@ TEST_CASE("makeHull and pointDistance survive hostile input", "[polytope][gjk]")
     for (const Vec3& v : poly.vertices) queries.emplace_back(v, kInf);
     queries.emplace_back(poly.centroid, kInf);
     for (int k = 0; k < 10; ++k)
-      queries.emplace_back(poly.centroid + shapes::uniform(rng, 0, 2) * poly.scale * shapes::unitVector(rng), kInf);
+      queries.emplace_back(
+          poly.centroid + shapes::uniform(rng, 0, 2) * poly.scale * shapes::unitVector(rng), kInf);
     queries.emplace_back(1e15 * shapes::unitVector(rng), kInf);
     queries.emplace_back(1e100 * shapes::unitVector(rng), 0.19);
     for (const auto& [p, radius] : queries) {
       const PointDistance d = pointDistance(poly, p, radius);
       const bool far = d.feature == Feature::Far;
-      if (std::isnan(d.distance) || (!far && (!std::isfinite(d.distance) || !d.closest.allFinite() ||
-                                              !d.normal.allFinite()))) {
+      if (std::isnan(d.distance) || (!far && (!std::isfinite(d.distance) ||
+                                              !d.closest.allFinite() || !d.normal.allFinite()))) {
         std::ostringstream o;
         o << "non-finite query result at (" << p.transpose() << "): " << tag << " d=" << d.distance;
         fail(o.str());
       }
-      if (!far && std::isfinite(d.distance) && std::abs(d.normal.norm() - 1) > 1e-9) fail("normal not unit: " + tag);
+      if (!far && std::isfinite(d.distance) && std::abs(d.normal.norm() - 1) > 1e-9)
+        fail("normal not unit: " + tag);
       if (radius < kInf && !far && d.distance > radius) fail("beyond radius but not Far: " + tag);
     }
   }

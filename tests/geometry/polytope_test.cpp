@@ -1,12 +1,12 @@
 // makeHull: face structure, vertex selection, bounds and rejected input.
-#include <catch2/catch.hpp>
+#include "geometry/polytope.h"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <set>
 
-#include "geometry/polytope.h"
 #include "support/oracle.h"
 #include "support/random_shapes.h"
 
@@ -69,7 +69,8 @@ TEST_CASE("hull of a cube has 8 vertices and 6 square faces, CCW from outside", 
   REQUIRE(p.vertices.size() == 8);
   std::set<std::array<double, 3>> got, want;
   for (const Vec3& v : p.vertices) got.insert({v.x(), v.y(), v.z()});
-  for (const Vec3& v : shapes::boxCorners(Vec3(0, 0, 0), Vec3(1, 1, 1))) want.insert({v.x(), v.y(), v.z()});
+  for (const Vec3& v : shapes::boxCorners(Vec3(0, 0, 0), Vec3(1, 1, 1)))
+    want.insert({v.x(), v.y(), v.z()});
   CHECK(got == want);  // exact: vertices are copies of input points
 
   REQUIRE(p.faces.size() == 6);
@@ -205,7 +206,8 @@ TEST_CASE("makeHull rejects degenerate and non-finite input with a path", "[poly
     CHECK_FALSE(r.ok());
   }
   SECTION("collinear") {
-    const Expected<Polytope> r = makeHull({{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {-3, -3, -3}, {0.5, 0.5, 0.5}});
+    const Expected<Polytope> r =
+        makeHull({{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {-3, -3, -3}, {0.5, 0.5, 0.5}});
     CHECK_FALSE(r.ok());
     CHECK(hasPath(r, "points"));
   }

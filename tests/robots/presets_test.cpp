@@ -36,7 +36,8 @@ TEST_CASE("every preset builds with defaults inside their ranges", "[robots]") {
   CHECK(buildRobot("tank", {}).issues()[0].path == "preset");
 }
 
-TEST_CASE("the papers' robots: articulated6 126 kg, rocker8 with 8 wheels on 4 rockers", "[robots]") {
+TEST_CASE("the papers' robots: articulated6 126 kg, rocker8 with 8 wheels on 4 rockers",
+          "[robots]") {
   const Robot a6 = buildRobot("articulated6", {}).value();
   CHECK(totalMass(a6.bodies) == Approx(126.0));
   CHECK(a6.wheels.size() == 6);
@@ -74,7 +75,8 @@ TEST_CASE("articulated6's fold limit holds without jitter", "[robots]") {
   // 800 N·m) pushes into the limit spring (50× stiffer): the fold stops within
   // 800 / 2.5e5 = 3.2 mrad of π/2 in steady state; allow 0.05 rad of overshoot
   // on the way. After settling the joint speed is below 1e-3 rad/s: no chatter.
-  Simulation sim = simulationOf("flat-articulated6.json", {"control.wheel_speed=0", "control.joints={\"fold_front\": 2.5}"});
+  Simulation sim = simulationOf("flat-articulated6.json",
+                                {"control.wheel_speed=0", "control.joints={\"fold_front\": 2.5}"});
   const Body& fold = sim.model.bodies.bodies[1 + 2];  // base, two middle wheels, then fold_front
   REQUIRE(fold.name == "fold_front");
   double peak = 0;

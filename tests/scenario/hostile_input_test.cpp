@@ -13,9 +13,12 @@ using namespace roverlab;
 
 namespace {
 
-const std::string kHead = R"({"format": "roverlab-scenario", "version": 1, "robot": {"preset": "wheel-rig", "pose": {"position": [0, 0]}}, )";
+const std::string kHead =
+    R"({"format": "roverlab-scenario", "version": 1, "robot": {"preset": "wheel-rig", "pose": {"position": [0, 0]}}, )";
 
-std::string withTerrain(const std::string& terrain) { return kHead + R"("terrain": )" + terrain + "}"; }
+std::string withTerrain(const std::string& terrain) {
+  return kHead + R"("terrain": )" + terrain + "}";
+}
 
 const std::string kGround = R"({"centre": [0, 0, -0.5], "size": [20, 4, 1]})";
 
@@ -54,8 +57,10 @@ TEST_CASE("bytes that are not UTF-8 are refused with their offset", "[scenario][
 }
 
 TEST_CASE("nesting deeper than the limit is refused without recursion", "[scenario][hostile]") {
-  for (const auto& [open, close] : {std::pair<std::string, std::string>{"[", "]"}, {"{\"a\": ", "}"}}) {
-    const std::string deep = kHead + "\"x\": " + repeat(open, 100000) + "1" + repeat(close, 100000) + "}";
+  for (const auto& [open, close] :
+       {std::pair<std::string, std::string>{"[", "]"}, {"{\"a\": ", "}"}}) {
+    const std::string deep =
+        kHead + "\"x\": " + repeat(open, 100000) + "1" + repeat(close, 100000) + "}";
     const Issue i = firstIssue(deep);
     CHECK(i.message == "nested more than 64 levels deep");
     CHECK(i.path.rfind("x", 0) == 0);
@@ -66,9 +71,12 @@ TEST_CASE("nesting deeper than the limit is refused without recursion", "[scenar
   CHECK(firstIssue(ok).message.rfind("unknown field", 0) == 0);
 }
 
-TEST_CASE("duplicate keys, overflowing numbers and 64-bit versions are refused", "[scenario][hostile]") {
+TEST_CASE("duplicate keys, overflowing numbers and 64-bit versions are refused",
+          "[scenario][hostile]") {
   const std::string ground = "{\"boxes\": [" + kGround + "]}";
-  const Issue dup = firstIssue(kHead + R"("control": {"wheel_speed": "fast", "wheel_speed": 3}, "terrain": )" + ground + "}");
+  const Issue dup =
+      firstIssue(kHead + R"("control": {"wheel_speed": "fast", "wheel_speed": 3}, "terrain": )" +
+                 ground + "}");
   CHECK(dup.path == "control.wheel_speed");
   CHECK(dup.message.rfind("duplicate key", 0) == 0);
   const Issue overflow = firstIssue(withTerrain(R"({"base": 1e400, "boxes": [)" + kGround + "]}"));
@@ -83,7 +91,8 @@ TEST_CASE("duplicate keys, overflowing numbers and 64-bit versions are refused",
 
 TEST_CASE("messages quote at most 80 characters of the user's text", "[scenario][hostile]") {
   const std::string colour(10'000'000, 'a');
-  const Issue i = firstIssue(withTerrain(R"({"boxes": [{"centre": [0, 0, -0.5], "size": [20, 4, 1], "color": "#)" + colour + "\"}]}"));
+  const Issue i = firstIssue(withTerrain(
+      R"({"boxes": [{"centre": [0, 0, -0.5], "size": [20, 4, 1], "color": "#)" + colour + "\"}]}"));
   CHECK(i.path == "terrain.boxes[0].color");
   CHECK(i.message.size() < 200);
   CHECK(i.message.find("(10000001 bytes)") != std::string::npos);
@@ -96,10 +105,12 @@ TEST_CASE("messages quote at most 80 characters of the user's text", "[scenario]
 TEST_CASE("documents beyond the size and value limits are refused", "[scenario][hostile]") {
   const std::string big(kMaxDocumentBytes + 1, ' ');
   CHECK(firstIssue(big).message.find("the limit is") != std::string::npos);
-  const std::string many = kHead + "\"x\": [" + repeat("0,", static_cast<int>(kMaxJsonValues)) + "0]}";
+  const std::string many =
+      kHead + "\"x\": [" + repeat("0,", static_cast<int>(kMaxJsonValues)) + "0]}";
   CHECK(firstIssue(many).message.find("more than") != std::string::npos);
   std::string keys = kHead + "\"x\": {";
-  for (int k = 0; k <= static_cast<int>(kMaxObjectKeys); ++k) keys += (k ? ", \"k" : "\"k") + std::to_string(k) + "\": 0";
+  for (int k = 0; k <= static_cast<int>(kMaxObjectKeys); ++k)
+    keys += (k ? ", \"k" : "\"k") + std::to_string(k) + "\": 0";
   const Issue wide = firstIssue(keys + "}}");
   CHECK(wide.path == "x.k4096");
   CHECK(wide.message == "the object has more than 4096 keys");
@@ -130,16 +141,20 @@ TEST_CASE("--set paths are bounded by the arrays they address", "[scenario][host
   CHECK(applyOverrides(text, {}).value() == text);
 }
 
-TEST_CASE("overlapping pieces are refused at the later one, abutting pieces are not", "[scenario][hostile]") {
-  const std::string boxes = R"({"boxes": [)" + kGround + R"(, {"centre": [5, 0, 0.2], "size": [1, 1, 0.4]},
+TEST_CASE("overlapping pieces are refused at the later one, abutting pieces are not",
+          "[scenario][hostile]") {
+  const std::string boxes =
+      R"({"boxes": [)" + kGround + R"(, {"centre": [5, 0, 0.2], "size": [1, 1, 0.4]},
       {"centre": [5, 0, 0.2], "size": [1, 1, 0.4]}]})";
   const Issue i = firstIssue(withTerrain(boxes));
   CHECK(i.path == "terrain.boxes[2]");
   CHECK(i.message.rfind("overlaps terrain.boxes[1] by 400.0 mm", 0) == 0);
   // A box sunk 5 mm into the ground overlaps; one within 1 mm touches.
-  CHECK(firstIssue(withTerrain(R"({"boxes": [)" + kGround + R"(, {"centre": [5, 0, 0.195], "size": [1, 1, 0.4]}]})"))
+  CHECK(firstIssue(withTerrain(R"({"boxes": [)" + kGround +
+                               R"(, {"centre": [5, 0, 0.195], "size": [1, 1, 0.4]}]})"))
             .message.find("by 5.0 mm") != std::string::npos);
-  CHECK(parseScenario(withTerrain(R"({"boxes": [)" + kGround + R"(, {"centre": [5, 0, 0.1995], "size": [1, 1, 0.4]}]})"))
+  CHECK(parseScenario(withTerrain(R"({"boxes": [)" + kGround +
+                                  R"(, {"centre": [5, 0, 0.1995], "size": [1, 1, 0.4]}]})"))
             .ok());
   // A rotated box whose corner reaches into its neighbour (edge against edge).
   const Issue corner = firstIssue(withTerrain(R"({"boxes": [)" + kGround +
@@ -156,7 +171,13 @@ TEST_CASE("overlap depth agrees with the separating distance", "[terrain][hostil
     CHECK(penetrationDepth(a, b, 10) == Approx(1 - shift).margin(1e-12));
   }
   // Two cubes turned 45° about z and x: their closest features are edges.
-  const Polytope c = makeHull({{-0.5, 0, 0}, {0.5, 0, 0}, {0, -0.5, -0.5}, {0, 0.5, 0.5}, {0, 0.5, -0.5}, {0, -0.5, 0.5}}).value();
+  const Polytope c = makeHull({{-0.5, 0, 0},
+                               {0.5, 0, 0},
+                               {0, -0.5, -0.5},
+                               {0, 0.5, 0.5},
+                               {0, 0.5, -0.5},
+                               {0, -0.5, 0.5}})
+                         .value();
   const Polytope d = makeBox(Vec3(0, 0, 1.2), Vec3(1, 1, 1), 0.3).value();
   CHECK(penetrationDepth(c, d, 10) < 0);
 }
@@ -182,8 +203,10 @@ TEST_CASE("piece limits keep bombs cheap", "[scenario][hostile]") {
   for (int k = 0; k < 20; ++k) {
     hulls += std::string(k ? ", " : "") + R"({"points": [)";
     for (int p = 0; p < 128; ++p)
-      hulls += std::string(p ? ", " : "") + "[" + std::to_string(3.0 * k + std::cos(p * 2.4) * (p % 7) / 7) + ", " +
-               std::to_string(10 + std::sin(p * 2.4) * (p % 7) / 7) + ", " + std::to_string(p / 128.0) + "]";
+      hulls += std::string(p ? ", " : "") + "[" +
+               std::to_string(3.0 * k + std::cos(p * 2.4) * (p % 7) / 7) + ", " +
+               std::to_string(10 + std::sin(p * 2.4) * (p % 7) / 7) + ", " +
+               std::to_string(p / 128.0) + "]";
     hulls += "]}";
   }
   hulls += "]}";
@@ -192,14 +215,17 @@ TEST_CASE("piece limits keep bombs cheap", "[scenario][hostile]") {
   CHECK(h.message.find("2048") != std::string::npos);
 }
 
-TEST_CASE("pieces whose bounds overlap pairwise beyond the limit are refused quickly", "[scenario][hostile]") {
+TEST_CASE("pieces whose bounds overlap pairwise beyond the limit are refused quickly",
+          "[scenario][hostile]") {
   // 1 500 long slabs side by side at 45°: no two overlap, but every bounding
   // box overlaps every other (1.1 million pairs).
   std::string boxes = R"({"boxes": [)";
   for (int k = 0; k < 1500; ++k) {
     const double offset = 0.03 * k;  // along the slabs' normal (−sin 45°, cos 45°)
-    boxes += std::string(k ? ", " : "") + R"({"centre": [)" + std::to_string(-offset * std::sqrt(0.5)) + ", " +
-             std::to_string(offset * std::sqrt(0.5)) + R"(, -0.5], "size": [100, 0.02, 1], "yaw": 0.7853981634})";
+    boxes += std::string(k ? ", " : "") + R"({"centre": [)" +
+             std::to_string(-offset * std::sqrt(0.5)) + ", " +
+             std::to_string(offset * std::sqrt(0.5)) +
+             R"(, -0.5], "size": [100, 0.02, 1], "yaw": 0.7853981634})";
   }
   boxes += "]}";
   const Issue i = firstIssue(withTerrain(boxes));

@@ -24,12 +24,14 @@ std::vector<Issue> issuesWith(const std::vector<std::string>& assignments) {
 }
 
 /// The single issue of a change, checked for its path and a part of its message.
-void expectIssue(const std::vector<std::string>& assignments, const std::string& path, const std::string& part) {
+void expectIssue(const std::vector<std::string>& assignments, const std::string& path,
+                 const std::string& part) {
   const std::vector<Issue> issues = issuesWith(assignments);
   INFO("after " << assignments.front());
   REQUIRE(issues.size() >= 1);
   bool found = false;
-  for (const Issue& i : issues) found = found || (i.path == path && i.message.find(part) != std::string::npos);
+  for (const Issue& i : issues)
+    found = found || (i.path == path && i.message.find(part) != std::string::npos);
   INFO("first issue: " << issues.front().path << ": " << issues.front().message);
   CHECK(found);
 }
@@ -40,7 +42,8 @@ TEST_CASE("the reference scenario is valid", "[scenario]") { CHECK(issuesWith({}
 
 TEST_CASE("malformed documents", "[scenario]") {
   // JSON has no NaN or infinity; an overflowing number is refused by the parser.
-  const Expected<Scenario> huge = parseScenario(R"({"format": "roverlab-scenario", "version": 1e999})");
+  const Expected<Scenario> huge =
+      parseScenario(R"({"format": "roverlab-scenario", "version": 1e999})");
   REQUIRE_FALSE(huge.ok());
   CHECK(huge.issues()[0].message.find("not valid JSON") == 0);
   CHECK(huge.issues()[0].message.find("number overflow") != std::string::npos);
@@ -55,41 +58,53 @@ TEST_CASE("malformed documents", "[scenario]") {
 
 TEST_CASE("format, version and top-level fields", "[scenario]") {
   expectIssue({"format=\"something\""}, "format", "must be \"roverlab-scenario\"");
-  expectIssue({"version=2"}, "version", "unsupported scenario version 2; this build reads version 1");
+  expectIssue({"version=2"}, "version",
+              "unsupported scenario version 2; this build reads version 1");
   expectIssue({"version=\"1\""}, "version", "unsupported scenario version \"1\"");
   expectIssue({"colour=1"}, "colour", "unknown field");
 }
 
 TEST_CASE("robot section", "[scenario]") {
   expectIssue({"robot.preset=\"tank\""}, "robot.preset", "must be one of: articulated6, rocker8");
-  expectIssue({"robot.params.wheel_radius=-1"}, "robot.params.wheel_radius", "must be in [0.02, 2] m, got -1");
-  expectIssue({"robot.params.wings=2"}, "robot.params.wings", "unknown parameter of preset 'wheel-rig'");
-  expectIssue({"robot.params.wheel_radius=\"big\""}, "robot.params.wheel_radius", "must be a number, got a string");
-  expectIssue({"robot.pose.position=[1]"}, "robot.pose.position", "must be [x, y] or [x, y, z] in m");
+  expectIssue({"robot.params.wheel_radius=-1"}, "robot.params.wheel_radius",
+              "must be in [0.02, 2] m, got -1");
+  expectIssue({"robot.params.wings=2"}, "robot.params.wings",
+              "unknown parameter of preset 'wheel-rig'");
+  expectIssue({"robot.params.wheel_radius=\"big\""}, "robot.params.wheel_radius",
+              "must be a number, got a string");
+  expectIssue({"robot.pose.position=[1]"}, "robot.pose.position",
+              "must be [x, y] or [x, y, z] in m");
   expectIssue({"robot.pose.pitch=9"}, "robot.pose.pitch", "must be in [-3.14159, 3.14159] rad");
 }
 
 TEST_CASE("terrain section", "[scenario]") {
   expectIssue({"terrain.boxes[0].size=[20, 4]"}, "terrain.boxes[0].size", "must be [x, y, z] in m");
   expectIssue({"terrain.boxes[0].size[2]=-1"}, "terrain.boxes[0].size[2]", "");
-  expectIssue({"terrain.boxes[0].material=\"ice\""}, "terrain.boxes[0].material", "unknown material 'ice' (defined: default)");
-  expectIssue({"terrain.boxes[0].color=\"red\""}, "terrain.boxes[0].color", "must be a colour '#rrggbb'");
-  expectIssue({"terrain.materials={\"ice\": {\"phi_max\": -1}}"}, "terrain.materials.ice.phi_max", "must be in [0, 5]");
-  expectIssue({"terrain.hulls=[{\"points\": [[0,0,0],[1,0,0],[0,1,0],[1,1,0]]}]"}, "terrain.hulls[0].points", "");
-  expectIssue({"terrain.hulls=[{\"points\": [[0,0,0],[1,0,0],[0,1,0],[0,0,2e6]]}]"}, "terrain.hulls[0].points[3][2]",
-              "must be in [-1e+06, 1e+06] m");
-  expectIssue({"terrain.wedges=[{\"start\": [0,0,0], \"length\": -1, \"width\": 1, \"height\": 1}]"},
-              "terrain.wedges[0].length", "must be in");
-  expectIssue({"terrain.quads={\"left\": [{\"a\": [0,0,0], \"b\": [0,1,0], \"m\": [0,2,0]}]}"}, "terrain.quads.left[0].m",
-              "lies on the line through a and b");
-  expectIssue({"terrain.profiles=[{\"points\": [[0,0],[1,0],[0.5,1]]}]"}, "terrain.profiles[0].points[2][0]",
-              "must not decrease");
+  expectIssue({"terrain.boxes[0].material=\"ice\""}, "terrain.boxes[0].material",
+              "unknown material 'ice' (defined: default)");
+  expectIssue({"terrain.boxes[0].color=\"red\""}, "terrain.boxes[0].color",
+              "must be a colour '#rrggbb'");
+  expectIssue({"terrain.materials={\"ice\": {\"phi_max\": -1}}"}, "terrain.materials.ice.phi_max",
+              "must be in [0, 5]");
+  expectIssue({"terrain.hulls=[{\"points\": [[0,0,0],[1,0,0],[0,1,0],[1,1,0]]}]"},
+              "terrain.hulls[0].points", "");
+  expectIssue({"terrain.hulls=[{\"points\": [[0,0,0],[1,0,0],[0,1,0],[0,0,2e6]]}]"},
+              "terrain.hulls[0].points[3][2]", "must be in [-1e+06, 1e+06] m");
+  expectIssue(
+      {"terrain.wedges=[{\"start\": [0,0,0], \"length\": -1, \"width\": 1, \"height\": 1}]"},
+      "terrain.wedges[0].length", "must be in");
+  expectIssue({"terrain.quads={\"left\": [{\"a\": [0,0,0], \"b\": [0,1,0], \"m\": [0,2,0]}]}"},
+              "terrain.quads.left[0].m", "lies on the line through a and b");
+  expectIssue({"terrain.profiles=[{\"points\": [[0,0],[1,0],[0.5,1]]}]"},
+              "terrain.profiles[0].points[2][0]", "must not decrease");
   expectIssue({"terrain={}"}, "terrain", "has no pieces");
 }
 
 TEST_CASE("control and simulation sections", "[scenario]") {
-  expectIssue({"control.script=[{\"t\": 2}, {\"t\": 1}]"}, "control.script[1].t", "must not be earlier than the previous entry");
-  expectIssue({"control.joints={\"fold_front\": 1}"}, "control.joints.fold_front", "this preset has no joint drives");
+  expectIssue({"control.script=[{\"t\": 2}, {\"t\": 1}]"}, "control.script[1].t",
+              "must not be earlier than the previous entry");
+  expectIssue({"control.joints={\"fold_front\": 1}"}, "control.joints.fold_front",
+              "this preset has no joint drives");
   expectIssue({"control.controller=\"autopilot\""}, "control.controller", "must be one of: none");
   expectIssue({"simulation.dt=0"}, "simulation.dt", "must be in [1e-06, 0.01] s");
   expectIssue({"simulation.mode=\"4d\""}, "simulation.mode", "must be one of: 3d, planar");
@@ -97,18 +112,21 @@ TEST_CASE("control and simulation sections", "[scenario]") {
 }
 
 TEST_CASE("placement on the terrain", "[scenario]") {
-  expectIssue({"robot.pose.position=[0, 0, -0.05]"}, "robot.pose.position", "starts with its centre inside terrain piece 0");
-  expectIssue({"robot.pose.position=[50, 0]"}, "robot.pose.position", "there is no terrain under the robot's wheels");
+  expectIssue({"robot.pose.position=[0, 0, -0.05]"}, "robot.pose.position",
+              "starts with its centre inside terrain piece 0");
+  expectIssue({"robot.pose.position=[50, 0]"}, "robot.pose.position",
+              "there is no terrain under the robot's wheels");
 }
 
 TEST_CASE("several problems are reported together", "[scenario]") {
-  const std::vector<Issue> issues =
-      issuesWith({"robot.params.wheel_radius=-1", "terrain.boxes[0].color=\"red\"", "simulation.slip=\"x\""});
+  const std::vector<Issue> issues = issuesWith(
+      {"robot.params.wheel_radius=-1", "terrain.boxes[0].color=\"red\"", "simulation.slip=\"x\""});
   CHECK(issues.size() == 3);
 }
 
 TEST_CASE("overrides: paths and values", "[scenario]") {
-  const Expected<std::string> ok = applyOverrides(kValid, {"robot.params.wheel_radius=0.2", "terrain.boxes[0].size[2]=2"});
+  const Expected<std::string> ok =
+      applyOverrides(kValid, {"robot.params.wheel_radius=0.2", "terrain.boxes[0].size[2]=2"});
   REQUIRE(ok.ok());
   const Expected<Scenario> s = parseScenario(ok.value());
   REQUIRE(s.ok());

@@ -15,15 +15,18 @@ namespace {
 
 constexpr double g = 9.81;
 
-
 /// The wheel rig on flat ground (top at z = 0) plus extra terrain and overrides.
-std::string rig(const std::string& params, const std::string& material, const std::string& extraBoxes = "",
-                double speed = 0.0) {
+std::string rig(const std::string& params, const std::string& material,
+                const std::string& extraBoxes = "", double speed = 0.0) {
   return R"({"format": "roverlab-scenario", "version": 1,
-    "terrain": {"materials": {"default": )" + material + R"(},
-      "boxes": [{"centre": [0, 0, -0.5], "size": [40, 4, 1]})" + extraBoxes + R"(]},
-    "robot": {"preset": "wheel-rig", "params": {)" + params + R"(}, "pose": {"position": [0, 0]}},
-    "control": {"wheel_speed": )" + std::to_string(speed) + R"(}})";
+    "terrain": {"materials": {"default": )" +
+         material + R"(},
+      "boxes": [{"centre": [0, 0, -0.5], "size": [40, 4, 1]})" +
+         extraBoxes + R"(]},
+    "robot": {"preset": "wheel-rig", "params": {)" +
+         params + R"(}, "pose": {"position": [0, 0]}},
+    "control": {"wheel_speed": )" +
+         std::to_string(speed) + R"(}})";
 }
 
 const std::string kAsphalt = R"({"phi_max": 0.8, "s0": 0.1, "s1": 0.5, "rolling": 0.018})";
@@ -52,8 +55,9 @@ TEST_CASE("a coasting wheel decelerates at f·g·m/(m + J/r0²)", "[sim][analyti
   //   a = f·g·m / (m + J/r0²)   (the tread's creep changes it below 0.1 %).
   // Measured between t = 0.5 s and 1.5 s from the carriage speed.
   const double f = 0.05;
-  Simulation sim = simulationFromText(
-      rig(R"("motor_gain": 0, "motor_integral_gain": 0)", R"({"phi_max": 0.8, "s0": 0.1, "s1": 0.5, "rolling": 0.05})"));
+  Simulation sim =
+      simulationFromText(rig(R"("motor_gain": 0, "motor_integral_gain": 0)",
+                             R"({"phi_max": 0.8, "s0": 0.1, "s1": 0.5, "rolling": 0.05})"));
   const double r0 = 0.97 * 0.19;
   const Body& x = sim.model.bodies.bodies[0];
   const Body& wheel = sim.model.bodies.bodies[sim.model.wheels[0].body];
@@ -66,7 +70,8 @@ TEST_CASE("a coasting wheel decelerates at f·g·m/(m + J/r0²)", "[sim][analyti
   const double m = 55.0, j = 0.09;
   const double expected = f * g * m / (m + j / (r0 * r0));
   INFO("v(0.5 s) = " << v0 << ", v(1.5 s) = " << v1);
-  CHECK((v0 - v1) / 1.0 == Approx(expected).epsilon(0.02));  // 2 %: the deflection makes r0 differ slightly
+  CHECK((v0 - v1) / 1.0 ==
+        Approx(expected).epsilon(0.02));  // 2 %: the deflection makes r0 differ slightly
 }
 
 TEST_CASE("a braked robot holds below the adhesion limit and slides above it", "[sim][analytic]") {
@@ -83,8 +88,8 @@ TEST_CASE("a braked robot holds below the adhesion limit and slides above it", "
       for (double y : {-2.0, 2.0})
         for (double n : {0.0, -1.0}) {
           const double px = u * c - n * s, pz = u * s + n * c;
-          points += (points.empty() ? "" : ", ") + std::string("[") + std::to_string(px) + ", " + std::to_string(y) +
-                    ", " + std::to_string(pz) + "]";
+          points += (points.empty() ? "" : ", ") + std::string("[") + std::to_string(px) + ", " +
+                    std::to_string(y) + ", " + std::to_string(pz) + "]";
         }
     return R"({"format": "roverlab-scenario", "version": 1,
       "terrain": {"materials": {"default": {"phi_max": 0.8, "s0": 0.1, "s1": 1e-9, "rolling": 0.018}},
@@ -157,7 +162,8 @@ TEST_CASE("pendulum period through a revolute joint", "[sim][analytic][dynamics]
   while (crossings.size() < 11 && state.bodies.time < 30) {
     if (!step(model, state, data)) FAIL(data.error);
     const double now = state.bodies.q[0];
-    if (previous < 0 && now >= 0) crossings.push_back(state.bodies.time - dt * now / (now - previous));
+    if (previous < 0 && now >= 0)
+      crossings.push_back(state.bodies.time - dt * now / (now - previous));
     previous = now;
   }
   REQUIRE(crossings.size() == 11);
@@ -193,7 +199,8 @@ TEST_CASE("undamped pendulum: energy stays bounded", "[sim][analytic][dynamics]"
       if (i >= steps - steps / 20) lastMax = std::max(lastMax, err);
     }
     const double scale = 2.0 * g * 0.5;
-    INFO("integrator " << static_cast<int>(integrator) << ": first period " << firstMax << " J, last " << lastMax << " J");
+    INFO("integrator " << static_cast<int>(integrator) << ": first period " << firstMax
+                       << " J, last " << lastMax << " J");
     if (integrator == Integrator::SemiImplicitEuler) {
       CHECK(lastMax < 1e-3 * scale);
       CHECK(lastMax < 1.5 * firstMax);  // oscillates, does not grow
@@ -216,8 +223,8 @@ TEST_CASE("a driven wheel climbs steps up to h_max = r(1 − 1/√(1+μ²))", "[
   const double r = 0.19, mu = 0.8;
   const double hMax = r * (1 - 1 / std::sqrt(1 + mu * mu));
   const auto climbs = [&](double h) {
-    const std::string step = R"(, {"centre": [1.5, 0, )" + std::to_string(h / 2) + R"(], "size": [2, 4, )" +
-                             std::to_string(h) + "]}";
+    const std::string step = R"(, {"centre": [1.5, 0, )" + std::to_string(h / 2) +
+                             R"(], "size": [2, 4, )" + std::to_string(h) + "]}";
     Simulation sim = simulationFromText(
         rig("", R"({"phi_max": 0.8, "s0": 0.1, "s1": 1e-9, "rolling": 0})", step, 0.3));
     runUntil(sim, 12.0);  // 0.3 rad/s × 0.19 m: the edge at x = 0.5 − r is reached after ~6 s

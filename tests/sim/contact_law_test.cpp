@@ -5,7 +5,6 @@
 // ground, finite state) checked inside every step over every scenario in
 // terrains/ and over random drive commands.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
 
@@ -19,7 +18,6 @@ namespace {
 
 constexpr double g = 9.81;
 
-
 // The wheel rig (carriage 50 kg free in x and z, wheel 5 kg, J = 0.09 kg·m²,
 // r = 0.19 m) on flat ground with rolling resistance f, its motor off (a free
 // wheel) unless `motor` is set. A slope of angle α is the same rig under
@@ -28,23 +26,30 @@ constexpr double g = 9.81;
 Simulation rigOnSlope(double f, double alpha, bool motor = false) {
   const std::string material =
       R"({"phi_max": 0.8, "s0": 0.1, "s1": 0.5, "rolling": )" + std::to_string(f) + "}";
-  Simulation sim = simulationFromText(R"({"format": "roverlab-scenario", "version": 1,
-    "terrain": {"materials": {"default": )" + material + R"(},
+  Simulation sim =
+      simulationFromText(R"({"format": "roverlab-scenario", "version": 1,
+    "terrain": {"materials": {"default": )" +
+                         material + R"(},
       "boxes": [{"centre": [0, 0, -0.5], "size": [40, 4, 1]}]},
     "robot": {"preset": "wheel-rig", "params": {)" +
-                                      std::string(motor ? "" : R"("motor_gain": 0, "motor_integral_gain": 0)") +
-                                      R"(}, "pose": {"position": [0, 0]}},
+                         std::string(motor ? "" : R"("motor_gain": 0, "motor_integral_gain": 0)") +
+                         R"(}, "pose": {"position": [0, 0]}},
     "control": {"wheel_speed": 0}})");
   sim.model.bodies.gravity = g * Vec3(-std::sin(alpha), 0, -std::cos(alpha));
   return sim;
 }
 
-double carriageX(const Simulation& sim) { return sim.state.bodies.q[sim.model.bodies.bodies[0].qIndex]; }
-double carriageV(const Simulation& sim) { return sim.state.bodies.v[sim.model.bodies.bodies[0].vIndex]; }
+double carriageX(const Simulation& sim) {
+  return sim.state.bodies.q[sim.model.bodies.bodies[0].qIndex];
+}
+double carriageV(const Simulation& sim) {
+  return sim.state.bodies.v[sim.model.bodies.bodies[0].vIndex];
+}
 
 }  // namespace
 
-TEST_CASE("a free wheel rests on a slope up to tan α = f and rolls by the law above it", "[sim][law]") {
+TEST_CASE("a free wheel rests on a slope up to tan α = f and rolls by the law above it",
+          "[sim][law]") {
   const double f = 0.05;
   SECTION("tan α = 0.5 f and 0.9 f: no drift at all") {
     for (double ratio : {0.5, 0.9}) {
@@ -99,12 +104,14 @@ namespace {
 // `random` is set, and checks the invariants the step accumulated.
 long bodyContactsSeen = 0;  // over every checkInvariants call
 
-void checkInvariants(Simulation& sim, double duration, std::mt19937* random, const std::string& what) {
+void checkInvariants(Simulation& sim, double duration, std::mt19937* random,
+                     const std::string& what) {
   std::uniform_real_distribution<double> u(-1, 1);
   double nextCommand = 0;
   while (sim.state.bodies.time < duration) {
     if (random && sim.state.bodies.time >= nextCommand) {
-      setWheelSpeeds(sim, u(*random) * sim.robot.maxWheelSpeed, u(*random) * sim.robot.maxWheelSpeed);
+      setWheelSpeeds(sim, u(*random) * sim.robot.maxWheelSpeed,
+                     u(*random) * sim.robot.maxWheelSpeed);
       nextCommand += 0.5;
     }
     if (!advance(sim)) {
@@ -117,10 +124,11 @@ void checkInvariants(Simulation& sim, double duration, std::mt19937* random, con
     }
   }
   const ContactLawStats& law = sim.data.law;
-  INFO(what << ": " << law.contacts << " contacts, " << law.frictionViolations << " friction violations, max |R_t|/(φ_peak R_z) "
-            << law.maxFrictionRatio << ", centres inside " << law.centresInside << ", max Z/r " << law.maxDeflectionRatio << ", "
-            << law.bodyContacts << " body contacts, " << law.bodyFrictionViolations << " body friction violations, deepest "
-            << law.maxBodyDepth << " m");
+  INFO(what << ": " << law.contacts << " contacts, " << law.frictionViolations
+            << " friction violations, max |R_t|/(φ_peak R_z) " << law.maxFrictionRatio
+            << ", centres inside " << law.centresInside << ", max Z/r " << law.maxDeflectionRatio
+            << ", " << law.bodyContacts << " body contacts, " << law.bodyFrictionViolations
+            << " body friction violations, deepest " << law.maxBodyDepth << " m");
   CHECK(law.contacts > 0);
   CHECK(law.frictionViolations == 0);
   CHECK(law.maxFrictionRatio <= 1 + 1e-9);
@@ -168,19 +176,23 @@ std::string rampScenario(double slope, const std::vector<double>& cuts, double s
   for (double c : cuts) xs.push_back(c);
   xs.push_back(9.0);
   const auto pt = [&](double x, double y) {
-    return "[" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(slope * x) + "]";
+    return "[" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(slope * x) +
+           "]";
   };
   const auto row = [&](double y0, double y1) {
     std::string out;
     for (size_t i = 0; i + 1 < xs.size(); ++i)
-      out += std::string(i ? ", " : "") + R"({"a": )" + pt(xs[i], y0) + R"(, "b": )" + pt(xs[i], y1) + R"(, "m": )" +
-             pt(xs[i + 1], 0.5 * (y0 + y1)) + "}";
+      out += std::string(i ? ", " : "") + R"({"a": )" + pt(xs[i], y0) + R"(, "b": )" +
+             pt(xs[i], y1) + R"(, "m": )" + pt(xs[i + 1], 0.5 * (y0 + y1)) + "}";
     return "[" + out + "]";
   };
   return R"({"format": "roverlab-scenario", "version": 1,
-    "terrain": {"base": -3, "quads": {"left": )" + row(0, 1.6) + R"(, "right": )" + row(-1.6, 0) + R"(}},
-    "robot": {"preset": "rocker8", "pose": {"position": [0.5, 0], "pitch": )" + std::to_string(std::atan(slope)) + R"(}},
-    "control": {"wheel_speed": )" + std::to_string(speed) + "}}";
+    "terrain": {"base": -3, "quads": {"left": )" +
+         row(0, 1.6) + R"(, "right": )" + row(-1.6, 0) + R"(}},
+    "robot": {"preset": "rocker8", "pose": {"position": [0.5, 0], "pitch": )" +
+         std::to_string(std::atan(slope)) + R"(}},
+    "control": {"wheel_speed": )" +
+         std::to_string(speed) + "}}";
 }
 
 // Per wheel normal load and tangential force (N) every 2 ms for `duration` seconds.
@@ -210,7 +222,8 @@ ForceHistory forceHistory(Simulation sim, double duration) {
 
 }  // namespace
 
-TEST_CASE("a sloped ramp cut into quads loads the wheels as the uncut ramp does", "[sim][law][seam]") {
+TEST_CASE("a sloped ramp cut into quads loads the wheels as the uncut ramp does",
+          "[sim][law][seam]") {
   // rocker8 driving up a 10 % ramp whose rows are cut into 4 quads each
   // (seams at x = 1, 1.7, 2.4), extruded straight down, so the seams are
   // vertical while the surface leans. Before the distance rule a wheel got
@@ -230,11 +243,13 @@ TEST_CASE("a sloped ramp cut into quads loads the wheels as the uncut ramp does"
     for (double v : a.normal[w]) mean += v / a.normal[w].size();
     for (size_t i = 0; i < a.normal[w].size(); ++i) {
       worstNormal = std::max(worstNormal, std::abs(a.normal[w][i] - b.normal[w][i]));
-      worstTangential = std::max(worstTangential, std::abs(a.tangential[w][i] - b.tangential[w][i]));
+      worstTangential =
+          std::max(worstTangential, std::abs(a.tangential[w][i] - b.tangential[w][i]));
       traction = std::max(traction, a.tangential[w][i]);
     }
-    INFO("wheel " << w << ": mean load " << mean << " N, largest differences: normal " << worstNormal
-                  << " N, tangential " << worstTangential << " N (largest tangential " << traction << " N)");
+    INFO("wheel " << w << ": mean load " << mean << " N, largest differences: normal "
+                  << worstNormal << " N, tangential " << worstTangential
+                  << " N (largest tangential " << traction << " N)");
     CHECK(mean > 300);
     CHECK(traction > 30);  // the ramp needs traction: the tangential comparison means something
     CHECK(worstNormal <= 0.01 * mean);
@@ -257,10 +272,11 @@ TEST_CASE("a wheel crosses concave and convex creases without a load spike", "[s
   const std::vector<double> xs{-1, 2, 4, 9};
   std::string row;
   for (size_t i = 0; i + 1 < xs.size(); ++i)
-    row += std::string(i ? ", " : "") + R"({"a": )" + pt(xs[i], -1) + R"(, "b": )" + pt(xs[i], 1) + R"(, "m": )" +
-           pt(xs[i + 1], 0) + "}";
+    row += std::string(i ? ", " : "") + R"({"a": )" + pt(xs[i], -1) + R"(, "b": )" + pt(xs[i], 1) +
+           R"(, "m": )" + pt(xs[i + 1], 0) + "}";
   Simulation sim = simulationFromText(R"({"format": "roverlab-scenario", "version": 1,
-    "terrain": {"base": -3, "quads": {"left": [)" + row + R"(]}},
+    "terrain": {"base": -3, "quads": {"left": [)" +
+                                      row + R"(]}},
     "robot": {"preset": "wheel-rig", "pose": {"position": [0.5, 0]}},
     "control": {"wheel_speed": 0.2}, "simulation": {"duration": 200}})");
   runUntil(sim, 1.0);  // settled on the flat

@@ -24,7 +24,8 @@ std::uint64_t stateHash(const Simulation& sim) {
 }  // namespace
 
 TEST_CASE("the same scenario twice gives a bitwise-identical trajectory", "[sim][determinism]") {
-  for (const char* file : {"step-articulated6.json", "depression-rocker8.json", "stairs-planar-vehicle.json"}) {
+  for (const char* file :
+       {"step-articulated6.json", "depression-rocker8.json", "stairs-planar-vehicle.json"}) {
     INFO(file);
     Simulation a = simulationOf(file);
     Simulation b = simulationOf(file);

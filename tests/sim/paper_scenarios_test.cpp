@@ -14,19 +14,22 @@ namespace {
 // Lowest wheel-centre height (m) and smallest x of the wheels.
 double lowestWheel(const Simulation& sim) {
   double z = 1e300;
-  for (size_t w = 0; w < sim.model.wheels.size(); ++w) z = std::min(z, wheelCentre(sim, static_cast<int>(w)).z());
+  for (size_t w = 0; w < sim.model.wheels.size(); ++w)
+    z = std::min(z, wheelCentre(sim, static_cast<int>(w)).z());
   return z;
 }
 
 double rearmostWheel(const Simulation& sim) {
   double x = 1e300;
-  for (size_t w = 0; w < sim.model.wheels.size(); ++w) x = std::min(x, wheelCentre(sim, static_cast<int>(w)).x());
+  for (size_t w = 0; w < sim.model.wheels.size(); ++w)
+    x = std::min(x, wheelCentre(sim, static_cast<int>(w)).x());
   return x;
 }
 
 }  // namespace
 
-TEST_CASE("seed 001: front-wheel drive sticks at the cube, all-wheel drive crosses it", "[sim][paper]") {
+TEST_CASE("seed 001: front-wheel drive sticks at the cube, all-wheel drive crosses it",
+          "[sim][paper]") {
   // Block 0.2 m high (0.67 r) from x = 2.0 to 2.4. Stuck: the front wheel
   // stays against its face (centre at most r in front of it); crossed: both
   // wheels beyond the block after 10 s.
@@ -39,7 +42,8 @@ TEST_CASE("seed 001: front-wheel drive sticks at the cube, all-wheel drive cross
   CHECK(rearmostWheel(awd) > 2.4 + 0.3);
 }
 
-TEST_CASE("seed 001: all-wheel drive climbs the vertical wall, front-wheel drive does not", "[sim][paper]") {
+TEST_CASE("seed 001: all-wheel drive climbs the vertical wall, front-wheel drive does not",
+          "[sim][paper]") {
   // Wall 0.25 m (0.83 r) at x = 2: on top means wheel centres at 0.25 + r
   // less the tire deflection (a few mm).
   Simulation awd = simulationOf("wall-planar-vehicle.json");
@@ -61,7 +65,8 @@ TEST_CASE("seed 001: all-wheel drive climbs the stairs, front-wheel drive stalls
   CHECK(lowestWheel(fwd) < 0.3 + 0.01);  // the rear wheel never left the ground level
 }
 
-TEST_CASE("seed 002: rocker8 rolls into the depression with all right wheels touching", "[sim][paper]") {
+TEST_CASE("seed 002: rocker8 rolls into the depression with all right wheels touching",
+          "[sim][paper]") {
   // Right row dips 0.25 m between x = 2 and 7, deepest from 4 to 5. While the
   // body is over the deepest part (t = 13-16 s, base at x = 4.4-5.2) it rolls
   // right (left side up: roll > 0) and wheels 5-8 all carry load. (Earlier,
@@ -80,7 +85,8 @@ TEST_CASE("seed 002: rocker8 rolls into the depression with all right wheels tou
   CHECK(minRoll > 0.1);
 }
 
-TEST_CASE("seed 002: on the slope the right rear rocker's wheels 7-8 hang in the air", "[sim][paper]") {
+TEST_CASE("seed 002: on the slope the right rear rocker's wheels 7-8 hang in the air",
+          "[sim][paper]") {
   // The right row rises 0.3 m from x = 1 to 3; the left stays flat. While the
   // rover climbs (t = 1-7.5 s) the body rests on the other three rockers.
   Simulation sim = simulationOf("slope-rocker8.json");
@@ -97,7 +103,8 @@ TEST_CASE("seed 002: on the slope the right rear rocker's wheels 7-8 hang in the
   }
 }
 
-TEST_CASE("seed 001: the wheel-walker steps its wheels up a step that rolling cannot climb", "[sim][paper]") {
+TEST_CASE("seed 001: the wheel-walker steps its wheels up a step that rolling cannot climb",
+          "[sim][paper]") {
   // Step 0.3 m (2 wheel radii) at x = 1. The timed script lifts legs 1-3
   // onto it one by one, then raises the body so wheel 4 follows: at the end
   // every wheel centre is at step height + r (less a few mm of deflection).

@@ -126,7 +126,8 @@ TEST_CASE("flipped over means tilted more than 120 degrees, not a moment past ve
   for (const double yaw : {0.0, 1.0, -2.5})
     for (int tenth = 0; tenth <= 1800; tenth += 5) {
       if (tenth == 900 || tenth == 1200) continue;  // on a threshold: rounding decides
-      const Tilt t = tiltOf(rotation(yaw, Vec3::UnitY(), -tenth * 0.1 * kDeg));  // −angle about y: nose up
+      const Tilt t =
+          tiltOf(rotation(yaw, Vec3::UnitY(), -tenth * 0.1 * kDeg));  // −angle about y: nose up
       INFO("yaw " << yaw << " pitch " << tenth * 0.1 << "°");
       CHECK(t.flippedOver == (tenth > 1200));
       CHECK(t.upsideDown == (tenth > 900));

@@ -34,9 +34,11 @@ inline Vec3 closestOnSegment(const Vec3& p, const Vec3& a, const Vec3& b) {
 inline Vec3 closestOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
   const Vec3 n = (b - a).cross(c - a);
   const double len = n.norm();
-  const Vec3 onAb = closestOnSegment(p, a, b), onBc = closestOnSegment(p, b, c), onCa = closestOnSegment(p, c, a);
+  const Vec3 onAb = closestOnSegment(p, a, b), onBc = closestOnSegment(p, b, c),
+             onCa = closestOnSegment(p, c, a);
   auto nearestEdge = [&] {
-    const double da = (p - onAb).squaredNorm(), db = (p - onBc).squaredNorm(), dc = (p - onCa).squaredNorm();
+    const double da = (p - onAb).squaredNorm(), db = (p - onBc).squaredNorm(),
+                 dc = (p - onCa).squaredNorm();
     return da <= db && da <= dc ? onAb : db <= dc ? onBc : onCa;
   };
   if (!(len > 0)) return nearestEdge();
@@ -53,7 +55,8 @@ inline Vec3 closestOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const
 }
 
 /// Distance between segments [p1, q1] and [p2, q2] (Ericson §5.1.9).
-inline double segmentSegmentDistance(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2) {
+inline double segmentSegmentDistance(const Vec3& p1, const Vec3& q1, const Vec3& p2,
+                                     const Vec3& q2) {
   const Vec3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
   const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r);
   double s = 0, t = 0;
@@ -205,7 +208,8 @@ inline double separatedDistance(const BruteHull& a, const BruteHull& b) {
     for (size_t j = i + 1; j < na; ++j)
       for (size_t k = 0; k < nb; ++k)
         for (size_t l = k + 1; l < nb; ++l)
-          best = std::min(best, segmentSegmentDistance(a.points[i], a.points[j], b.points[k], b.points[l]));
+          best = std::min(
+              best, segmentSegmentDistance(a.points[i], a.points[j], b.points[k], b.points[l]));
   return best;
 }
 

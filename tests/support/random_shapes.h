@@ -20,7 +20,8 @@ inline double uniform(Rng& rng, double lo, double hi) {
 }
 
 inline Vec3 uniformBox(Rng& rng, const Vec3& lo, const Vec3& hi) {
-  return Vec3(uniform(rng, lo.x(), hi.x()), uniform(rng, lo.y(), hi.y()), uniform(rng, lo.z(), hi.z()));
+  return Vec3(uniform(rng, lo.x(), hi.x()), uniform(rng, lo.y(), hi.y()),
+              uniform(rng, lo.z(), hi.z()));
 }
 
 /// Uniform direction on the unit sphere.
@@ -47,7 +48,8 @@ inline std::vector<Vec3> randomCloud(Rng& rng) {
   std::vector<Vec3> pts;
   if (rng() % 2 == 0) {
     const double radius = uniform(rng, 0.2, 3.0);
-    for (int i = 0; i < n; ++i) pts.push_back(centre + radius * uniform(rng, 0.8, 1.0) * unitVector(rng));
+    for (int i = 0; i < n; ++i)
+      pts.push_back(centre + radius * uniform(rng, 0.8, 1.0) * unitVector(rng));
   } else {
     const Vec3 half = uniformBox(rng, Vec3::Constant(0.1), Vec3::Constant(2.0));
     for (int i = 0; i < n; ++i) pts.push_back(centre + uniformBox(rng, -half, half));

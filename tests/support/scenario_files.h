@@ -12,7 +12,9 @@
 
 namespace testing {
 
-inline std::filesystem::path terrainsDir() { return std::filesystem::path(ROVERLAB_SOURCE_DIR) / "terrains"; }
+inline std::filesystem::path terrainsDir() {
+  return std::filesystem::path(ROVERLAB_SOURCE_DIR) / "terrains";
+}
 
 inline std::string readText(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -34,8 +36,10 @@ inline roverlab::Simulation simulationFromText(const std::string& text) {
 }
 
 /// The simulation of terrains/NAME with `PATH=VALUE` overrides; fails the test on any issue.
-inline roverlab::Simulation simulationOf(const std::string& name, const std::vector<std::string>& overrides = {}) {
-  const roverlab::Expected<std::string> text = roverlab::applyOverrides(readText(terrainsDir() / name), overrides);
+inline roverlab::Simulation simulationOf(const std::string& name,
+                                         const std::vector<std::string>& overrides = {}) {
+  const roverlab::Expected<std::string> text =
+      roverlab::applyOverrides(readText(terrainsDir() / name), overrides);
   INFO(text.message());
   REQUIRE(text.ok());
   return simulationFromText(text.value());
@@ -49,7 +53,8 @@ inline void runUntil(roverlab::Simulation& sim, double t) {
 }
 
 inline roverlab::Vec3 wheelCentre(const roverlab::Simulation& sim, int wheel) {
-  return roverlab::worldPoint(sim.data.bodies, sim.model.wheels[wheel].body, roverlab::Vec3::Zero());
+  return roverlab::worldPoint(sim.data.bodies, sim.model.wheels[wheel].body,
+                              roverlab::Vec3::Zero());
 }
 
 }  // namespace testing

@@ -1,12 +1,12 @@
 // Static broadphase: grid queries return exactly the brute-force overlap set.
-#include <catch2/catch.hpp>
+#include "terrain/broadphase.h"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
 #include "support/random_shapes.h"
-#include "terrain/broadphase.h"
 #include "terrain/builders.h"
 #include "terrain/terrain.h"
 
@@ -70,8 +70,9 @@ TEST_CASE("queryBroadphase returns exactly the overlapping boxes", "[broadphase]
 }
 
 TEST_CASE("queryBroadphase counts touching boxes and filters by height", "[broadphase]") {
-  const std::vector<Aabb> boxes{box(Vec3(0, 0, 0), Vec3(1, 1, 1)), box(Vec3(1, 0, 0), Vec3(2, 1, 1)),
-                                box(Vec3(0, 0, 5), Vec3(2, 1, 6)), box(Vec3(10, 10, 0), Vec3(11, 11, 1))};
+  const std::vector<Aabb> boxes{
+      box(Vec3(0, 0, 0), Vec3(1, 1, 1)), box(Vec3(1, 0, 0), Vec3(2, 1, 1)),
+      box(Vec3(0, 0, 5), Vec3(2, 1, 6)), box(Vec3(10, 10, 0), Vec3(11, 11, 1))};
   const Broadphase bp = buildBroadphase(boxes);
   std::vector<int> out;
   // Touching the shared face x = 1 (Aabb::overlaps is inclusive).
@@ -109,7 +110,8 @@ TEST_CASE("piecesNear on a terrain finds the pieces whose boxes overlap", "[broa
   TerrainBuilder tb;
   // A 10 × 10 grid of 1 m boxes on the ground and a few blocks on top.
   for (int i = 0; i < 10; ++i)
-    for (int j = 0; j < 10; ++j) tb.addPiece(makeBox(Vec3(i + 0.5, j + 0.5, -0.5), Vec3(1, 1, 1), 0).value());
+    for (int j = 0; j < 10; ++j)
+      tb.addPiece(makeBox(Vec3(i + 0.5, j + 0.5, -0.5), Vec3(1, 1, 1), 0).value());
   tb.addPiece(makeBox(Vec3(3, 3, 0.25), Vec3(2, 2, 0.5), 0.3).value());
   tb.addPiece(makeWedge(Vec3(6, 2, 0), 3, 1, 0.5, 1.0).value());
   Expected<Terrain> built = std::move(tb).build();

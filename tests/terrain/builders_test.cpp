@@ -1,7 +1,8 @@
 // Terrain builders: seed 002's quads and quad rows, prisms, boxes, wedges and
 // seed 001's planar profiles split into convex pieces.
-#include <catch2/catch.hpp>
+#include "terrain/builders.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -9,7 +10,6 @@
 #include "geometry/gjk.h"
 #include "support/oracle.h"
 #include "support/random_shapes.h"
-#include "terrain/builders.h"
 
 using namespace roverlab;
 
@@ -52,8 +52,8 @@ double polylineHeight(const std::vector<Vec2>& line, double x) {
 // samples away from the polyline's vertices, a point 1e-6 m above the line is
 // outside every piece and a point 1e-6 m below is inside exactly one; a point
 // just above the base is inside exactly one; nothing lies outside |y| ≤ w/2.
-void checkProfileRegion(const std::vector<Polytope>& pieces, const std::vector<Vec2>& line, double width,
-                        double base) {
+void checkProfileRegion(const std::vector<Polytope>& pieces, const std::vector<Vec2>& line,
+                        double width, double base) {
   const double eps = 1e-6;  // ≫ the hull tolerance (1e-10·size), ≪ every feature of the profiles
   const double x0 = line.front().x(), x1 = line.back().x();
   for (int k = 1; k < 400; ++k) {
@@ -110,7 +110,8 @@ TEST_CASE("makeQuad derives the far side, plane and sides from a, b and m", "[bu
   CHECK(q.normal.z() > 0);
   CHECK((q.normal - n).norm() < 1e-14);
   // The plane n·x = offset contains a, b, m, a', b'.
-  for (const Vec3& p : {s.a, s.b, s.m, farA, farB}) CHECK(std::abs(q.normal.dot(p) - q.offset) < 1e-14);
+  for (const Vec3& p : {s.a, s.b, s.m, farA, farB})
+    CHECK(std::abs(q.normal.dot(p) - q.offset) < 1e-14);
 }
 
 TEST_CASE("makeQuad normal points up whatever the corner order", "[builders]") {
@@ -130,10 +131,11 @@ TEST_CASE("makeQuad rejects non-finite, coincident and vertical input", "[builde
   const Expected<Quad> inf = makeQuad({Vec3(0, 0, kInf), Vec3(0, 1, 0), Vec3(1, 0.5, 0)});
   CHECK_FALSE(inf.ok());
   CHECK(hasPathPrefix(inf.issues(), "a"));
-  CHECK_FALSE(makeQuad({Vec3(0, 0, 0), Vec3(0, 0, 0), Vec3(1, 0.5, 0)}).ok());     // a = b
-  CHECK_FALSE(makeQuad({Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(0, 0.5, 0)}).ok());     // m on the near side
-  CHECK_FALSE(makeQuad({Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(0, 3, 0)}).ok());       // m on line ab
-  CHECK_FALSE(makeQuad({Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(0, 0.5, 2)}).ok());     // vertical wall
+  CHECK_FALSE(makeQuad({Vec3(0, 0, 0), Vec3(0, 0, 0), Vec3(1, 0.5, 0)}).ok());  // a = b
+  CHECK_FALSE(
+      makeQuad({Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(0, 0.5, 0)}).ok());        // m on the near side
+  CHECK_FALSE(makeQuad({Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(0, 3, 0)}).ok());  // m on line ab
+  CHECK_FALSE(makeQuad({Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(0, 0.5, 2)}).ok());  // vertical wall
   for (const Expected<Quad>& e : {makeQuad({Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(0, 0.5, 2)})})
     CHECK_FALSE(e.message().empty());
 }
@@ -164,13 +166,16 @@ TEST_CASE("makeQuadRow chains segments through shared points", "[builders]") {
     }
   }
   // Each quad matches makeQuad of its segment.
-  for (size_t i = 0; i < 4; ++i) CHECK((makeQuad(row[i]).value().normal - r.value()[i].normal).norm() == 0);
+  for (size_t i = 0; i < 4; ++i)
+    CHECK((makeQuad(row[i]).value().normal - r.value()[i].normal).norm() == 0);
 }
 
-TEST_CASE("makeQuadRow names a segment that does not start at the previous far side", "[builders]") {
-  std::vector<QuadSegment> row{{Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(1, 0.5, 0)},
-                               {Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(2, 0.5, 0)},
-                               {Vec3(2, 0, 0), Vec3(2.01, 1, 0), Vec3(3, 0.5, 0)}};  // b_2 off by 1 cm
+TEST_CASE("makeQuadRow names a segment that does not start at the previous far side",
+          "[builders]") {
+  std::vector<QuadSegment> row{
+      {Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(1, 0.5, 0)},
+      {Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(2, 0.5, 0)},
+      {Vec3(2, 0, 0), Vec3(2.01, 1, 0), Vec3(3, 0.5, 0)}};  // b_2 off by 1 cm
   const Expected<std::vector<Quad>> r = makeQuadRow(row);
   CHECK_FALSE(r.ok());
   CHECK(hasPathPrefix(r.issues(), "[2]"));
@@ -206,7 +211,8 @@ TEST_CASE("quadPrism has the quad as its top face and a flat base", "[builders]"
   CHECK(p.box.min.z() == -1.0);
   // Side faces are vertical: their normals have no z component.
   for (size_t f = 0; f < p.faces.size(); ++f)
-    if (static_cast<int>(f) != top && static_cast<int>(f) != bottom) CHECK(std::abs(p.faces[f].normal.z()) < 1e-14);
+    if (static_cast<int>(f) != top && static_cast<int>(f) != bottom)
+      CHECK(std::abs(p.faces[f].normal.z()) < 1e-14);
   // A point above the quad's centre is at its plane distance from the prism.
   const Vec3 centre = 0.25 * (q.corners[0] + q.corners[1] + q.corners[2] + q.corners[3]);
   CHECK(pointDistance(p, centre + 0.1 * q.normal, kInf).distance == Approx(0.1).margin(1e-14));
@@ -262,7 +268,8 @@ TEST_CASE("makeWedge rises along its yaw to the given height", "[builders]") {
   REQUIRE(f >= 0);
   CHECK(p.faces[f].offset == Approx(ramp.dot(start)).margin(1e-14));
   // Height of the ramp above the middle of the footprint: 0.5 + 0.6·(1.5/3) = 0.8.
-  CHECK(pointDistance(p, Vec3(1, 2.5, 0.8 + 1e-3), kInf).distance == Approx(1e-3 * ramp.z()).margin(1e-14));
+  CHECK(pointDistance(p, Vec3(1, 2.5, 0.8 + 1e-3), kInf).distance ==
+        Approx(1e-3 * ramp.z()).margin(1e-14));
   CHECK_FALSE(makeWedge(start, 0, width, height, yaw).ok());
   CHECK_FALSE(makeWedge(start, length, width, -1, yaw).ok());
 }
@@ -314,7 +321,8 @@ TEST_CASE("makeProfile: heights above the block profile", "[builders]") {
 }
 
 TEST_CASE("makeProfile rejects decreasing x and bad parameters", "[builders]") {
-  const Expected<std::vector<Polytope>> r = makeProfile({{0, 0}, {1, 0}, {0.5, 0.2}, {2, 0}}, 1.0, -1.0);
+  const Expected<std::vector<Polytope>> r =
+      makeProfile({{0, 0}, {1, 0}, {0.5, 0.2}, {2, 0}}, 1.0, -1.0);
   CHECK_FALSE(r.ok());
   CHECK(r.message().find("[2]") != std::string::npos);
   CHECK_FALSE(makeProfile({{0, 0}}, 1.0, -1.0).ok());
@@ -364,7 +372,9 @@ TEST_CASE("quadsOverlapInPlan: overlapping, edge-sharing and separate quads", "[
   CHECK(quadsOverlapInPlan(q, into, 1e-6));
   CHECK(quadsOverlapInPlan(into, q, 1e-6));
   // Far away, and a slanted one whose boxes overlap but which lies clear of q.
-  CHECK_FALSE(quadsOverlapInPlan(q, makeQuad({Vec3(5, 1, 0), Vec3(5, 0, 0), Vec3(6, 0.5, 0)}).value(), 1e-6));
-  const Quad slanted = makeQuad({Vec3(1.05, 1.6, 0), Vec3(1.6, 1.05, 0), Vec3(1.9, 1.9, 0)}).value();
+  CHECK_FALSE(quadsOverlapInPlan(
+      q, makeQuad({Vec3(5, 1, 0), Vec3(5, 0, 0), Vec3(6, 0.5, 0)}).value(), 1e-6));
+  const Quad slanted =
+      makeQuad({Vec3(1.05, 1.6, 0), Vec3(1.6, 1.05, 0), Vec3(1.9, 1.9, 0)}).value();
   CHECK_FALSE(quadsOverlapInPlan(q, slanted, 1e-6));
 }

@@ -1,12 +1,12 @@
 // Track1 (seed 002 §2.4): nodes on the intersection lines of adjacent quad
 // planes; moving a node by one coordinate keeps it on its line.
-#include <catch2/catch.hpp>
+#include "terrain/track1.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
 #include "support/random_shapes.h"
-#include "terrain/track1.h"
 
 using namespace roverlab;
 
@@ -17,7 +17,8 @@ namespace {
 std::vector<Quad> leftRow() {
   std::vector<QuadSegment> row;
   Vec3 a(0, 0, 0), b(0.2, 1.0, 0.1);
-  const Vec3 steps[] = {Vec3(1, 0, 0), Vec3(1.2, 0.1, 0.35), Vec3(0.9, 0.3, 0.05), Vec3(1.1, -0.2, -0.4)};
+  const Vec3 steps[] = {Vec3(1, 0, 0), Vec3(1.2, 0.1, 0.35), Vec3(0.9, 0.3, 0.05),
+                        Vec3(1.1, -0.2, -0.4)};
   for (const Vec3& d : steps) {
     row.push_back({a, b, 0.5 * (a + b) + d});
     a += d;
@@ -29,7 +30,9 @@ std::vector<Quad> leftRow() {
 double planeError(const Quad& q, const Vec3& x) { return std::abs(q.normal.dot(x) - q.offset); }
 
 // Distance from x to the infinite line through p with direction d.
-double lineError(const Vec3& p, const Vec3& d, const Vec3& x) { return (x - p).cross(d.normalized()).norm(); }
+double lineError(const Vec3& p, const Vec3& d, const Vec3& x) {
+  return (x - p).cross(d.normalized()).norm();
+}
 
 }  // namespace
 
@@ -63,11 +66,13 @@ TEST_CASE("makeTrack1 puts nodes on both adjacent quad planes and on the shared 
       CHECK((n.normal.normalized() - (before.normal + after.normal).normalized()).norm() < 1e-12);
     }
     CHECK(planeError(row.back(), nodes.back().point) < 1e-9);
-    CHECK((nodes.back().point - (row.back().corners[3] + lateral * row.back().sideAB)).norm() < 1e-12);
+    CHECK((nodes.back().point - (row.back().corners[3] + lateral * row.back().sideAB)).norm() <
+          1e-12);
   }
 }
 
-TEST_CASE("moveTrack1Node sets one coordinate exactly and keeps the node on both planes", "[track1]") {
+TEST_CASE("moveTrack1Node sets one coordinate exactly and keeps the node on both planes",
+          "[track1]") {
   const std::vector<Quad> row = leftRow();
   const std::vector<Track1Node> nodes = makeTrack1(row, 0.5).value();
   shapes::Rng rng(17);
@@ -101,7 +106,8 @@ TEST_CASE("moveTrack1Node sets one coordinate exactly and keeps the node on both
   }
 }
 
-TEST_CASE("moveTrack1Node rejects an axis perpendicular to the line and non-finite values", "[track1]") {
+TEST_CASE("moveTrack1Node rejects an axis perpendicular to the line and non-finite values",
+          "[track1]") {
   // A row whose shared edges run exactly along y: x cannot be set on them.
   std::vector<QuadSegment> seg{{Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(1, 0.5, 0.2)},
                                {Vec3(1, 0, 0.2), Vec3(1, 1, 0.2), Vec3(2, 0.5, 0.1)}};
@@ -111,7 +117,7 @@ TEST_CASE("moveTrack1Node rejects an axis perpendicular to the line and non-fini
   const Expected<Track1Node> bad = moveTrack1Node(n, 0, 1.5);
   CHECK_FALSE(bad.ok());
   CHECK_FALSE(bad.message().empty());
-  CHECK_FALSE(moveTrack1Node(n, 2, 0.3).ok());  // z is constant along this edge, too
+  CHECK_FALSE(moveTrack1Node(n, 2, 0.3).ok());               // z is constant along this edge, too
   const Expected<Track1Node> y = moveTrack1Node(n, 1, 0.8);  // y is fine
   REQUIRE(y.ok());
   CHECK((y.value().point - Vec3(1, 0.8, 0.2)).norm() < 1e-15);
@@ -121,7 +127,9 @@ TEST_CASE("moveTrack1Node rejects an axis perpendicular to the line and non-fini
   CHECK_FALSE(moveTrack1Node(n, -1, 0.5).ok());
 }
 
-TEST_CASE("Track1 nodes stay on the left row: moves and given nodes beyond an edge's ends are refused", "[track1]") {
+TEST_CASE(
+    "Track1 nodes stay on the left row: moves and given nodes beyond an edge's ends are refused",
+    "[track1]") {
   const std::vector<Quad> row = leftRow();
   const std::vector<Track1Node> nodes = makeTrack1(row, 0.5).value();
   for (const Track1Node& n : nodes) {
@@ -141,6 +149,7 @@ TEST_CASE("Track1 nodes stay on the left row: moves and given nodes beyond an ed
     REQUIRE(mid.ok());
     CHECK(mid.value() == Approx(0.3 * n.edgeLength).margin(1e-12));
     CHECK_FALSE(track1Along(n, end + 0.05 * n.lineDir).ok());
-    CHECK_FALSE(track1Along(n, n.point + Vec3(0, 0, 0.01).cross(n.lineDir).normalized() * 0.01).ok());
+    CHECK_FALSE(
+        track1Along(n, n.point + Vec3(0, 0, 0.01).cross(n.lineDir).normalized() * 0.01).ok());
   }
 }

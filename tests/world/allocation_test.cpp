@@ -33,14 +33,16 @@ TEST_CASE("steps make no heap allocation, with either integrator", "[world][allo
   for (const auto& entry : std::filesystem::directory_iterator(testing::terrainsDir())) {
     const std::string name = entry.path().filename().string();
     for (const char* integrator : {"semi-implicit", "rk4"}) {
-      Simulation sim = testing::simulationOf(name, {std::string("simulation.integrator=") + integrator});
+      Simulation sim =
+          testing::simulationOf(name, {std::string("simulation.integrator=") + integrator});
       // Warm-up: buffers grow to the most contacts seen. Then 2 s more.
       testing::runUntil(sim, 1.0);
       const long before = allocations.load();
       long taken = 0;
       while (sim.state.bodies.time < 3.0 && advance(sim)) ++taken;
       const long added = allocations.load() - before;
-      INFO(name << " with " << integrator << ": " << added << " allocations in " << taken << " steps");
+      INFO(name << " with " << integrator << ": " << added << " allocations in " << taken
+                << " steps");
       CHECK(taken > 0);
       // A contact set larger than any before may grow a buffer once; per
       // step there is none (a step allocating would add thousands).
