@@ -6,16 +6,23 @@
 //   roverlab presets
 //
 // Exit status: 0 success; 1 invalid scenario (the {path, message} list is
-// printed as JSON); 2 usage error or unreadable file; 3 the simulation blew up;
-// 4 the robot left the terrain (fell below its lowest point).
+// printed as JSON); 2 usage error, unreadable file, failed write or any other
+// error; 3 the simulation blew up; 4 the robot left the terrain (fell below
+// its lowest point); 130 interrupted (Ctrl-C: the summary and the CSV hold
+// what was simulated up to then).
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "scenario/json_input.h"
 #include "sim/telemetry.h"
 
 namespace {
@@ -29,6 +36,12 @@ const char* kUsage =
     "  roverlab validate SCENARIO.json [--set PATH=VALUE]...\n"
     "  roverlab presets\n";
 
+/// An error that is not the user's command line: a message, exit status 2.
+int failure(const std::string& message) {
+  std::cerr << "roverlab: " << message << "\n";
+  return 2;
+}
+
 int usage(const std::string& message) {
   std::cerr << "roverlab: " << message << "\n" << kUsage;
   return 2;
@@ -37,9 +50,15 @@ int usage(const std::string& message) {
 int printIssues(const std::vector<Issue>& issues) {
   json list = json::array();
   for (const Issue& i : issues) list.push_back({{"path", i.path}, {"message", i.message}});
-  std::cout << json{{"ok", false}, {"issues", list}}.dump(2) << "\n";
+  std::cout << dumpJson(json{{"ok", false}, {"issues", list}}, 2) << "\n";
   return 1;
 }
+
+/// --csv-rate bounds (samples per simulated second).
+constexpr double kMinCsvRate = 1e-3, kMaxCsvRate = 1e6;
+
+volatile std::sig_atomic_t interrupted = 0;
+extern "C" void onInterrupt(int) { interrupted = 1; }
 
 struct Options {
   std::string command, file, csv;
@@ -56,7 +75,7 @@ int presets() {
                         {"description", p.description}});
     out.push_back({{"preset", name}, {"description", presetDescription(name)}, {"params", params}});
   }
-  std::cout << out.dump(2) << "\n";
+  std::cout << dumpJson(out, 2) << "\n";
   return 0;
 }
 
@@ -66,20 +85,24 @@ int run(const Options& o, const Scenario& scenario) {
   Simulation& sim = made.value();
   std::ofstream csv;
   std::vector<double> row;
-  const long every = std::max(1L, std::lround(1.0 / (o.csvRate * sim.model.dt)));
+  // Steps between samples and in the run, in 64 bits: a duration of 1e5 s at
+  // dt = 1e-6 s is 1e11 steps.
+  const long long every = std::max(1LL, std::llround(std::min(1e15, 1.0 / (o.csvRate * sim.model.dt))));
   if (!o.csv.empty()) {
     csv.open(o.csv);
-    if (!csv) return usage("cannot write " + o.csv);
+    if (!csv) return failure("cannot write " + o.csv + ": " + std::strerror(errno));
     const std::vector<std::string> cols = telemetryColumns(sim);
     for (size_t i = 0; i < cols.size(); ++i) csv << (i ? "," : "") << cols[i];
     csv << "\n";
     csv.precision(9);
   }
   RunStats stats;
-  const long total = std::lround(sim.duration / sim.model.dt);
+  const long long total = std::llround(sim.duration / sim.model.dt);
+  const bool progress = isatty(STDERR_FILENO);
+  std::signal(SIGINT, onInterrupt);
   const auto start = std::chrono::steady_clock::now();
-  double simulatedWall = 0;
-  for (long i = 0; i < total; ++i) {
+  auto lastReport = start;
+  for (long long i = 0; i < total && !interrupted; ++i) {
     if (!advance(sim)) break;
     if (sim.steps % every == 0) {
       updateKinematics(sim);
@@ -88,15 +111,33 @@ int run(const Options& o, const Scenario& scenario) {
         telemetryRow(sim, row);
         for (size_t k = 0; k < row.size(); ++k) csv << (k ? "," : "") << row[k];
         csv << "\n";
+        if (!csv) return failure("cannot write " + o.csv + ": " + std::strerror(errno));
+      }
+    }
+    if (progress && (i & 1023) == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - lastReport > std::chrono::seconds(1)) {
+        lastReport = now;
+        std::fprintf(stderr, "\rroverlab: t = %.3f of %g s (%.1f %%)", sim.state.bodies.time, sim.duration,
+                     100.0 * static_cast<double>(i) / static_cast<double>(total));
       }
     }
   }
-  simulatedWall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progress && lastReport != start) std::fprintf(stderr, "\n");
+  const double simulatedWall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   updateKinematics(sim);
   stats.sample(sim);
+  if (csv.is_open()) {
+    csv.close();
+    if (csv.fail()) return failure("cannot write " + o.csv + ": " + std::strerror(errno));
+  }
   std::cout << summaryJson(sim, stats, simulatedWall) << "\n";
   for (const Issue& w : sim.warnings)
     std::cerr << "roverlab: warning: " << w.path << ": " << w.message << "\n";
+  if (interrupted) {
+    std::cerr << "roverlab: interrupted at t = " << sim.state.bodies.time << " s\n";
+    return 130;
+  }
   switch (sim.outcome) {
     case RunOutcome::Ok:
       return 0;
@@ -110,9 +151,7 @@ int run(const Options& o, const Scenario& scenario) {
   return 3;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int command(int argc, char** argv) {
   Options o;
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return usage("no command");
@@ -136,8 +175,8 @@ int main(int argc, char** argv) {
       else {
         char* end = nullptr;
         o.csvRate = std::strtod(v->c_str(), &end);
-        if (end == v->c_str() || *end || !(o.csvRate > 0) || !std::isfinite(o.csvRate))
-          return usage("--csv-rate must be a positive number of samples per simulated second");
+        if (end == v->c_str() || *end || !(o.csvRate >= kMinCsvRate && o.csvRate <= kMaxCsvRate))
+          return usage("--csv-rate must be a number of samples per simulated second in [0.001, 1e6]");
       }
     } else if (a.rfind("--", 0) == 0) {
       return usage("unknown option " + a);
@@ -148,11 +187,17 @@ int main(int argc, char** argv) {
     }
   }
   if (o.file.empty()) return usage("no scenario file");
-  std::ifstream in(o.file);
-  if (!in) return usage("cannot read " + o.file);
-  std::stringstream text;
-  text << in.rdbuf();
-  Expected<std::string> doc = applyOverrides(text.str(), o.sets);
+  std::ifstream in(o.file, std::ios::binary);
+  if (!in) return failure("cannot read " + o.file + ": " + std::strerror(errno));
+  // Reads at most one byte past the document size limit, so that a huge
+  // file is refused without being read whole.
+  std::string content(kMaxDocumentBytes + 1, '\0');
+  in.read(content.data(), static_cast<std::streamsize>(content.size()));
+  if (in.bad()) return failure("cannot read " + o.file + ": " + std::strerror(errno));
+  content.resize(static_cast<size_t>(in.gcount()));
+  if (content.size() > kMaxDocumentBytes)
+    return printIssues({{"", "the file is larger than the limit of " + std::to_string(kMaxDocumentBytes) + " bytes (16 MiB)"}});
+  Expected<std::string> doc = applyOverrides(content, o.sets);
   if (!doc) return printIssues(doc.issues());
   Expected<Scenario> scenario = parseScenario(doc.value());
   if (!scenario) return printIssues(scenario.issues());
@@ -163,8 +208,33 @@ int main(int argc, char** argv) {
     json warnings = json::array();
     for (const Issue& w : sim.value().warnings)
       warnings.push_back({{"path", w.path}, {"message", w.message}});
-    std::cout << json{{"ok", true}, {"warnings", warnings}}.dump() << "\n";
+    std::cout << dumpJson(json{{"ok", true}, {"warnings", warnings}}) << "\n";
     return 0;
   }
   return run(o, scenario.value());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Whatever goes wrong, a message and exit status 2, never an abort.
+  int status = 2;
+  try {
+    status = command(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "roverlab: out of memory\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "roverlab: " << e.what() << "\n";
+    return 2;
+  } catch (...) {
+    std::cerr << "roverlab: unexpected error\n";
+    return 2;
+  }
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "roverlab: cannot write the standard output\n";
+    return 2;
+  }
+  return status;
 }

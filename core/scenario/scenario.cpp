@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "scenario/json_input.h"
 #include "terrain/builders.h"
 
 namespace roverlab {
@@ -45,7 +46,7 @@ class Reader {
   }
 
   static std::string at(const std::string& path, const std::string& key) {
-    return path.empty() ? key : path + "." + key;
+    return path.empty() ? clipped(key) : path + "." + clipped(key);
   }
   static std::string at(const std::string& path, size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
@@ -115,7 +116,7 @@ class Reader {
     }
     std::string v = obj[key].get<std::string>();
     if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
-      add(p, "must be one of: " + join(allowed) + " (got '" + v + "')");
+      add(p, "must be one of: " + join(allowed) + " (got '" + clipped(v) + "')");
       return fallback;
     }
     return v;
@@ -145,14 +146,21 @@ std::uint32_t colour(Reader& r, const json& obj, const std::string& path, std::u
   const std::string s = r.string(obj, path, "color", "");
   if (s.empty()) return fallback;
   if (s.size() != 7 || s[0] != '#' || s.find_first_not_of("0123456789abcdefABCDEF", 1) != std::string::npos) {
-    r.add(Reader::at(path, "color"), "must be a colour '#rrggbb', got '" + s + "'");
+    r.add(Reader::at(path, "color"), "must be a colour '#rrggbb', got '" + clipped(s) + "'");
     return fallback;
   }
   return static_cast<std::uint32_t>(std::stoul(s.substr(1), nullptr, 16));
 }
 
+/// Most hull points of a terrain in all: a 128-point hull takes ~15 ms to
+/// build, so 16 of them stay within a quarter of a second (docs/scenario-format.md, "Limits").
+constexpr int kMaxTotalHullPoints = 2048;
+
 struct TerrainContext {
   TerrainBuilder builder;
+  std::vector<std::string> piecePaths;  ///< per builder piece: the JSON path it came from
+  int hullPoints = 0;                   ///< points of every hull read so far (reported once past the limit)
+  bool full = false;                    ///< kMaxPieces reached: further pieces are not built
   std::map<std::string, int> materials;
   double base = -1.0;
   std::vector<Quad> rows[2];                     ///< left, right: the rows when they are valid
@@ -165,7 +173,7 @@ int materialOf(Reader& r, TerrainContext& t, const json& obj, const std::string&
   if (it != t.materials.end()) return it->second;
   std::vector<std::string> known;
   for (const auto& [n, i] : t.materials) known.push_back(n);
-  r.add(Reader::at(path, "material"), "unknown material '" + name + "' (defined: " + join(known) + ")");
+  r.add(Reader::at(path, "material"), "unknown material '" + clipped(name) + "' (defined: " + clipped(join(known)) + ")");
   return 0;
 }
 
@@ -194,10 +202,44 @@ void readMaterials(Reader& r, TerrainContext& t, const json& terrain) {
   if (!haveDefault) t.materials["default"] = t.builder.addMaterial(asphalt);
 }
 
+// False (with an issue, once) when the terrain already has kMaxPieces pieces.
+bool roomFor(Reader& r, TerrainContext& t, const std::string& path, size_t more = 1) {
+  if (t.builder.pieceCount() + more <= static_cast<size_t>(kMaxPieces)) return true;
+  if (!t.full)
+    r.add(path, "the terrain would have more than " + std::to_string(kMaxPieces) +
+                    " pieces, the limit (docs/scenario-format.md, \"Limits\")");
+  t.full = true;
+  return false;
+}
+
 void addShape(Reader& r, TerrainContext& t, Expected<Polytope> shape, const std::string& path, int material,
               std::uint32_t color) {
   if (!shape) return r.addAll(path, shape.issues());
+  if (!roomFor(r, t, path)) return;
   t.builder.addPiece(std::move(shape).value(), material, color);
+  t.piecePaths.push_back(path);
+}
+
+// The builder's issues with `pieces[i]` turned into the JSON paths the pieces
+// came from.
+std::vector<Issue> terrainIssues(const std::vector<Issue>& issues, const std::vector<std::string>& paths) {
+  const auto rename = [&](std::string text) {
+    for (size_t at = text.find("pieces["); at != std::string::npos; at = text.find("pieces[", at + 1)) {
+      const size_t close = text.find(']', at);
+      if (close == std::string::npos) break;
+      const size_t i = std::strtoul(text.c_str() + at + 7, nullptr, 10);
+      if (i >= paths.size()) continue;
+      text.replace(at, close + 1 - at, paths[i]);
+      at += paths[i].size() - 1;
+    }
+    return text;
+  };
+  std::vector<Issue> out;
+  for (const Issue& i : issues) {
+    const bool piece = i.path.rfind("pieces[", 0) == 0;
+    out.push_back({piece ? rename(i.path) : Reader::at("terrain", i.path), rename(i.message)});
+  }
+  return out;
 }
 
 void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
@@ -212,6 +254,7 @@ void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
     const json* row = r.array(q, path, key);
     if (!row) continue;
     const std::string rowPath = Reader::at(path, key);
+    if (!roomFor(r, t, rowPath, row->size())) continue;
     std::vector<QuadSegment> segments;
     bool ok = true;
     for (size_t i = 0; i < row->size(); ++i) {
@@ -244,8 +287,15 @@ void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
       r.addAll(rowPath, quads.issues());
       continue;
     }
-    for (size_t i = 0; i < quads.value().size(); ++i)
-      addShape(r, t, quadPrism(quads.value()[i], base), Reader::at(rowPath, i), material, quadColor(side, i));
+    for (size_t i = 0; i < quads.value().size(); ++i) {
+      Expected<Polytope> prism = quadPrism(quads.value()[i], base);
+      if (!prism) {  // the base is the row's, at terrain.quads.base (or terrain.base)
+        const std::string basePath = q.contains("base") ? Reader::at(path, "base") : "terrain.base";
+        r.add(basePath, prism.issues().front().message + " (" + Reader::at(rowPath, i) + ")");
+        continue;
+      }
+      addShape(r, t, std::move(prism), Reader::at(rowPath, i), material, quadColor(side, i));
+    }
     t.rows[side] = quads.value();
   }
   // The rows lie side by side: a right quad over a left one would be ground
@@ -302,6 +352,16 @@ void readBlocks(Reader& r, TerrainContext& t, const json& terrain) {
       const size_t before = r.issues.size();
       std::vector<Vec3> points;
       if (const json* pts = r.array(h, p, "points")) {
+        t.hullPoints += static_cast<int>(std::min<size_t>(pts->size(), kMaxTotalHullPoints + 1));
+        const bool tooMany = t.hullPoints > kMaxTotalHullPoints;
+        if (pts->size() > static_cast<size_t>(kMaxHullPoints) || tooMany) {
+          if (!tooMany || t.hullPoints - static_cast<int>(pts->size()) <= kMaxTotalHullPoints) r.add(p + ".points", pts->size() > static_cast<size_t>(kMaxHullPoints)
+                                   ? "has " + std::to_string(pts->size()) + " points; a hull has at most " +
+                                         std::to_string(kMaxHullPoints) + " (split the shape into several hulls)"
+                                   : "the terrain's hulls would have more than " +
+                                         std::to_string(kMaxTotalHullPoints) + " points in all, the limit");
+          continue;
+        }
         for (size_t k = 0; k < pts->size(); ++k)
           if (std::optional<Vec3> v = r.vec3((*pts)[k], Reader::at(p + ".points", k))) points.push_back(*v);
       } else if (!h.contains("points")) {
@@ -320,6 +380,7 @@ void readBlocks(Reader& r, TerrainContext& t, const json& terrain) {
       const size_t before = r.issues.size();
       std::vector<Vec2> points;
       if (const json* pts = r.array(pr, p, "points")) {
+        if (!roomFor(r, t, p + ".points", pts->size() > 0 ? pts->size() - 1 : 0)) continue;
         for (size_t k = 0; k < pts->size(); ++k) {
           const std::string pk = Reader::at(p + ".points", k);
           const json& pt = (*pts)[k];
@@ -343,9 +404,12 @@ void readBlocks(Reader& r, TerrainContext& t, const json& terrain) {
         r.addAll(p, pieces.issues());
         continue;
       }
+      if (!roomFor(r, t, p, pieces.value().size())) continue;
       int k = 0;
-      for (Polytope& piece : pieces.value())
+      for (Polytope& piece : pieces.value()) {
         t.builder.addPiece(std::move(piece), material, k++ % 2 ? (color & 0xf0f0f0) : color);
+        t.piecePaths.push_back(p);
+      }
     }
   }
 }
@@ -362,7 +426,10 @@ void readTrack1(Reader& r, const json& doc, const std::vector<Quad>& leftRow, Sc
   const json& tj = doc["track1"];
   if (!r.object(tj, "track1", {"lateral", "nodes"})) return;
   if (leftRow.empty()) {
-    r.add("track1", "needs terrain.quads.left: Track1 nodes lie on the left row's plane intersections");
+    // A left row that is present but invalid has its own issues already.
+    const bool rowGiven = doc.contains("terrain") && doc["terrain"].is_object() && doc["terrain"].contains("quads") &&
+                          doc["terrain"]["quads"].is_object() && doc["terrain"]["quads"].contains("left");
+    if (!rowGiven) r.add("track1", "needs terrain.quads.left: Track1 nodes lie on the left row's plane intersections");
     return;
   }
   const double lateral = r.number(tj, "track1", "lateral", 0.5, 0.0, 1.0, "-");
@@ -402,7 +469,7 @@ void readRobot(Reader& r, const json& doc, Scenario& s) {
       r.add("robot.params", "must be an object of parameter values");
     } else {
       for (const auto& [name, v] : pj.items()) {
-        const std::string p = "robot.params." + name;
+        const std::string p = Reader::at("robot.params", name);
         if (!v.is_number()) r.add(p, "must be a number, got " + typeName(v));
         else s.robot.params[name] = v.get<double>();
       }
@@ -499,49 +566,26 @@ void checkJointNames(Reader& r, const Scenario& s) {
   const std::string list = known.empty() ? "this preset has no joint drives" : "known: " + join(known);
   auto check = [&](const std::map<std::string, double>& joints, const std::string& path) {
     for (const auto& [name, v] : joints)
-      if (!robot.value().joints.count(name)) r.add(path + ".joints." + name, "unknown joint drive (" + list + ")");
+      if (!robot.value().joints.count(name)) r.add(Reader::at(path + ".joints", name), "unknown joint drive (" + list + ")");
   };
   check(s.control.joints, "control");
   for (size_t i = 0; i < s.control.script.size(); ++i) check(s.control.script[i].joints, Reader::at("control.script", i));
 }
 
-// Parses JSON without exceptions (the WebAssembly build cannot catch them):
-// a SAX pass that records the first syntax error, then the DOM parse.
-class SyntaxCheck : public nlohmann::json_sax<json> {
- public:
-  std::string error;
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(string_t&) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
-    error = e.what();
-    return false;
-  }
+// One step of a --set path: an object key or an array index.
+struct PathStep {
+  bool isIndex = false;
+  std::string key;
+  std::size_t index = 0;
 };
 
-Expected<json> parseJson(const std::string& text) {
-  SyntaxCheck check;
-  if (!json::sax_parse(text, &check) || !check.error.empty())
-    return Expected<json>::failure("", "not valid JSON: " + check.error);
-  return json::parse(text, nullptr, false);
-}
-
 // Splits "a.b[2].c" into keys and indices.
-std::optional<json::json_pointer> pointerOf(const std::string& path) {
-  std::string ptr;
+std::optional<std::vector<PathStep>> splitPath(const std::string& path) {
+  std::vector<PathStep> steps;
   std::string token;
   auto flush = [&]() {
     if (token.empty()) return false;
-    ptr += "/" + token;
+    steps.push_back({false, token, 0});
     token.clear();
     return true;
   };
@@ -550,23 +594,49 @@ std::optional<json::json_pointer> pointerOf(const std::string& path) {
     if (c == '.') {
       if (!flush()) return std::nullopt;
     } else if (c == '[') {
-      if (!flush()) return std::nullopt;
+      if (!token.empty()) flush();
+      else if (steps.empty()) return std::nullopt;
       const size_t close = path.find(']', i);
       if (close == std::string::npos) return std::nullopt;
       const std::string index = path.substr(i + 1, close - i - 1);
-      if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-      ptr += "/" + index;
+      // Up to 9 digits: no array a scenario may hold comes near 10^9 elements.
+      if (index.empty() || index.size() > 9 || index.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+      steps.push_back({true, "", static_cast<std::size_t>(std::stoul(index))});
       i = close;
       if (i + 1 < path.size() && path[i + 1] == '.') ++i;
-    } else if (c == '~' || c == '/') {
-      token += c == '~' ? "~0" : "~1";
     } else {
       token += c;
     }
   }
   if (!token.empty()) flush();
-  if (ptr.empty()) return std::nullopt;
-  return json::json_pointer(ptr);
+  if (steps.empty()) return std::nullopt;
+  return steps;
+}
+
+// Sets the value at `steps` in `doc`, creating missing objects and arrays; an
+// index may address an element or the one just past the end (appending).
+std::optional<Issue> setAt(json& doc, const std::vector<PathStep>& steps, const std::string& path, json value) {
+  json* node = &doc;
+  for (const PathStep& step : steps) {
+    if (step.isIndex) {
+      if (node->is_null()) *node = json::array();
+      if (!node->is_array()) return Issue{path, "cannot be set: [" + std::to_string(step.index) + "] indexes " + typeName(*node)};
+      if (step.index > node->size())
+        return Issue{path, "cannot be set: index " + std::to_string(step.index) + " is past the end of an array of " +
+                               std::to_string(node->size()) + " (an index up to " + std::to_string(node->size()) +
+                               " sets or appends)"};
+      if (step.index == node->size()) node->push_back(nullptr);
+      node = &(*node)[step.index];
+    } else {
+      if (node->is_null()) *node = json::object();
+      if (!node->is_object())
+        return Issue{path, "cannot be set: ." + clipped(step.key) + " names a field of " + typeName(*node)};
+      node = &(*node)[step.key];
+    }
+  }
+  *node = std::move(value);
+  return std::nullopt;
 }
 
 void readTerrain(Reader& r, const json& doc, TerrainContext& t) {
@@ -581,11 +651,22 @@ void readTerrain(Reader& r, const json& doc, TerrainContext& t) {
   if (t.builder.pieceCount() == 0 && r.issues.empty()) r.add("terrain", "has no pieces");
 }
 
+// At most kMaxIssues issues, then one that counts the rest: a file of 3 000
+// bad pieces gets a readable answer.
+constexpr size_t kMaxIssues = 100;
+std::vector<Issue> capped(std::vector<Issue> issues) {
+  if (issues.size() <= kMaxIssues) return issues;
+  const size_t more = issues.size() - kMaxIssues;
+  issues.resize(kMaxIssues);
+  issues.push_back({"", "and " + std::to_string(more) + " more issues"});
+  return issues;
+}
+
 }  // namespace
 
 TerrainInspection inspectTerrain(const std::string& text) {
   TerrainInspection out;
-  Expected<json> parsed = parseJson(text);
+  Expected<json> parsed = readJson(text);
   if (!parsed) {
     out.issues = parsed.issues();
     return out;
@@ -603,10 +684,10 @@ TerrainInspection inspectTerrain(const std::string& text) {
   out.leftSegments = t.segments[0];
   out.rightSegments = t.segments[1];
   out.track1 = s.track1;
-  out.issues = r.issues;
+  out.issues = capped(r.issues);
   if (!out.issues.empty()) return out;
   Expected<Terrain> terrain = std::move(t.builder).build();
-  if (!terrain) out.issues = prefixed("terrain", terrain.issues());
+  if (!terrain) out.issues = capped(terrainIssues(terrain.issues(), t.piecePaths));
   else out.terrain = std::move(terrain).value();
   return out;
 }
@@ -614,18 +695,18 @@ TerrainInspection inspectTerrain(const std::string& text) {
 std::vector<std::string> controllerNames() { return {"none", "step-climb"}; }
 
 Expected<Scenario> parseScenario(const std::string& text) {
-  Expected<json> parsed = parseJson(text);
+  Expected<json> parsed = readJson(text);
   if (!parsed) return parsed.issues();
   const json& doc = parsed.value();
   Reader r;
   if (!r.object(doc, "", {"format", "version", "name", "description", "terrain", "track1", "robot", "control",
                           "simulation"}))
-    return r.issues;
+    return capped(r.issues);
   const std::string format = r.string(doc, "", "format", "");
   if (format != kScenarioFormat) r.add("format", std::string("must be \"") + kScenarioFormat + "\"");
-  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != kScenarioVersion) {
-    const std::string got =
-        doc.contains("version") ? doc["version"].dump(-1, ' ', false, json::error_handler_t::replace) : "nothing";
+  // Compared as the 64-bit integer it is: 2^32 + 1 is not 1.
+  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"] != kScenarioVersion) {
+    const std::string got = doc.contains("version") ? clipped(dumpJson(doc["version"])) : "nothing";
     r.add("version", "unsupported scenario version " + got + "; this build reads version " +
                          std::to_string(kScenarioVersion));
     return r.issues;  // the rest may mean something else in another version
@@ -643,40 +724,52 @@ Expected<Scenario> parseScenario(const std::string& text) {
   readControl(r, doc, s);
   readSimulation(r, doc, s);
   if (!s.robot.preset.empty()) checkJointNames(r, s);  // preset parameters too, alongside other issues
-  if (!r.issues.empty()) return r.issues;
+  if (!r.issues.empty()) return capped(r.issues);
   Expected<Terrain> terrain = std::move(t.builder).build();
-  if (!terrain) return prefixed("terrain", terrain.issues());
+  if (!terrain) return capped(terrainIssues(terrain.issues(), t.piecePaths));
   s.terrain = std::move(terrain).value();
   return s;
 }
 
 Expected<std::string> applyOverrides(const std::string& text, const std::vector<std::string>& assignments) {
-  Expected<json> parsed = parseJson(text);
+  if (assignments.empty()) return text;  // read as it is: nothing re-serialized
+  Expected<json> parsed = readJson(text);
   if (!parsed) return parsed.issues();
   json& doc = parsed.value();
   std::vector<Issue> issues;
   for (const std::string& a : assignments) {
+    const std::string shown = "--set " + clipped(a);
+    if (const size_t bad = invalidUtf8Offset(a); bad != std::string::npos) {
+      issues.push_back({"--set", "not UTF-8 at byte " + std::to_string(bad) + " of the assignment"});
+      continue;
+    }
     const size_t eq = a.find('=');
     if (eq == std::string::npos || eq == 0) {
-      issues.push_back({"--set " + a, "must be PATH=VALUE, e.g. robot.params.wheel_radius=0.2"});
+      issues.push_back({shown, "must be PATH=VALUE, e.g. robot.params.wheel_radius=0.2"});
       continue;
     }
     const std::string path = a.substr(0, eq), value = a.substr(eq + 1);
-    const std::optional<json::json_pointer> ptr = pointerOf(path);
-    if (!ptr) {
-      issues.push_back({path, "is not a field path (use dots and [index], e.g. terrain.boxes[0].size[2])"});
+    const std::optional<std::vector<PathStep>> steps = splitPath(path);
+    if (!steps) {
+      issues.push_back({clipped(path), "is not a field path (use dots and [index] with up to 9 digits, e.g. terrain.boxes[0].size[2])"});
       continue;
     }
-    json v = json::parse(value, nullptr, false);
-    if (v.is_discarded()) v = value;
-    try {
-      doc[*ptr] = v;
-    } catch (const json::exception& e) {
-      issues.push_back({path, std::string("cannot be set: ") + e.what()});
+    // VALUE is JSON when it parses; text that cannot be anything but JSON
+    // (an array, an object, a quoted string, a number) and does not parse is
+    // an issue, anything else is a string.
+    Expected<json> v = readJson(value);
+    if (!v) {
+      const size_t first = value.find_first_not_of(" \t");
+      if (first != std::string::npos && std::string("[{\"-0123456789").find(value[first]) != std::string::npos) {
+        issues.push_back({clipped(path), "the value: " + v.issues().front().message});
+        continue;
+      }
+      v = json(value);
     }
+    if (std::optional<Issue> problem = setAt(doc, *steps, clipped(path), std::move(v).value())) issues.push_back(*problem);
   }
   if (!issues.empty()) return issues;
-  return doc.dump(2);
+  return dumpJson(doc, 2);
 }
 
 }  // namespace roverlab

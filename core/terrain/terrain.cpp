@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+
+#include "terrain/overlap.h"
 
 namespace roverlab {
 namespace {
@@ -115,6 +118,19 @@ Expected<Terrain> TerrainBuilder::build() && {
       issues.push_back({"pieces[" + std::to_string(i) + "].material",
                         "no material " + std::to_string(pieces_[i].material) + " (have " +
                             std::to_string(materials_.size()) + ")"});
+  if (pieces_.size() > static_cast<size_t>(kMaxPieces))
+    issues.push_back({"pieces", "has " + std::to_string(pieces_.size()) + " pieces; the limit is " +
+                                    std::to_string(kMaxPieces)});
+  if (!issues.empty()) return issues;
+  std::vector<const Polytope*> shapes;
+  for (const TerrainPiece& p : pieces_) shapes.push_back(&p.shape);
+  for (const PieceOverlap& o : findOverlaps(shapes, kFlushTolerance)) {
+    char depth[32];
+    std::snprintf(depth, sizeof depth, "%.1f", o.depth * 1e3);
+    issues.push_back({"pieces[" + std::to_string(o.piece) + "]",
+                      "overlaps pieces[" + std::to_string(o.other) + "] by " + depth +
+                          " mm; pieces may touch (within 1.1 mm) but not fill the same space"});
+  }
   if (!issues.empty()) return issues;
 
   Terrain t;

@@ -34,6 +34,10 @@ struct TerrainPiece {
 /// not an edge (typed coordinates, rounding, hand-built terrains).
 constexpr double kFlushTolerance = 1.1e-3;
 
+/// Most pieces a terrain may have: 10 000 boxes build in about 0.4 s natively
+/// (docs/scenario-format.md, "Limits").
+constexpr int kMaxPieces = 10000;
+
 struct Terrain {
   std::vector<TerrainPiece> pieces;
   std::vector<Material> materials;
@@ -53,7 +57,9 @@ class TerrainBuilder {
   void append(const Terrain& other);
   int pieceCount() const { return static_cast<int>(pieces_.size()); }
 
-  /// Finalises: broadphase, bounds, flush seams. At least one piece is needed.
+  /// Finalises: broadphase, bounds, flush seams. At least one piece is needed,
+  /// at most kMaxPieces, and no two may overlap by more than kFlushTolerance
+  /// (issues at `pieces[i]`, naming the earlier piece `pieces[j]`).
   Expected<Terrain> build() &&;
 
  private:

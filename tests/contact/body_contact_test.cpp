@@ -24,7 +24,9 @@ Terrain terrainOf(const std::vector<Polytope>& pieces, const Material& m = Mater
   TerrainBuilder tb;
   tb.addMaterial(m);
   for (const Polytope& p : pieces) tb.addPiece(p, 0);
-  return std::move(tb).build().value();
+  Expected<Terrain> built = std::move(tb).build();
+  REQUIRE(built.ok());
+  return std::move(built).value();
 }
 
 OrientedBox orientedBox(const Vec3& centre, const Vec3& size,
@@ -309,7 +311,7 @@ TEST_CASE("the cached broadphase of a moving box finds the pieces a fresh query 
   for (int i = 0; i < 20; ++i)
     for (int j = 0; j < 20; ++j)
       blocks.push_back(
-          makeBox(Vec3(0.5 * i, 0.5 * j, 0.1 * ((i + j) % 3)), Vec3(0.4, 0.4, 0.3), 0.3 * i)
+          makeBox(Vec3(0.6 * i, 0.6 * j, 0.1 * ((i + j) % 3)), Vec3(0.4, 0.4, 0.3), 0.3 * i)
               .value());
   const Terrain field = terrainOf(blocks);
   const ContactBox box =

@@ -46,7 +46,7 @@ TEST_CASE("malformed documents", "[scenario]") {
   CHECK(huge.issues()[0].message.find("number overflow") != std::string::npos);
   const Expected<Scenario> notJson = parseScenario("{\"format\": ");
   REQUIRE_FALSE(notJson.ok());
-  CHECK(notJson.issues()[0].path.empty());
+  CHECK(notJson.issues()[0].path == "format");  // the value that is missing
   CHECK(notJson.issues()[0].message.rfind("not valid JSON", 0) == 0);
   const Expected<Scenario> array = parseScenario("[1, 2]");
   REQUIRE_FALSE(array.ok());

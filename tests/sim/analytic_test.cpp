@@ -216,8 +216,8 @@ TEST_CASE("a driven wheel climbs steps up to h_max = r(1 − 1/√(1+μ²))", "[
   const double r = 0.19, mu = 0.8;
   const double hMax = r * (1 - 1 / std::sqrt(1 + mu * mu));
   const auto climbs = [&](double h) {
-    const std::string step = R"(, {"centre": [1.5, 0, )" + std::to_string(h / 2 - 0.5) + R"(], "size": [2, 4, )" +
-                             std::to_string(h + 1) + "]}";
+    const std::string step = R"(, {"centre": [1.5, 0, )" + std::to_string(h / 2) + R"(], "size": [2, 4, )" +
+                             std::to_string(h) + "]}";
     Simulation sim = simulationFromText(
         rig("", R"({"phi_max": 0.8, "s0": 0.1, "s1": 1e-9, "rolling": 0})", step, 0.3));
     runUntil(sim, 12.0);  // 0.3 rad/s × 0.19 m: the edge at x = 0.5 − r is reached after ~6 s

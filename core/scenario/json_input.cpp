@@ -1,0 +1,189 @@
+#include "scenario/json_input.h"
+
+#include <cstdio>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace roverlab {
+namespace {
+
+using json = nlohmann::json;
+
+// Length of the UTF-8 sequence starting at text[i], or 0 when it is ill-formed
+// (Unicode 15, table 3-7: well-formed byte sequences).
+std::size_t utf8Sequence(const std::string& text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
+  const unsigned b0 = byte(i);
+  if (b0 < 0x80) return 1;
+  const auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) {
+    const unsigned b = byte(k);
+    return k < text.size() && b >= lo && b <= hi;
+  };
+  if (b0 >= 0xC2 && b0 <= 0xDF) return cont(i + 1) ? 2 : 0;
+  if (b0 == 0xE0) return cont(i + 1, 0xA0) && cont(i + 2) ? 3 : 0;
+  if ((b0 >= 0xE1 && b0 <= 0xEC) || b0 == 0xEE || b0 == 0xEF) return cont(i + 1) && cont(i + 2) ? 3 : 0;
+  if (b0 == 0xED) return cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;  // no surrogates
+  if (b0 == 0xF0) return cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  if (b0 >= 0xF1 && b0 <= 0xF3) return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  if (b0 == 0xF4) return cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  return 0;
+}
+
+// Line and column (1-based, columns in bytes) of a byte offset.
+std::string position(const std::string& text, std::size_t offset) {
+  std::size_t line = 1, lineStart = 0;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i)
+    if (text[i] == '\n') ++line, lineStart = i + 1;
+  return "byte " + std::to_string(offset) + " (line " + std::to_string(line) + ", column " +
+         std::to_string(offset - lineStart + 1) + ")";
+}
+
+// nlohmann's parse error text without its "[json.exception.…] parse error at
+// line L, column C: " prefix (the position is given in bytes instead).
+std::string syntaxMessage(const std::string& what) {
+  std::string_view m = what;
+  if (m.rfind("[json.exception", 0) == 0 && m.find("] ") != std::string_view::npos) m.remove_prefix(m.find("] ") + 2);
+  if (m.rfind("parse error", 0) == 0 && m.find(": ") != std::string_view::npos) m.remove_prefix(m.find(": ") + 2);
+  return clipped(std::string(m));
+}
+
+// One pass over the document's events: nesting depth, value count, duplicate
+// keys, and the path of the value being read, for the messages. The parser
+// behind it (nlohmann's SAX parser) keeps its own stack on the heap, so no
+// depth of input recurses.
+class Checker : public nlohmann::json_sax<json> {
+ public:
+  explicit Checker(const std::string& text) : text_(text) {}
+
+  Issue issue;
+  bool failed = false;
+
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override { return open(true); }
+  bool start_array(std::size_t) override { return open(false); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& k) override {
+    Frame& f = frames_.back();
+    f.key = k;
+    if (!f.keys.insert(k).second) return fail(path(), "duplicate key: a field may appear once in an object");
+    return true;
+  }
+
+  bool parse_error(std::size_t offset, const std::string&, const nlohmann::detail::exception& e) override {
+    const std::size_t at = offset > 0 ? offset - 1 : 0;  // nlohmann counts the byte after the error
+    return fail(nextPath(), "not valid JSON at " + position(text_, at) + ": " + syntaxMessage(e.what()));
+  }
+
+ private:
+  struct Frame {
+    bool object = false;
+    std::size_t count = 0;  // values seen in an array
+    std::string key;        // current key in an object
+    std::unordered_set<std::string> keys;
+  };
+  const std::string& text_;
+  std::vector<Frame> frames_;
+  std::size_t values_ = 0;
+
+  bool fail(const std::string& path, const std::string& message) {
+    if (!failed) issue = {path, message}, failed = true;
+    return false;
+  }
+
+  // Path of the value at the top of the stack (the container's last element).
+  std::string path() const {
+    std::string out;
+    for (const Frame& f : frames_) {
+      if (f.object) out += (out.empty() ? "" : ".") + clipped(f.key);
+      else out += "[" + std::to_string(f.count == 0 ? 0 : f.count - 1) + "]";
+    }
+    return out;
+  }
+  // Path of the value about to be read (for errors before it is counted).
+  std::string nextPath() {
+    if (!frames_.empty() && !frames_.back().object) {
+      ++frames_.back().count;
+      std::string p = path();
+      --frames_.back().count;
+      return p;
+    }
+    return path();
+  }
+
+  bool value() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().count;
+    if (++values_ > kMaxJsonValues)
+      return fail(path(), "the document holds more than " + std::to_string(kMaxJsonValues) + " values");
+    return true;
+  }
+  bool open(bool object) {
+    if (!value()) return false;
+    if (static_cast<int>(frames_.size()) >= kMaxJsonDepth)
+      return fail(clipped(path()), "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
+    frames_.push_back(Frame{object, 0, {}, {}});
+    return true;
+  }
+  bool close() {
+    frames_.pop_back();
+    return true;
+  }
+};
+
+}  // namespace
+
+std::size_t invalidUtf8Offset(const std::string& text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8Sequence(text, i);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::string::npos;
+}
+
+Expected<json> readJson(const std::string& text) {
+  if (text.size() > kMaxDocumentBytes)
+    return Expected<json>::failure("", "the document is " + std::to_string(text.size()) + " bytes; the limit is " +
+                                           std::to_string(kMaxDocumentBytes) + " bytes (16 MiB)");
+  if (const std::size_t bad = invalidUtf8Offset(text); bad != std::string::npos) {
+    const bool utf16 = text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') ||
+                                            (text[0] == '\xFE' && text[1] == '\xFF'));
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[bad]));
+    return Expected<json>::failure("", std::string("not UTF-8: byte ") + hex + " at " + position(text, bad) +
+                                           (utf16 ? "; the file is UTF-16, save it as UTF-8" : ""));
+  }
+  Checker check(text);
+  const bool complete = json::sax_parse(text, &check);
+  if (check.failed) return std::vector<Issue>{check.issue};
+  if (!complete) return Expected<json>::failure("", "not valid JSON");
+  json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded()) return Expected<json>::failure("", "not valid JSON");
+  return doc;
+}
+
+std::string clipped(const std::string& text) {
+  if (text.size() <= kMaxQuotedChars) return text;
+  std::size_t end = 0, chars = 0;
+  while (end < text.size() && chars < kMaxQuotedChars) {
+    const std::size_t n = utf8Sequence(text, end);
+    end += n ? n : 1;
+    ++chars;
+  }
+  if (end >= text.size()) return text;
+  return text.substr(0, end) + "… (" + std::to_string(text.size()) + " bytes)";
+}
+
+std::string dumpJson(const json& value, int indent) {
+  return value.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace roverlab
