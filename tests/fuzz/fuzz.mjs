@@ -22,11 +22,15 @@ const firstIssue = (o) => (o?.issues?.[0] ? `${JSON.stringify(o.issues[0].path)}
  * The native tool and the WASM core on one scenario case:
  * { native, wasm, failures: [{ kind, oracle, detail }] }.
  */
-export async function checkScenarioCase(c, { wasm, tmp }) {
+export async function checkScenarioCase(c, { wasm, tmp, parallel = false }) {
   const file = path.join(tmp, `case-${process.pid}.json`);
   writeFileSync(file, c.bytes);
   const args = ['validate', file, ...c.sets.flatMap((s) => ['--set', s])];
-  const native = classifyNative(await runNative(args, { tmp }));
+  // The WASM core has no --set: those cases are the command line's alone.
+  const useWasm = wasm && c.sets.length === 0;
+  const nativeRun = runNative(args, { tmp });
+  const wasmRun = useWasm && parallel ? worldOutcome(wasm, c.bytes) : null;
+  const native = classifyNative(await nativeRun);
   const failures = [];
   const fail = (kind, oracle, detail) => failures.push({ kind, oracle, detail });
   if (FAILING_OUTCOMES.has(native.outcome)) fail(native.outcome, 'native', native.detail);
@@ -36,9 +40,8 @@ export async function checkScenarioCase(c, { wasm, tmp }) {
     fail('missing-path', 'native', `no issue at ${c.path}; first: ${firstIssue(native)}`);
   }
   let w = null;
-  // The WASM core has no --set: those cases are the command line's alone.
-  if (wasm && c.sets.length === 0) {
-    w = await worldOutcome(wasm, c.bytes);
+  if (useWasm) {
+    w = await (wasmRun ?? worldOutcome(wasm, c.bytes));
     if (FAILING_OUTCOMES.has(w.outcome)) fail(w.outcome, 'wasm', w.detail);
     if (w.ms > LIMITS.answerMs && w.outcome !== 'hang') fail('slow', 'wasm', `${Math.round(w.ms)} ms`);
     if (c.mustRefuse && w.outcome === 'ok') fail('silent-pass', 'wasm', `accepted although ${c.mustRefuse}`);
@@ -142,7 +145,7 @@ export function writeRepro(dir, c, result) {
  * Runs scenario and link cases, interleaved, for the seeds given, until the
  * counts are reached or `seconds` have passed. Returns { scenarios, links, failures, seconds }.
  */
-export async function fuzz({ seeds, scenarios, links, seconds = Infinity, wasm, tmp, reproDir, onFailure, log }) {
+export async function fuzz({ seeds, scenarios, links, seconds = Infinity, wasm, tmp, reproDir, onFailure, log, parallel = false }) {
   const sTally = new Tally();
   const lTally = new Tally();
   const failures = [];
@@ -157,7 +160,7 @@ export async function fuzz({ seeds, scenarios, links, seconds = Infinity, wasm, 
       // Keep the two streams in proportion to their targets.
       const doLink = li < perSeedL && (si >= perSeedS || li * perSeedS < si * perSeedL);
       const c = doLink ? generateLinkCase(seed, li++) : generateScenarioCase(seed, si++);
-      const result = doLink ? await checkLinkCase(c, { wasm }) : await checkScenarioCase(c, { wasm, tmp });
+      const result = doLink ? await checkLinkCase(c, { wasm }) : await checkScenarioCase(c, { wasm, tmp, parallel });
       (doLink ? lTally : sTally).add(c, result, verdict(result));
       if (result.failures.length) {
         const file = reproDir ? writeRepro(reproDir, c, result) : null;

@@ -93,7 +93,7 @@ function rawToken(raws, literal) {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Why these bytes can only be refused (not UTF-8, not JSON), or null. */
+/** Why these bytes can only be refused (not UTF-8, not JSON, a key twice in an object), or null. */
 export function byteLevelRefusal(bytes) {
   let text;
   try {
@@ -105,6 +105,46 @@ export function byteLevelRefusal(bytes) {
     JSON.parse(text);
   } catch {
     return 'not JSON';
+  }
+  const dup = duplicateKey(text);
+  return dup === null ? null : `duplicate key ${JSON.stringify(dup).slice(0, 60)}`;
+}
+
+/** The first key found twice in one object of this (valid) JSON text, or null. Iterative. */
+export function duplicateKey(text) {
+  const stack = []; // per open container: a Set of keys (object) or null (array)
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      let j = i + 1;
+      let escaped = false;
+      for (;;) {
+        j = text.indexOf('"', j);
+        let k = j - 1;
+        while (text[k] === '\\') k--;
+        if ((j - 1 - k) % 2 === 0) break; // an even number of backslashes before it: the closing quote
+        escaped = true;
+        j++;
+      }
+      if (expectKey) {
+        const key = escaped || text.slice(i + 1, j).includes('\\') ? JSON.parse(text.slice(i, j + 1)) : text.slice(i + 1, j);
+        const keys = stack[stack.length - 1];
+        if (keys.has(key)) return key;
+        keys.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (ch === '{') {
+      stack.push(new Set());
+      expectKey = true;
+    } else if (ch === '[') {
+      stack.push(null);
+    } else if (ch === '}' || ch === ']') {
+      stack.pop();
+    } else if (ch === ',') {
+      expectKey = stack[stack.length - 1] !== null;
+    }
   }
   return null;
 }
@@ -436,7 +476,8 @@ function mutateSet(rng, doc) {
       whats.push('no "="');
       mustRefuse = 'assignment without "="';
     } else if (kind === 4) {
-      const depth = rng.pick([65, 1000, 100_000]);
+      // An argument holds at most 128 KiB (Linux MAX_ARG_STRLEN).
+      const depth = rng.pick([65, 1000, 20_000]);
       sets.push(`${rng.pick(SET_PATHS)}=${deepText(depth, rng.pick(['array', 'object']), true)}`);
       whats.push(`value nested ${depth} deep`);
       mustRefuse = `nesting ${depth} deep`;

@@ -62,7 +62,12 @@ export function runNative(args, { tmp, killMs = LIMITS.nativeKillMs, cwd = root 
   }
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(command, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let child;
+    try {
+      child = spawn(command, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      throw new Error(`cannot start ${cliPath}: ${e.message}`);
+    }
     const out = [], err = [];
     let outLen = 0, errLen = 0;
     const cap = 32 * 1024 * 1024;

@@ -2,7 +2,7 @@
 // The fuzz harness's command line.
 //
 //   node tests/fuzz/run.mjs [--seed=N[,N...]] [--seconds=S] [--scenarios=N] [--links=N]
-//                           [--report=FILE] [--regressions] [--case=ID] [--link-file=FILE] [--quiet]
+//                           [--report=FILE] [--regressions] [--parallel] [--case=ID] [--link-file=FILE] [--quiet]
 //
 // Runs seeded mutations of terrains/*.json through the native command-line tool
 // (build/native/roverlab validate, 2 s and 256 MB at most) and the WASM core
@@ -10,7 +10,8 @@
 // and the WASM core; prints per-class counts, the slowest case and the failures,
 // which are written as reproducible files to a temporary directory.
 // --case=s7-123 (or l7-45) reruns one case; --regressions runs the regression
-// cases of regressions.mjs too. Exit status 1 when anything failed.
+// cases of regressions.mjs too; --parallel runs the native tool and the WASM
+// core on a case at the same time (two cores). Exit status 1 when anything failed.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -36,6 +37,7 @@ function parseArgs(argv) {
     else if (k === 'case') o.case = v;
     else if (k === 'link-file') o.linkFile = v;
     else if (k === 'quiet') o.quiet = true;
+    else if (k === 'parallel') o.parallel = true;
     else throw new Error(`unknown option ${a}`);
   }
   if (o.seeds.some((s) => !Number.isInteger(s) || s < 0)) throw new Error('--seed takes non-negative integers');
@@ -121,7 +123,7 @@ async function main() {
     log(`fuzz: seeds ${o.seeds.join(',')}, up to ${o.scenarios} scenarios and ${o.links} links${Number.isFinite(o.seconds) ? ` or ${o.seconds} s` : ''}`);
     const t0 = Date.now();
     const run = await fuzz({
-      seeds: o.seeds, scenarios: o.scenarios, links: o.links, seconds: o.seconds, wasm, tmp, reproDir, log,
+      seeds: o.seeds, scenarios: o.scenarios, links: o.links, seconds: o.seconds, wasm, tmp, reproDir, log, parallel: o.parallel,
       onFailure: (c, result) => {
         if (!o.quiet) for (const f of result.failures) console.log(`  FAIL ${c.id} ${c.cls}: ${c.desc.slice(0, 120)}\n       ${f.kind} [${f.oracle}] ${String(f.detail).slice(0, 300)}`);
       },
@@ -146,7 +148,7 @@ async function main() {
         regressions: regressions.length ? regressions.map(({ name, ok, ms }) => ({ name, ok, ms })) : undefined,
         scenarios,
         links,
-        failures: run.failures.slice(0, 100),
+        failures: run.failures.slice(0, 100).map(({ file, ...f }) => f),
       };
       writeFileSync(o.report, JSON.stringify(report, null, 2) + '\n');
       log(`report: ${o.report}`);
