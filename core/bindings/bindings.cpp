@@ -86,8 +86,18 @@ double numberField(const val& obj, const char* name, double fallback, const std:
 /// A flat list of numbers from a JS array or typed array; an issue when `v` is neither.
 bool numberList(const val& v, const std::string& path, std::vector<double>& out,
                 std::vector<Issue>& issues) {
-  if (v.isUndefined() || v.isNull() || !v["length"].isNumber()) {
+  const bool list = !v.isUndefined() && !v.isNull() &&
+                    (val::global("Array").call<bool>("isArray", v) ||
+                     val::global("ArrayBuffer").call<bool>("isView", v));
+  if (!list) {
     issues.push_back({path, "must be an array of numbers"});
+    return false;
+  }
+  // Nothing here takes more than a few thousand numbers; a huge length is
+  // refused before anything is allocated for it.
+  constexpr double kMaxNumbers = 1 << 20;
+  if (!(v["length"].as<double>() <= kMaxNumbers)) {
+    issues.push_back({path, "has more than 1048576 numbers"});
     return false;
   }
   out = emscripten::convertJSArrayToNumberVector<double>(v);  // non-numbers become NaN
@@ -229,15 +239,16 @@ val buildDemoTerrain(val params) {
     }
   }
 
-  // Blocks beside the lanes (the first is a unit cube) and a ramp.
+  // Blocks beside the lanes (the first is a unit cube) and a ramp, at fixed
+  // places so that they never overlap, whatever the lanes' length.
   const double yOut = 0.5 * d.trackWidth + 0.5 * d.laneWidth + 0.6;
   const struct {
     Vec3 centre, size;
     double yaw;
   } blocks[] = {
-      {Vec3(0.25 * length, yOut, 0.5 + d.base), Vec3(1, 1, 1), 0.0},
-      {Vec3(0.55 * length, yOut, 0.1 + 0.5 * d.base), Vec3(0.6, 0.4, 0.2 - d.base), 0.4},
-      {Vec3(0.8 * length, -yOut, 0.15 + 0.5 * d.base), Vec3(0.5, 0.5, 0.3 - d.base), -0.3},
+      {Vec3(1.0, yOut, 0.5 + d.base), Vec3(1, 1, 1), 0.0},
+      {Vec3(2.6, yOut, 0.1 + 0.5 * d.base), Vec3(0.6, 0.4, 0.2 - d.base), 0.4},
+      {Vec3(4.0, -yOut, 0.15 + 0.5 * d.base), Vec3(0.5, 0.5, 0.3 - d.base), -0.3},
   };
   for (size_t i = 0; i < std::size(blocks); ++i) {
     Expected<Polytope> box = makeBox(blocks[i].centre, blocks[i].size, blocks[i].yaw);
@@ -247,7 +258,7 @@ val buildDemoTerrain(val params) {
       add(std::move(box).value(), 0xb86b3c, "box");
   }
   Expected<Polytope> wedge =
-      makeWedge(Vec3(0.1 * length, -yOut, d.base), 1.2, 0.8, 0.3 - d.base, 0.0);
+      makeWedge(Vec3(0.2, -yOut, d.base), 1.2, 0.8, 0.3 - d.base, 0.0);
   if (!wedge)
     appendIssues(issues, "demo.ramp", wedge.issues());
   else
@@ -495,16 +506,21 @@ std::string version() { return "0.1.0"; }
 /// ("blew_up", "left_terrain") and summary.error; warnings are in
 /// summary.warnings.
 val runScenario(const std::string& text, double seconds) {
+  // 0 (or less) runs the scenario's duration; otherwise a finite time within
+  // the format's range of simulation.duration.
+  if (!(seconds <= 1e5))
+    return issuesResult({{"seconds", "must be a number of seconds ≤ 1e5 (0 for the scenario's duration)"}});
   Expected<Scenario> scenario = parseScenario(text);
   if (!scenario) return issuesResult(scenario.issues());
   Expected<Simulation> made = makeSimulation(scenario.value());
   if (!made) return issuesResult(made.issues());
   Simulation& sim = made.value();
   RunStats stats;
-  const long every = std::max(1L, std::lround(0.01 / sim.model.dt));
-  const long total = std::lround((seconds > 0 ? seconds : sim.duration) / sim.model.dt);
+  // 64-bit step counts: 1e5 s at dt = 1e-6 s is 1e11 steps.
+  const long long every = std::max(1LL, std::llround(0.01 / sim.model.dt));
+  const long long total = std::llround((seconds > 0 ? seconds : sim.duration) / sim.model.dt);
   const double start = emscripten_get_now();
-  for (long i = 0; i < total && advance(sim); ++i)
+  for (long long i = 0; i < total && advance(sim); ++i)
     if (sim.steps % every == 0) {
       updateKinematics(sim);
       stats.sample(sim);
@@ -559,7 +575,7 @@ class World {
   /// Every 10 ms of simulated time the telemetry row is kept for samples().
   int step(int n) {
     if (!sim_) return 0;
-    const long every = std::max(1L, std::lround(0.01 / sim_->model.dt));
+    const long long every = std::max(1LL, std::llround(0.01 / sim_->model.dt));
     int taken = 0;
     while (taken < n && advance(*sim_)) {
       ++taken;
@@ -590,9 +606,10 @@ class World {
   }
   double time() const { return sim_ ? sim_->state.bodies.time : 0.0; }
   double dt() const { return sim_ ? sim_->model.dt : 0.0; }
-  void setWheelSpeeds(double left, double right) {
-    if (sim_) roverlab::setWheelSpeeds(*sim_, left, right);
-  }
+  /// Wheel speed commands (rad/s); false, and nothing changed, unless both
+  /// are finite (they are clamped to the preset's limit).
+  bool setWheelSpeeds(double left, double right) { return sim_ && roverlab::setWheelSpeeds(*sim_, left, right); }
+  /// False, and nothing changed, for an unknown joint or a non-finite target.
   bool setJointTarget(const std::string& name, double target) {
     return sim_ && roverlab::setJointTarget(*sim_, name, target);
   }

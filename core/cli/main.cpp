@@ -189,12 +189,13 @@ int command(int argc, char** argv) {
   if (o.file.empty()) return usage("no scenario file");
   std::ifstream in(o.file, std::ios::binary);
   if (!in) return failure("cannot read " + o.file + ": " + std::strerror(errno));
-  // Reads at most one byte past the document size limit, so that a huge
+  // Reads at most one chunk past the document size limit, so that a huge
   // file is refused without being read whole.
-  std::string content(kMaxDocumentBytes + 1, '\0');
-  in.read(content.data(), static_cast<std::streamsize>(content.size()));
+  std::string content;
+  char chunk[1 << 16];
+  while (content.size() <= kMaxDocumentBytes && in.read(chunk, sizeof chunk)) content.append(chunk, sizeof chunk);
   if (in.bad()) return failure("cannot read " + o.file + ": " + std::strerror(errno));
-  content.resize(static_cast<size_t>(in.gcount()));
+  if (content.size() <= kMaxDocumentBytes) content.append(chunk, static_cast<size_t>(in.gcount()));
   if (content.size() > kMaxDocumentBytes)
     return printIssues({{"", "the file is larger than the limit of " + std::to_string(kMaxDocumentBytes) + " bytes (16 MiB)"}});
   Expected<std::string> doc = applyOverrides(content, o.sets);

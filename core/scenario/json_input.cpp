@@ -1,5 +1,6 @@
 #include "scenario/json_input.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string_view>
 #include <unordered_set>
@@ -74,7 +75,19 @@ class Checker : public nlohmann::json_sax<json> {
   bool key(string_t& k) override {
     Frame& f = frames_.back();
     f.key = k;
-    if (!f.keys.insert(k).second) return fail(path(), "duplicate key: a field may appear once in an object");
+    // Most objects have a handful of keys: a linear search over them costs
+    // no allocation; a set takes over for large objects.
+    bool repeated;
+    if (f.keys.empty() && f.few.size() < 16) {
+      repeated = std::find(f.few.begin(), f.few.end(), k) != f.few.end();
+      if (!repeated) f.few.push_back(k);
+    } else {
+      if (f.keys.empty()) f.keys.insert(f.few.begin(), f.few.end());
+      repeated = !f.keys.insert(k).second;
+    }
+    if (repeated) return fail(path(), "duplicate key: a field may appear once in an object");
+    if (++f.count > kMaxObjectKeys)
+      return fail(path(), "the object has more than " + std::to_string(kMaxObjectKeys) + " keys");
     return true;
   }
 
@@ -86,9 +99,10 @@ class Checker : public nlohmann::json_sax<json> {
  private:
   struct Frame {
     bool object = false;
-    std::size_t count = 0;  // values seen in an array
+    std::size_t count = 0;  // values seen in an array, keys seen in an object
     std::string key;        // current key in an object
-    std::unordered_set<std::string> keys;
+    std::vector<std::string> few;          // the object's keys while there are few
+    std::unordered_set<std::string> keys;  // and all of them once there are more
   };
   const std::string& text_;
   std::vector<Frame> frames_;
@@ -129,7 +143,7 @@ class Checker : public nlohmann::json_sax<json> {
     if (!value()) return false;
     if (static_cast<int>(frames_.size()) >= kMaxJsonDepth)
       return fail(clipped(path()), "nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
-    frames_.push_back(Frame{object, 0, {}, {}});
+    frames_.push_back(Frame{object, 0, {}, {}, {}});
     return true;
   }
   bool close() {

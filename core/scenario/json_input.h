@@ -15,14 +15,17 @@
 
 namespace roverlab {
 
-/// Largest document read (bytes): a 1024 × 1024 grid of heights fits.
+/// Largest document read (bytes).
 constexpr std::size_t kMaxDocumentBytes = std::size_t{16} << 20;
 /// Deepest nesting of arrays and objects (a scenario needs 5).
 constexpr int kMaxJsonDepth = 64;
 /// Most values (numbers, strings, literals, arrays, objects) in one document:
-/// a 1024 × 1024 grid of heights fits, and the parsed document stays under
-/// about 130 MB whatever the values are (an empty object costs ~80 bytes).
-constexpr std::size_t kMaxJsonValues = std::size_t{3} << 19;
+/// a 1000 × 1000 grid of heights fits, and the parsed document stays under
+/// about 130 MB whatever the values are (an empty object costs ~120 bytes).
+constexpr std::size_t kMaxJsonValues = std::size_t{1} << 20;
+/// Most keys in one object (a scenario's largest maps, materials and joint
+/// targets, hold a few dozen).
+constexpr std::size_t kMaxObjectKeys = 4096;
 /// Characters of a user's text quoted in a message; longer text is cut.
 constexpr std::size_t kMaxQuotedChars = 80;
 

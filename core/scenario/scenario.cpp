@@ -8,6 +8,7 @@
 
 #include "scenario/json_input.h"
 #include "terrain/builders.h"
+#include "terrain/overlap.h"
 
 namespace roverlab {
 namespace {
@@ -237,7 +238,8 @@ std::vector<Issue> terrainIssues(const std::vector<Issue>& issues, const std::ve
   std::vector<Issue> out;
   for (const Issue& i : issues) {
     const bool piece = i.path.rfind("pieces[", 0) == 0;
-    out.push_back({piece ? rename(i.path) : Reader::at("terrain", i.path), rename(i.message)});
+    const std::string path = piece ? rename(i.path) : i.path == "pieces" ? "terrain" : Reader::at("terrain", i.path);
+    out.push_back({path, rename(i.message)});
   }
   return out;
 }
@@ -299,15 +301,36 @@ void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
     t.rows[side] = quads.value();
   }
   // The rows lie side by side: a right quad over a left one would be ground
-  // counted twice under a wheel.
-  for (size_t j = 0; j < t.rows[1].size(); ++j)
-    for (size_t i = 0; i < t.rows[0].size(); ++i)
-      if (quadsOverlapInPlan(t.rows[1][j], t.rows[0][i], 1e-6)) {
-        r.add(Reader::at(Reader::at(path, "right"), j),
-              "overlaps left-row segment " + std::to_string(i) +
-                  " in plan view; the rows must lie side by side (they may share an edge)");
-        break;
-      }
+  // counted twice under a wheel. Pairs come from a sweep over the quads' plan
+  // bounds (O(n log n) for rows along any direction).
+  const size_t nl = t.rows[0].size(), nr = t.rows[1].size();
+  if (nl == 0 || nr == 0) return;
+  std::vector<Aabb> plan;
+  for (int side = 0; side < 2; ++side)
+    for (const Quad& quad : t.rows[side]) {
+      Aabb b;
+      for (const Vec3& c : quad.corners) b.grow(Vec3(c.x(), c.y(), 0.0));
+      b.max.z() = 1.0;  // every quad spans the same z, so only x and y separate them
+      plan.push_back(b);
+    }
+  std::vector<char> none(plan.size(), 0);
+  std::vector<size_t> firstLeft(nr, nl);  // per right quad: the lowest left quad it overlaps
+  const bool complete = sweepPairs(plan, 1e-6, kMaxBoundsPairs, none, [&](int i, int j) {
+    if (static_cast<size_t>(i) >= nl || static_cast<size_t>(j) < nl) return;  // one of each row (i < j)
+    const size_t right = j - nl;
+    if (static_cast<size_t>(i) < firstLeft[right] && quadsOverlapInPlan(t.rows[1][right], t.rows[0][i], 1e-6))
+      firstLeft[right] = i;
+  });
+  if (!complete) {
+    r.add(path, "the rows' quads form more than " + std::to_string(kMaxBoundsPairs) +
+                    " pairs with overlapping bounds, the limit (docs/scenario-format.md, \"Limits\")");
+    return;
+  }
+  for (size_t j = 0; j < nr; ++j)
+    if (firstLeft[j] < nl)
+      r.add(Reader::at(Reader::at(path, "right"), j),
+            "overlaps left-row segment " + std::to_string(firstLeft[j]) +
+                " in plan view; the rows must lie side by side (they may share an edge)");
 }
 
 void readBlocks(Reader& r, TerrainContext& t, const json& terrain) {

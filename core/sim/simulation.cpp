@@ -307,17 +307,19 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   return sim;
 }
 
-void setWheelSpeeds(Simulation& sim, double left, double right) {
+bool setWheelSpeeds(Simulation& sim, double left, double right) {
+  if (!std::isfinite(left) || !std::isfinite(right)) return false;
   sim.leftSpeed = left;
   sim.rightSpeed = right;
   const double limit = sim.robot.maxWheelSpeed;
   for (int a : sim.robot.leftDrive) sim.state.targets[a] = std::clamp(left, -limit, limit);
   for (int a : sim.robot.rightDrive) sim.state.targets[a] = std::clamp(right, -limit, limit);
+  return true;
 }
 
 bool setJointTarget(Simulation& sim, const std::string& name, double target) {
   auto it = sim.robot.joints.find(name);
-  if (it == sim.robot.joints.end()) return false;
+  if (it == sim.robot.joints.end() || !std::isfinite(target)) return false;
   sim.state.targets[it->second] = target;
   return true;
 }

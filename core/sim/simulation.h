@@ -61,9 +61,11 @@ struct Simulation {
 /// warning in sim.warnings.
 Expected<Simulation> makeSimulation(const Scenario& scenario);
 
-/// Wheel speed commands for each side (rad/s), clamped to the preset's limit.
-void setWheelSpeeds(Simulation& sim, double left, double right);
-/// Target of a named joint drive (rad or m); false if there is no such drive.
+/// Wheel speed commands for each side (rad/s), clamped to the preset's limit;
+/// false, and nothing changed, unless both are finite.
+bool setWheelSpeeds(Simulation& sim, double left, double right);
+/// Target of a named joint drive (rad or m); false, and nothing changed, if
+/// there is no such drive or the target is not finite.
 bool setJointTarget(Simulation& sim, const std::string& name, double target);
 
 /// Turns the named controller on or off (operator mode). Off, the wheel and

@@ -57,37 +57,63 @@ double penetrationDepth(const Polytope& a, const Polytope& b, double enough) {
   return depth;
 }
 
-std::vector<PieceOverlap> findOverlaps(const std::vector<const Polytope*>& pieces, double tolerance) {
-  const int n = static_cast<int>(pieces.size());
+bool sweepPairs(const std::vector<Aabb>& boxes, double overlap, long budget, std::vector<char>& dead,
+                const std::function<void(int, int)>& visit) {
+  const int n = static_cast<int>(boxes.size());
+  // The axis along which the centres spread most: along it the fewest boxes
+  // share a range (a tower of boxes is swept along z, a field along x or y).
+  Vec3 mean = Vec3::Zero(), square = Vec3::Zero();
+  for (const Aabb& b : boxes) {
+    const Vec3 c = 0.5 * (b.min + b.max);
+    mean += c;
+    square += c.cwiseProduct(c);
+  }
+  int axis = 0;
+  if (n > 0) {
+    const Vec3 variance = square / n - (mean / n).cwiseProduct(mean / n);
+    variance.maxCoeff(&axis);
+  }
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int i, int j) { return pieces[i]->box.min.x() < pieces[j]->box.min.x(); });
-  std::vector<PieceOverlap> found;
-  std::vector<char> flagged(n, 0);
-  std::vector<int> active;  // unflagged pieces whose x range may still reach the next one's
+  // Ties by index, so that every standard library gives the same answer.
+  std::sort(order.begin(), order.end(), [&](int i, int j) {
+    const double a = boxes[i].min[axis], b = boxes[j].min[axis];
+    return a < b || (a == b && i < j);
+  });
+  long visited = 0;
+  std::vector<int> active;  // live boxes whose range along the axis may still reach the next one's
   for (int i : order) {
-    const Aabb& bi = pieces[i]->box;
+    const Aabb& bi = boxes[i];
     active.erase(std::remove_if(active.begin(), active.end(),
-                                [&](int j) { return flagged[j] || pieces[j]->box.max.x() - bi.min.x() <= tolerance; }),
+                                [&](int j) { return dead[j] || boxes[j].max[axis] - bi.min[axis] <= overlap; }),
                  active.end());
     for (int j : active) {
-      if (flagged[j]) continue;
-      const Aabb& bj = pieces[j]->box;
+      if (dead[j] || dead[i]) continue;
+      const Aabb& bj = boxes[j];
       bool apart = false;
-      for (int k = 0; k < 3; ++k)
-        apart = apart || std::min(bi.max[k], bj.max[k]) - std::max(bi.min[k], bj.min[k]) <= tolerance;
+      for (int k = 0; k < 3; ++k) apart = apart || std::min(bi.max[k], bj.max[k]) - std::max(bi.min[k], bj.min[k]) <= overlap;
       if (apart) continue;
-      const double depth = penetrationDepth(*pieces[i], *pieces[j], 1.0);
-      if (depth <= tolerance) continue;
-      const int later = std::max(i, j), earlier = std::min(i, j);
-      flagged[later] = 1;
-      found.push_back({later, earlier, depth});
-      if (later == i) break;
+      if (++visited > budget) return false;
+      visit(std::min(i, j), std::max(i, j));
     }
-    if (!flagged[i]) active.push_back(i);
+    if (!dead[i]) active.push_back(i);
   }
+  return true;
+}
+
+bool findOverlaps(const std::vector<const Polytope*>& pieces, double tolerance, std::vector<PieceOverlap>& found) {
+  std::vector<Aabb> boxes;
+  for (const Polytope* p : pieces) boxes.push_back(p->box);
+  std::vector<char> flagged(pieces.size(), 0);
+  found.clear();
+  const bool complete = sweepPairs(boxes, tolerance, kMaxBoundsPairs, flagged, [&](int i, int j) {
+    const double depth = penetrationDepth(*pieces[i], *pieces[j], 1e9);
+    if (depth <= tolerance) return;
+    flagged[j] = 1;  // the later piece
+    found.push_back({j, i, depth});
+  });
   std::sort(found.begin(), found.end(), [](const PieceOverlap& x, const PieceOverlap& y) { return x.piece < y.piece; });
-  return found;
+  return complete;
 }
 
 }  // namespace roverlab

@@ -48,18 +48,14 @@ bool faceNear(const Polytope& b, size_t fb, const Plane& plane, double tol) {
 // Flush contacts between pieces: faces with opposite normals, every vertex of
 // each within kFlushTolerance of the other's plane (a gap, an overlap or a
 // slight misalignment), whose polygons overlap with positive area.
-void findSharedPatches(std::vector<TerrainPiece>& pieces, const Broadphase& bp) {
-  std::vector<int> near;
+// False when the pieces' bounds form more than kMaxBoundsPairs pairs.
+bool findSharedPatches(std::vector<TerrainPiece>& pieces) {
   const double tol = kFlushTolerance;
-  for (int i = 0; i < static_cast<int>(pieces.size()); ++i) {
-    const Polytope& a = pieces[i].shape;
-    Aabb query = a.box;
-    query.min.array() -= tol;
-    query.max.array() += tol;
-    near.clear();
-    queryBroadphase(bp, query, near);
-    for (int j : near) {
-      if (j <= i) continue;
+  std::vector<Aabb> boxes;
+  for (const TerrainPiece& p : pieces) boxes.push_back(p.shape.box);
+  std::vector<char> none(pieces.size(), 0);
+  return sweepPairs(boxes, -tol, kMaxBoundsPairs, none, [&](int i, int j) {
+      const Polytope& a = pieces[i].shape;
       const Polytope& b = pieces[j].shape;
       for (size_t fa = 0; fa < a.faces.size(); ++fa)
         for (size_t fb = 0; fb < b.faces.size(); ++fb) {
@@ -87,8 +83,7 @@ void findSharedPatches(std::vector<TerrainPiece>& pieces, const Broadphase& bp) 
           pieces[i].shared.push_back(std::move(sa));
           pieces[j].shared.push_back(std::move(sb));
         }
-    }
-  }
+  });
 }
 
 }  // namespace
@@ -109,6 +104,14 @@ void TerrainBuilder::append(const Terrain& other) {
   for (const TerrainPiece& p : other.pieces) addPiece(p.shape, base + p.material, p.color);
 }
 
+namespace {
+Expected<Terrain> tangled() {
+  return Expected<Terrain>::failure("pieces", "more than " + std::to_string(kMaxBoundsPairs) +
+                                                  " pairs of pieces have overlapping bounding boxes, the limit "
+                                                  "(docs/scenario-format.md, \"Limits\")");
+}
+}  // namespace
+
 Expected<Terrain> TerrainBuilder::build() && {
   if (pieces_.empty()) return Expected<Terrain>::failure("terrain", "has no pieces");
   if (materials_.empty()) materials_.push_back(asphalt());
@@ -124,7 +127,9 @@ Expected<Terrain> TerrainBuilder::build() && {
   if (!issues.empty()) return issues;
   std::vector<const Polytope*> shapes;
   for (const TerrainPiece& p : pieces_) shapes.push_back(&p.shape);
-  for (const PieceOverlap& o : findOverlaps(shapes, kFlushTolerance)) {
+  std::vector<PieceOverlap> overlaps;
+  if (!findOverlaps(shapes, kFlushTolerance, overlaps)) return tangled();
+  for (const PieceOverlap& o : overlaps) {
     char depth[32];
     std::snprintf(depth, sizeof depth, "%.1f", o.depth * 1e3);
     issues.push_back({"pieces[" + std::to_string(o.piece) + "]",
@@ -145,7 +150,7 @@ Expected<Terrain> TerrainBuilder::build() && {
   }
   for (const Material& m : t.materials) t.peakAdhesion.push_back(adhesionPeak(m));
   t.broadphase = buildBroadphase(boxes);
-  findSharedPatches(t.pieces, t.broadphase);
+  if (!findSharedPatches(t.pieces)) return tangled();
   return t;
 }
 

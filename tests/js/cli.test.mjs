@@ -173,3 +173,58 @@ describe('run', () => {
     expect(Math.abs(summary.base.pitch_rad)).toBeLessThan(0.05);
   });
 });
+
+describe('hostile use', () => {
+  const flat = () => path.join(terrains, 'flat-wheel-rig.json');
+
+  test('a CSV that cannot be written is exit status 2 with the reason', () => {
+    const r = roverlab('run', flat(), '--duration', '0.5', '--csv', '/dev/full');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^roverlab: cannot write \/dev\/full: No space left on device$/m);
+  });
+
+  test('--csv-rate outside [0.001, 1e6] is a usage error', () => {
+    for (const rate of ['1e-300', '0', '-1', '1e7', 'nan', 'inf']) {
+      const r = roverlab('run', flat(), '--csv-rate', rate);
+      expect(r.status, rate).toBe(2);
+      expect(r.stderr).toMatch(/--csv-rate must be a number of samples per simulated second in \[0.001, 1e6\]/);
+    }
+  });
+
+  test('bytes that are not UTF-8 and huge indices in --set are issues, not aborts', () => {
+    // Raw bytes in an argument: through the shell's $'\xff'.
+    const bytes = spawnSync('bash', ['-c', `"$0" validate "$1" --set $'name=\\xff'`, cli, flat()], { encoding: 'utf8' });
+    expect(bytes.status).toBe(1);
+    expect(JSON.parse(bytes.stdout).issues[0]).toEqual({ path: '--set', message: 'not UTF-8 at byte 5 of the assignment' });
+    const huge = roverlab('validate', flat(), '--set', 'terrain.boxes[999999999999]=1');
+    expect(huge.status).toBe(1);
+    const far = roverlab('validate', flat(), '--set', 'terrain.boxes[99999999]=1');
+    expect(far.status).toBe(1);
+    expect(JSON.parse(far.stdout).issues[0].message).toMatch(/past the end of an array of \d+/);
+  });
+
+  test('a file over the size limit is refused without reading it whole', () => {
+    const file = path.join(tmp, 'big.json');
+    writeFileSync(file, Buffer.alloc(17 * 1024 * 1024, 0x20));
+    const r = roverlab('validate', file);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).issues[0].message).toMatch(/larger than the limit of 16777216 bytes/);
+  });
+
+  test('Ctrl-C ends a long run with the summary of what was simulated, status 130', async () => {
+    const { spawn } = await import('node:child_process');
+    // The wheel stands still: the run would go on for 1e5 simulated seconds.
+    const child = spawn(cli, ['run', flat(), '--duration', '1e5', '--set', 'control.wheel_speed=0', '--csv', path.join(tmp, 'long.csv')]);
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    child.kill('SIGINT');
+    const status = await closed;
+    expect(status).toBe(130);
+    const summary = JSON.parse(stdout);
+    expect(summary.steps).toBeGreaterThan(0);
+    const rows = readFileSync(path.join(tmp, 'long.csv'), 'utf8').trim().split('\n');
+    expect(rows.length).toBeGreaterThan(1);  // the header and the samples taken
+  });
+});

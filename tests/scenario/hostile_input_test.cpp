@@ -108,6 +108,11 @@ TEST_CASE("documents beyond the size and value limits are refused", "[scenario][
   CHECK(firstIssue(big).message.find("the limit is") != std::string::npos);
   const std::string many = kHead + "\"x\": [" + repeat("0,", static_cast<int>(kMaxJsonValues)) + "0]}";
   CHECK(firstIssue(many).message.find("more than") != std::string::npos);
+  std::string keys = kHead + "\"x\": {";
+  for (int k = 0; k <= static_cast<int>(kMaxObjectKeys); ++k) keys += (k ? ", \"k" : "\"k") + std::to_string(k) + "\": 0";
+  const Issue wide = firstIssue(keys + "}}");
+  CHECK(wide.path == "x.k4096");
+  CHECK(wide.message == "the object has more than 4096 keys");
 }
 
 TEST_CASE("--set paths are bounded by the arrays they address", "[scenario][hostile]") {
@@ -199,4 +204,21 @@ TEST_CASE("piece limits keep bombs cheap", "[scenario][hostile]") {
   const Issue h = firstIssue(withTerrain(hulls));
   CHECK(h.path == "terrain.hulls[16].points");
   CHECK(h.message.find("2048") != std::string::npos);
+}
+
+TEST_CASE("pieces whose bounds overlap pairwise beyond the limit are refused quickly", "[scenario][hostile]") {
+  // 1 500 long slabs side by side at 45°: no two overlap, but every bounding
+  // box overlaps every other (1.1 million pairs).
+  std::string boxes = R"({"boxes": [)";
+  for (int k = 0; k < 1500; ++k) {
+    const double offset = 0.03 * k;  // along the slabs' normal (−sin 45°, cos 45°)
+    boxes += std::string(k ? ", " : "") + R"({"centre": [)" + std::to_string(-offset * std::sqrt(0.5)) + ", " +
+             std::to_string(offset * std::sqrt(0.5)) + R"(, -0.5], "size": [100, 0.02, 1], "yaw": 0.7853981634})";
+  }
+  boxes += "]}";
+  Issue i;
+  const double s = secondsOf([&] { i = firstIssue(withTerrain(boxes)); });
+  CHECK(i.path == "terrain");
+  CHECK(i.message.find("pairs of pieces have overlapping bounding boxes") != std::string::npos);
+  CHECK(s < 1.0);
 }
