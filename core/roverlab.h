@@ -17,7 +17,7 @@
 #include "sim/frame.h"
 #include "sim/simulation.h"
 #include "sim/telemetry.h"
-#include "sim/world.h"
+#include "world/world.h"
 #include "terrain/broadphase.h"
 #include "terrain/builders.h"
 #include "terrain/material.h"

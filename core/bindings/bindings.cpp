@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "roverlab.h"
+#include "scenario/json_input.h"
 
 namespace roverlab {
 namespace {
@@ -55,6 +56,20 @@ val issuesResult(const std::vector<Issue>& issues) {
   result.set("ok", false);
   result.set("issues", list);
   return result;
+}
+
+/// The JSON text of a scenario passed from JS: a string of at most
+/// kMaxDocumentBytes (its UTF-16 length bounds its UTF-8 size from below, so
+/// a longer string is refused before it is copied into WASM memory).
+Expected<std::string> jsonText(const val& v) {
+  if (!v.isString()) {
+    const std::string type = v.typeOf().as<std::string>();
+    return Expected<std::string>::failure("", "must be the scenario's JSON text (a string), got " + type);
+  }
+  if (!(v["length"].as<double>() <= static_cast<double>(kMaxDocumentBytes)))
+    return Expected<std::string>::failure("", "the document is longer than " + std::to_string(kMaxDocumentBytes) +
+                                                  " bytes (16 MiB), the limit");
+  return v.as<std::string>();
 }
 
 val vec3ToJs(const Vec3& v) {
@@ -340,8 +355,11 @@ val track1NodeToJs(const Track1Node& n) {
 /// issues of its terrain and Track1 (paths as the validator's), the quad of
 /// every segment that can be built (null where not), Track1 and, when those
 /// parts are valid, the terrain meshes. Never throws.
-val inspectTerrainJs(std::string text) {
-  const TerrainInspection inspection = inspectTerrain(text);
+val inspectTerrainJs(val json) {
+  const Expected<std::string> text = jsonText(json);
+  TerrainInspection inspection;
+  if (text) inspection = inspectTerrain(text.value());
+  else inspection.issues = text.issues();
   val out = val::object();
   out.set("ok", inspection.issues.empty());
   out.set("issues", issuesResult(inspection.issues)["issues"]);
@@ -366,8 +384,10 @@ val inspectTerrainJs(std::string text) {
 /// intersection line of the adjacent left-row planes, so the other two follow.
 /// { ok: true, point } or { ok: false, issues } (off the left row, a line
 /// perpendicular to the axis, a non-finite value, an invalid terrain).
-val moveTrack1NodeJs(std::string text, int index, int axis, double value) {
-  const TerrainInspection inspection = inspectTerrain(text);
+val moveTrack1NodeJs(val json, int index, int axis, double value) {
+  const Expected<std::string> text = jsonText(json);
+  if (!text) return issuesResult(text.issues());
+  const TerrainInspection inspection = inspectTerrain(text.value());
   if (!inspection.issues.empty()) return issuesResult(inspection.issues);
   if (index < 0 || index >= static_cast<int>(inspection.track1.size()))
     return issuesResult({{"track1.nodes", "has no node " + std::to_string(index) + " (it has " +
@@ -505,12 +525,14 @@ std::string version() { return "0.1.0"; }
 /// (blew up, left the terrain) has summary.ok false, summary.outcome
 /// ("blew_up", "left_terrain") and summary.error; warnings are in
 /// summary.warnings.
-val runScenario(const std::string& text, double seconds) {
+val runScenario(val json, double seconds) {
+  const Expected<std::string> text = jsonText(json);
+  if (!text) return issuesResult(text.issues());
   // 0 (or less) runs the scenario's duration; otherwise a finite time within
   // the format's range of simulation.duration.
   if (!(seconds <= 1e5))
     return issuesResult({{"seconds", "must be a number of seconds ≤ 1e5 (0 for the scenario's duration)"}});
-  Expected<Scenario> scenario = parseScenario(text);
+  Expected<Scenario> scenario = parseScenario(text.value());
   if (!scenario) return issuesResult(scenario.issues());
   Expected<Simulation> made = makeSimulation(scenario.value());
   if (!made) return issuesResult(made.issues());
@@ -542,8 +564,13 @@ val runScenario(const std::string& text, double seconds) {
 /// memory: take it again after each step, or copy it).
 class World {
  public:
-  explicit World(const std::string& text) {
-    Expected<Scenario> scenario = parseScenario(text);
+  explicit World(val json) {
+    const Expected<std::string> text = jsonText(json);
+    if (!text) {
+      issues_ = text.issues();
+      return;
+    }
+    Expected<Scenario> scenario = parseScenario(text.value());
     if (!scenario) {
       issues_ = scenario.issues();
       return;
@@ -776,8 +803,10 @@ val rockerPoseToJs(const RockerPose& pose) {
 /// pivotGaps, wheels: [{ centre, contact: [x, y, z] | null, clearance }],
 /// centreLines: { left, right }, tracks: { left, right } (segment pairs) }] }
 /// or { ok: false, issues }.
-val rockerPlaybackJs(const std::string& text, double step) {
-  const Expected<Scenario> scenario = parseScenario(text);
+val rockerPlaybackJs(val json, double step) {
+  const Expected<std::string> text = jsonText(json);
+  if (!text) return issuesResult(text.issues());
+  const Expected<Scenario> scenario = parseScenario(text.value());
   if (!scenario) return issuesResult(scenario.issues());
   const Expected<RockerModel> model = makeRockerModel(scenario.value());
   if (!model) return issuesResult(model.issues());
@@ -834,7 +863,7 @@ val presets() {
 
 EMSCRIPTEN_BINDINGS(roverlab) {
   emscripten::class_<roverlab::World>("World")
-      .constructor<std::string>()
+      .constructor<emscripten::val>()
       .function("ok", &roverlab::World::ok)
       .function("issues", &roverlab::World::issues)
       .function("reset", &roverlab::World::reset)

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "robots/robot.h"
+#include "world/world.h"
 
 namespace roverlab {
 

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/world.h"
+#include "dynamics/multibody.h"
+#include "robots/parts.h"
 
 namespace roverlab {
 

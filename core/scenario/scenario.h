@@ -11,6 +11,7 @@
 
 #include "robots/robot.h"
 #include "terrain/track1.h"
+#include "world/world.h"
 
 namespace roverlab {
 

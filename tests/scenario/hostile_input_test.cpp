@@ -1,11 +1,9 @@
 // Hostile input: documents that are not UTF-8, nested without end, full of
 // duplicate keys, overflowing numbers or pieces, each refused with a precise
-// {path, message}, quickly and without exceptions (docs/scenario-format.md,
-// "Limits").
+// {path, message} and without exceptions (docs/scenario-format.md, "Limits").
+// How long each takes is measured by the fuzz harness, not here.
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <cmath>
-#include <functional>
 
 #include "scenario/json_input.h"
 #include "support/scenario_files.h"
@@ -35,12 +33,6 @@ std::string repeat(const std::string& s, int n) {
   return out;
 }
 
-double secondsOf(const std::function<void()>& f) {
-  const auto start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 TEST_CASE("bytes that are not UTF-8 are refused with their offset", "[scenario][hostile]") {
@@ -64,12 +56,10 @@ TEST_CASE("bytes that are not UTF-8 are refused with their offset", "[scenario][
 TEST_CASE("nesting deeper than the limit is refused without recursion", "[scenario][hostile]") {
   for (const auto& [open, close] : {std::pair<std::string, std::string>{"[", "]"}, {"{\"a\": ", "}"}}) {
     const std::string deep = kHead + "\"x\": " + repeat(open, 100000) + "1" + repeat(close, 100000) + "}";
-    Issue i;
-    const double s = secondsOf([&] { i = firstIssue(deep); });
+    const Issue i = firstIssue(deep);
     CHECK(i.message == "nested more than 64 levels deep");
     CHECK(i.path.rfind("x", 0) == 0);
     CHECK(i.path.size() < 200);
-    CHECK(s < 1.0);  // 200 kB: milliseconds in practice
   }
   // 64 levels are allowed (an unknown field, so the reader says that instead).
   const std::string ok = kHead + "\"x\": " + repeat("[", 63) + repeat("]", 63) + "}";
@@ -176,21 +166,17 @@ TEST_CASE("piece limits keep bombs cheap", "[scenario][hostile]") {
   std::string boxes = R"({"boxes": [)" + kGround;
   for (int k = 0; k < 15000; ++k) boxes += R"(, {"centre": [5, 0, 0.2], "size": [1, 1, 0.4]})";
   boxes += "]}";
-  Issue i;
-  double s = secondsOf([&] { i = firstIssue(withTerrain(boxes)); });
+  const Issue i = firstIssue(withTerrain(boxes));
   CHECK(i.path == "terrain.boxes[10000]");
-  CHECK(s < 1.0);
   // 3 000 identical boxes are within the limit: each after the first is one
   // overlap, found in O(n log n); the answer is capped at 100 issues.
   boxes = R"({"boxes": [)" + kGround;
   for (int k = 0; k < 3000; ++k) boxes += R"(, {"centre": [5, 0, 0.2], "size": [1, 1, 0.4]})";
   boxes += "]}";
-  Expected<Scenario> many = Expected<Scenario>::failure("", "");
-  s = secondsOf([&] { many = parseScenario(withTerrain(boxes)); });
+  const Expected<Scenario> many = parseScenario(withTerrain(boxes));
   REQUIRE_FALSE(many.ok());
   CHECK(many.issues().size() == 101);
   CHECK(many.issues().back().message == "and 2899 more issues");
-  CHECK(s < 1.0);
   // Hull points in all.
   std::string hulls = R"({"boxes": [)" + kGround + R"(], "hulls": [)";
   for (int k = 0; k < 20; ++k) {
@@ -216,9 +202,7 @@ TEST_CASE("pieces whose bounds overlap pairwise beyond the limit are refused qui
              std::to_string(offset * std::sqrt(0.5)) + R"(, -0.5], "size": [100, 0.02, 1], "yaw": 0.7853981634})";
   }
   boxes += "]}";
-  Issue i;
-  const double s = secondsOf([&] { i = firstIssue(withTerrain(boxes)); });
+  const Issue i = firstIssue(withTerrain(boxes));
   CHECK(i.path == "terrain");
   CHECK(i.message.find("pairs of pieces have overlapping bounding boxes") != std::string::npos);
-  CHECK(s < 1.0);
 }

@@ -13,53 +13,10 @@
 #include "contact/tread.h"
 #include "contact/wheel_contact.h"
 #include "dynamics/multibody.h"
+#include "robots/parts.h"
 #include "terrain/terrain.h"
 
 namespace roverlab {
-
-/// A wheel: a body attached to its carrier by a revolute spin joint. Its frame
-/// origin is the wheel centre O and the joint axis is the axle n_k.
-struct WheelModel {
-  int body = -1;         ///< the wheel's body (its joint must be Revolute)
-  WheelShape shape;
-  TireParams tire;
-  TreadParams tread;
-};
-
-enum class ActuatorMode : unsigned char {
-  Speed,     ///< wheel motor, PI: τ = clamp(gain·e + integralGain·∫e dt, ±limit), e = target − v,
-             ///< target in rad/s or m/s; the integral stops while the torque is saturated
-  Position,  ///< servo: τ = clamp(gain·(target − q) − damping·v, ±limit), target in rad or m
-  Torque,    ///< direct input: τ = clamp(target, ±limit)
-};
-
-struct Actuator {
-  std::string name;
-  int body = -1;           ///< body whose 1-DOF joint is driven
-  ActuatorMode mode = ActuatorMode::Speed;
-  double gain = 100.0;     ///< Speed: N·m·s/rad (N·s/m); Position: N·m/rad (N/m)
-  double integralGain = 0.0;  ///< Speed only: N·m/rad (N/m); holds a braked wheel without creep
-  double damping = 0.0;    ///< Position only: N·m·s/rad (N·s/m)
-  double limit = 100.0;    ///< torque (N·m) or force (N) limit
-};
-
-/// Joint range kept by a stiff non-holding spring-damper outside [lower, upper].
-struct JointLimit {
-  int body = -1;
-  double lower = -1e300, upper = 1e300;  ///< (rad or m)
-  double stiffness = 1e5;  ///< N·m/rad (N/m) beyond the limit
-  double damping = 1e3;    ///< N·m·s/rad (N·s/m) beyond the limit
-};
-
-/// Passive spring-damper on a 1-DOF joint (a rocker, a suspension slider):
-/// τ = −(k e + k3 e³) − c v with e = q − rest.
-struct JointSpring {
-  int body = -1;
-  double stiffness = 0.0;  ///< k: N·m/rad (N/m)
-  double damping = 0.0;    ///< c: N·m·s/rad (N·s/m)
-  double rest = 0.0;       ///< rad (m)
-  double cubic = 0.0;      ///< k3: N·m/rad³ (N/m³), the progressive part of a nonlinear spring
-};
 
 enum class Integrator : unsigned char {
   SemiImplicitEuler,  ///< v += dt·a, then q += dt·v (default, one force evaluation per step)
