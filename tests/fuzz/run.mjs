@@ -123,6 +123,7 @@ async function main() {
     log(`fuzz: seeds ${o.seeds.join(',')}, up to ${o.scenarios} scenarios and ${o.links} links${Number.isFinite(o.seconds) ? ` or ${o.seconds} s` : ''}`);
     const t0 = Date.now();
     const loadStart = os.loadavg()[0];
+    const commit = commitOf();
     const run = await fuzz({
       seeds: o.seeds, scenarios: o.scenarios, links: o.links, seconds: o.seconds, wasm, tmp, reproDir, log, parallel: o.parallel,
       onFailure: (c, result) => {
@@ -140,7 +141,7 @@ async function main() {
       const report = {
         command: `node tests/fuzz/run.mjs ${process.argv.slice(2).join(' ')}`.trim(),
         date: new Date(t0).toISOString(),
-        commit: commitOf(),
+        commit,
         host: { cpus: os.cpus().length, node: process.version, load_average_1min: { start: loadStart, end: os.loadavg()[0] } },
         limits: LIMITS,
         seeds: o.seeds,
