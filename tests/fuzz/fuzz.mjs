@@ -29,7 +29,9 @@ export async function checkScenarioCase(c, { wasm, tmp, parallel = false }) {
   // The WASM core has no --set: those cases are the command line's alone.
   const useWasm = wasm && c.sets.length === 0;
   const nativeRun = runNative(args, { tmp });
-  const wasmRun = useWasm && parallel ? worldOutcome(wasm, c.bytes) : null;
+  // c.wasmInput: the JS string the WASM core gets instead of c.bytes (e.g. one holding a lone surrogate).
+  const wasmOf = () => worldOutcome(wasm, c.bytes, c.wasmInput);
+  const wasmRun = useWasm && parallel ? wasmOf() : null;
   const native = classifyNative(await nativeRun);
   const failures = [];
   const fail = (kind, oracle, detail) => failures.push({ kind, oracle, detail });
@@ -41,7 +43,7 @@ export async function checkScenarioCase(c, { wasm, tmp, parallel = false }) {
   }
   let w = null;
   if (useWasm) {
-    w = await (wasmRun ?? worldOutcome(wasm, c.bytes));
+    w = await (wasmRun ?? wasmOf());
     if (FAILING_OUTCOMES.has(w.outcome)) fail(w.outcome, 'wasm', w.detail);
     if (w.ms > LIMITS.answerMs && w.outcome !== 'hang') fail('slow', 'wasm', `${Math.round(w.ms)} ms`);
     if (c.mustRefuse && w.outcome === 'ok') fail('silent-pass', 'wasm', `accepted although ${c.mustRefuse}`);

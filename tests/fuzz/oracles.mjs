@@ -214,13 +214,18 @@ export class WasmOracle {
   }
 }
 
-/** The WASM core's outcome for `new World(bytes)`: strings when the bytes are UTF-8, else the bytes. */
-export async function worldOutcome(wasm, bytes) {
-  let input;
-  try {
-    input = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    input = new Uint8Array(bytes);
+/**
+ * The WASM core's outcome for `new World(...)`: `text` when given, else the
+ * bytes as a string when they are UTF-8, else the bytes themselves (a Uint8Array).
+ */
+export async function worldOutcome(wasm, bytes, text) {
+  let input = text;
+  if (input === undefined) {
+    try {
+      input = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      input = new Uint8Array(bytes);
+    }
   }
   const a = await wasm.call({ op: 'world', input });
   return classifyWasm(a);

@@ -32,6 +32,9 @@ export const REGRESSIONS = [
   // Bad UTF-8 and other encodings.
   { name: 'name holding bytes FF FE', kind: 'scenario', mustRefuse: 'not UTF-8',
     bytes: () => withRaw(scenario((d) => { d.name = '@@RAW@@'; }), Buffer.from([0x22, 0x61, 0xff, 0xfe, 0x62, 0x22])) },
+  { name: 'name holding a lone surrogate (U+D800 in the JS string, ED A0 80 in the file)', kind: 'scenario', mustRefuse: 'not UTF-8',
+    bytes: () => withRaw(scenario((d) => { d.name = '@@RAW@@'; }), Buffer.from([0x22, 0x61, 0xed, 0xa0, 0x80, 0x62, 0x22])),
+    wasmInput: () => JSON.stringify(scenario((d) => { d.name = '@@NAME@@'; })).replace('@@NAME@@', `a${String.fromCharCode(0xd800)}b`) },
   { name: 'UTF-16LE file with BOM', kind: 'scenario', mustRefuse: 'UTF-16',
     bytes: () => Buffer.from('\ufeff' + terrain(RIG), 'utf16le') },
   { name: "--set $'name=\\xff'", kind: 'scenario', mustRefuse: 'not UTF-8',
@@ -91,7 +94,7 @@ export async function checkRegression(r, { wasm, tmp }) {
   const failures = [];
   const fail = (kind, oracle, detail) => failures.push({ kind, oracle, detail });
   if (r.kind === 'scenario') {
-    const c = { id: 'regression', cls: 'regression', desc: r.name, bytes: r.bytes(), sets: r.sets ?? [], mustRefuse: r.mustRefuse };
+    const c = { id: 'regression', cls: 'regression', desc: r.name, bytes: r.bytes(), sets: r.sets ?? [], mustRefuse: r.mustRefuse, wasmInput: r.wasmInput?.() };
     const result = await checkScenarioCase(c, { wasm, tmp });
     failures.push(...result.failures);
     for (const [oracle, o] of [['native', result.native], ['wasm', result.wasm]]) {

@@ -13,7 +13,7 @@ import { WasmOracle, cliPath } from '../fuzz/oracles.mjs';
 import { REGRESSIONS, checkRegression } from '../fuzz/regressions.mjs';
 
 const SEED = 20260101;
-const FUZZ_SECONDS = 14;
+const FUZZ_SECONDS = 12;
 
 let wasm;
 let tmp;
