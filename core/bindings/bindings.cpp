@@ -22,6 +22,7 @@
 
 #include "roverlab.h"
 #include "scenario/json_input.h"
+#include "sim/run.h"
 
 namespace roverlab {
 namespace {
@@ -538,15 +539,12 @@ val runScenario(val json, double seconds) {
   if (!made) return issuesResult(made.issues());
   Simulation& sim = made.value();
   RunStats stats;
-  // 64-bit step counts: 1e5 s at dt = 1e-6 s is 1e11 steps.
-  const long long every = std::max(1LL, std::llround(0.01 / sim.model.dt));
-  const long long total = std::llround((seconds > 0 ? seconds : sim.duration) / sim.model.dt);
   const double start = emscripten_get_now();
-  for (long long i = 0; i < total && advance(sim); ++i)
-    if (sim.steps % every == 0) {
-      updateKinematics(sim);
-      stats.sample(sim);
-    }
+  runSteps(sim, stepsIn(seconds > 0 ? seconds : sim.duration, sim.model.dt), stepsIn(kSampleInterval, sim.model.dt),
+           [&](Simulation& s) {
+             stats.sample(s);
+             return true;
+           });
   const double wall = (emscripten_get_now() - start) / 1000.0;
   updateKinematics(sim);
   stats.sample(sim);
@@ -602,16 +600,11 @@ class World {
   /// Every 10 ms of simulated time the telemetry row is kept for samples().
   int step(int n) {
     if (!sim_) return 0;
-    const long long every = std::max(1LL, std::llround(0.01 / sim_->model.dt));
-    int taken = 0;
-    while (taken < n && advance(*sim_)) {
-      ++taken;
-      if (sim_->steps % every == 0) {
-        updateKinematics(*sim_);
-        telemetryRow(*sim_, row_);
-        samples_.insert(samples_.end(), row_.begin(), row_.end());
-      }
-    }
+    const int taken = static_cast<int>(runSteps(*sim_, std::max(0, n), stepsIn(kSampleInterval, sim_->model.dt), [&](Simulation& s) {
+      telemetryRow(s, row_);
+      samples_.insert(samples_.end(), row_.begin(), row_.end());
+      return true;
+    }));
     writeFrame(*sim_, layout_, frame_);
     return taken;
   }

@@ -20,9 +20,11 @@
 #include <fstream>
 #include <iostream>
 #include <new>
+#include <numeric>
 #include <nlohmann/json.hpp>
 
 #include "scenario/json_input.h"
+#include "sim/run.h"
 #include "sim/telemetry.h"
 
 namespace {
@@ -85,9 +87,10 @@ int run(const Options& o, const Scenario& scenario) {
   Simulation& sim = made.value();
   std::ofstream csv;
   std::vector<double> row;
-  // Steps between samples and in the run, in 64 bits: a duration of 1e5 s at
-  // dt = 1e-6 s is 1e11 steps.
-  const long long every = std::max(1LL, std::llround(std::min(1e15, 1.0 / (o.csvRate * sim.model.dt))));
+  // Statistics are sampled every kSampleInterval as in the WebAssembly
+  // module; CSV rows at the CSV rate.
+  const long long csvEvery = std::max(1LL, std::llround(std::min(1e15, 1.0 / (o.csvRate * sim.model.dt))));
+  const long long statsEvery = std::max(1LL, stepsIn(kSampleInterval, sim.model.dt));
   if (!o.csv.empty()) {
     csv.open(o.csv);
     if (!csv) return failure("cannot write " + o.csv + ": " + std::strerror(errno));
@@ -97,32 +100,31 @@ int run(const Options& o, const Scenario& scenario) {
     csv.precision(9);
   }
   RunStats stats;
-  const long long total = std::llround(sim.duration / sim.model.dt);
+  const long long total = stepsIn(sim.duration, sim.model.dt);
   const bool progress = isatty(STDERR_FILENO);
   std::signal(SIGINT, onInterrupt);
   const auto start = std::chrono::steady_clock::now();
   auto lastReport = start;
-  for (long long i = 0; i < total && !interrupted; ++i) {
-    if (!advance(sim)) break;
-    if (sim.steps % every == 0) {
-      updateKinematics(sim);
-      stats.sample(sim);
-      if (csv.is_open()) {
-        telemetryRow(sim, row);
-        for (size_t k = 0; k < row.size(); ++k) csv << (k ? "," : "") << row[k];
-        csv << "\n";
-        if (!csv) return failure("cannot write " + o.csv + ": " + std::strerror(errno));
-      }
+  bool writeFailed = false;
+  runSteps(sim, total, csv.is_open() ? std::gcd(csvEvery, statsEvery) : statsEvery, [&](Simulation& s) {
+    if (s.steps % statsEvery == 0) stats.sample(s);
+    if (csv.is_open() && s.steps % csvEvery == 0) {
+      telemetryRow(s, row);
+      for (size_t k = 0; k < row.size(); ++k) csv << (k ? "," : "") << row[k];
+      csv << "\n";
+      if (!csv) return !(writeFailed = true);
     }
-    if (progress && (i & 1023) == 0) {
+    if (progress) {
       const auto now = std::chrono::steady_clock::now();
       if (now - lastReport > std::chrono::seconds(1)) {
         lastReport = now;
-        std::fprintf(stderr, "\rroverlab: t = %.3f of %g s (%.1f %%)", sim.state.bodies.time, sim.duration,
-                     100.0 * static_cast<double>(i) / static_cast<double>(total));
+        std::fprintf(stderr, "\rroverlab: t = %.3f of %g s (%.1f %%)", s.state.bodies.time, s.duration,
+                     100.0 * static_cast<double>(s.steps) / static_cast<double>(total));
       }
     }
-  }
+    return !interrupted;
+  });
+  if (writeFailed) return failure("cannot write " + o.csv + ": " + std::strerror(errno));
   if (progress && lastReport != start) std::fprintf(stderr, "\n");
   const double simulatedWall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   updateKinematics(sim);

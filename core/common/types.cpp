@@ -10,9 +10,11 @@ std::string format(const Vec3& v) {
   return buf;
 }
 
-std::string format(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
+std::string format(double v) { return format(v, 6); }
+
+std::string format(double v, int digits) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
   return buf;
 }
 

@@ -76,5 +76,7 @@ inline std::vector<Issue> prefixed(const std::string& prefix, std::vector<Issue>
 std::string format(const Vec3& v);
 /// Formats a number for messages, 6 significant digits ("0.65", "1e-06").
 std::string format(double v);
+/// The same with `digits` significant digits.
+std::string format(double v, int digits);
 
 }  // namespace roverlab

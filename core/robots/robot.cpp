@@ -20,12 +20,6 @@ const PresetDef* findPreset(const std::string& name) {
   return nullptr;
 }
 
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 }  // namespace
 
 std::vector<std::string> presetNames() {
@@ -177,8 +171,8 @@ Expected<Robot> buildRobot(const std::string& preset, const std::map<std::string
     if (!std::isfinite(value)) {
       issues.push_back({path, "must be a finite number"});
     } else if (value < spec->min || value > spec->max) {
-      issues.push_back({path, "must be in [" + fmt(spec->min) + ", " + fmt(spec->max) + "] " + spec->unit +
-                                  ", got " + fmt(value)});
+      issues.push_back({path, "must be in [" + format(spec->min) + ", " + format(spec->max) + "] " + spec->unit +
+                                  ", got " + format(value)});
     } else {
       it->second = value;
     }

@@ -44,12 +44,6 @@ WheelDepth wheelDepth(const WorldModel& model, const WorldState& state) {
   return d;
 }
 
-std::string fmt(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
-
 // Issues for the coefficients the step cannot resolve (sim/step_stability.h).
 // A step above the default is the user's choice: one issue at simulation.dt
 // with the largest step that works, naming each coefficient that limits it.
@@ -78,9 +72,9 @@ std::vector<Issue> stabilityIssues(const Robot& robot, const MultibodyState& sta
   auto describe = [](const StepLimit& l) {
     const char* unit =
         l.damping ? (l.angular ? " N·m·s/rad" : " N·s/m") : (l.angular ? " N·m/rad" : " N/m");
-    return "the " + l.what + " (" + fmt(l.coefficient) + unit + " on an effective " +
-           (l.angular ? "inertia of " + fmt(l.mass) + " kg·m²" : "mass of " + fmt(l.mass) + " kg") +
-           ") needs dt ≤ " + fmt(l.maxDt()) + " s";
+    return "the " + l.what + " (" + format(l.coefficient, 3) + unit + " on an effective " +
+           (l.angular ? "inertia of " + format(l.mass, 3) + " kg·m²" : "mass of " + format(l.mass, 3) + " kg") +
+           ") needs dt ≤ " + format(l.maxDt(), 3) + " s";
   };
   std::vector<Issue> issues;
   std::string atDt;
@@ -95,13 +89,13 @@ std::vector<Issue> stabilityIssues(const Robot& robot, const MultibodyState& sta
     std::string unit;
     for (const ParamSpec& p : presetParams(robot.preset))
       if (p.name == l.param) unit = " " + p.unit;
-    issues.push_back({"robot.params." + l.param, "too large for the step of " + fmt(dt) + " s: " +
+    issues.push_back({"robot.params." + l.param, "too large for the step of " + format(dt, 3) + " s: " +
                                                      describe(l) + "; at this step use at most " +
-                                                     fmt(l.maxCoefficient(dt) / l.scale) + unit});
+                                                     format(l.maxCoefficient(dt) / l.scale, 3) + unit});
   }
   if (!atDt.empty())
     issues.insert(issues.begin(),
-                  {"simulation.dt", "too large: use dt ≤ " + fmt(maxDt) + " s (" + atDt + ")"});
+                  {"simulation.dt", "too large: use dt ≤ " + format(maxDt, 3) + " s (" + atDt + ")"});
   return issues;
 }
 
@@ -237,7 +231,7 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   if (m.dt > kWarnDtFactor * defaultDt)
     sim.warnings.push_back(
         {"simulation.dt",
-         fmt(m.dt) + " s is " + fmt(m.dt / defaultDt) + "× the default step of " + fmt(defaultDt) +
+         format(m.dt, 3) + " s is " + format(m.dt / defaultDt, 3) + "× the default step of " + format(defaultDt, 3) +
              " s: stable for this robot, but contacts and drives are resolved more coarsely than "
              "the presets were tuned for; compare with the default step before trusting the "
              "results"});
@@ -260,7 +254,7 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
       lo -= 0.5 * radius;
       if (lo < bottom)
         return Expected<Simulation>::failure(where, "there is no terrain under the robot's wheels at (" +
-                                                        fmt(pose.position.x()) + ", " + fmt(pose.position.y()) + ")");
+                                                        format(pose.position.x(), 3) + ", " + format(pose.position.y(), 3) + ")");
     }
     for (int i = 0; i < 60 && hi - lo > 1e-9; ++i) {
       const double mid = 0.5 * (lo + hi);
@@ -276,10 +270,10 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
     if (depth.distance < 0)
       return Expected<Simulation>::failure(
           where, "wheel '" + name + "' starts with its centre inside terrain piece " + std::to_string(depth.piece) +
-                     " (" + fmt(-depth.distance) + " m deep); raise the robot or give [x, y] to place it on the ground");
+                     " (" + format(-depth.distance, 3) + " m deep); raise the robot or give [x, y] to place it on the ground");
     if (depth.deflection > 0.25 * w.shape.radius)
       return Expected<Simulation>::failure(
-          where, "wheel '" + name + "' starts pressed " + fmt(depth.deflection) + " m into terrain piece " +
+          where, "wheel '" + name + "' starts pressed " + format(depth.deflection, 3) + " m into terrain piece " +
                      std::to_string(depth.piece) + " (more than a quarter of its radius); raise the robot");
   }
 
