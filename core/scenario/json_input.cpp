@@ -49,28 +49,28 @@ std::string syntaxMessage(const std::string& what) {
   return clipped(std::string(m));
 }
 
-// One pass over the document's events: nesting depth, value count, duplicate
-// keys, and the path of the value being read, for the messages. The parser
-// behind it (nlohmann's SAX parser) keeps its own stack on the heap, so no
-// depth of input recurses.
+// One pass over the document's events that checks nesting depth, value and
+// key counts and duplicate keys, keeps the path of the value being read for
+// the messages, and builds the document (nlohmann's DOM builder behind it).
+// The parser keeps its own stack on the heap, so no depth of input recurses.
 class Checker : public nlohmann::json_sax<json> {
  public:
-  explicit Checker(const std::string& text) : text_(text) {}
+  Checker(const std::string& text, json& result) : text_(text), dom_(result, false) {}
 
   Issue issue;
   bool failed = false;
 
-  bool null() override { return value(); }
-  bool boolean(bool) override { return value(); }
-  bool number_integer(number_integer_t) override { return value(); }
-  bool number_unsigned(number_unsigned_t) override { return value(); }
-  bool number_float(number_float_t, const string_t&) override { return value(); }
-  bool string(string_t&) override { return value(); }
-  bool binary(binary_t&) override { return value(); }
-  bool start_object(std::size_t) override { return open(true); }
-  bool start_array(std::size_t) override { return open(false); }
-  bool end_object() override { return close(); }
-  bool end_array() override { return close(); }
+  bool null() override { return value() && dom_.null(); }
+  bool boolean(bool b) override { return value() && dom_.boolean(b); }
+  bool number_integer(number_integer_t n) override { return value() && dom_.number_integer(n); }
+  bool number_unsigned(number_unsigned_t n) override { return value() && dom_.number_unsigned(n); }
+  bool number_float(number_float_t x, const string_t& s) override { return value() && dom_.number_float(x, s); }
+  bool string(string_t& s) override { return value() && dom_.string(s); }
+  bool binary(binary_t& b) override { return value() && dom_.binary(b); }
+  bool start_object(std::size_t n) override { return open(true) && dom_.start_object(n); }
+  bool start_array(std::size_t n) override { return open(false) && dom_.start_array(n); }
+  bool end_object() override { return close() && dom_.end_object(); }
+  bool end_array() override { return close() && dom_.end_array(); }
 
   bool key(string_t& k) override {
     Frame& f = frames_.back();
@@ -88,7 +88,7 @@ class Checker : public nlohmann::json_sax<json> {
     if (repeated) return fail(path(), "duplicate key: a field may appear once in an object");
     if (++f.count > kMaxObjectKeys)
       return fail(path(), "the object has more than " + std::to_string(kMaxObjectKeys) + " keys");
-    return true;
+    return dom_.key(k);
   }
 
   bool parse_error(std::size_t offset, const std::string&, const nlohmann::detail::exception& e) override {
@@ -105,6 +105,7 @@ class Checker : public nlohmann::json_sax<json> {
     std::unordered_set<std::string> keys;  // and all of them once there are more
   };
   const std::string& text_;
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
   std::vector<Frame> frames_;
   std::size_t values_ = 0;
 
@@ -175,12 +176,11 @@ Expected<json> readJson(const std::string& text) {
     return Expected<json>::failure("", std::string("not UTF-8: byte ") + hex + " at " + position(text, bad) +
                                            (utf16 ? "; the file is UTF-16, save it as UTF-8" : ""));
   }
-  Checker check(text);
+  json doc;
+  Checker check(text, doc);
   const bool complete = json::sax_parse(text, &check);
   if (check.failed) return std::vector<Issue>{check.issue};
   if (!complete) return Expected<json>::failure("", "not valid JSON");
-  json doc = json::parse(text, nullptr, false);
-  if (doc.is_discarded()) return Expected<json>::failure("", "not valid JSON");
   return doc;
 }
 

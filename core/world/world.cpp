@@ -124,32 +124,39 @@ void evaluate(const WorldModel& model, const WorldState& state, WorldData& data)
 
 void stepRk4(const WorldModel& model, WorldState& state, WorldData& data) {
   const double dt = model.dt;
-  const Eigen::VectorXd q0 = state.bodies.q, v0 = state.bodies.v;
-  WorldState stage = state;
+  Rk4Scratch& k = data.rk4;  // every assignment below reuses its buffer
+  WorldState& stage = data.stage;
+  k.q0 = state.bodies.q;
+  k.v0 = state.bodies.v;
+  stage = state;
   evaluate(model, state, data);
-  const std::vector<WheelResult> first = data.wheels;  // tread state and telemetry of the step start
-  const std::vector<BoxResult> firstBoxes = data.boxes;
-  const std::vector<double> integrals = data.integrals;  // controller state, advanced once per step
-  const Eigen::VectorXd a1 = data.bodies.acceleration;
+  k.first = data.wheels;
+  k.firstBoxes = data.boxes;
+  k.integrals = data.integrals;
+  k.a1 = data.bodies.acceleration;
   auto at = [&](const Eigen::VectorXd& v, double h, const Eigen::VectorXd& dv) {
-    stage.bodies.q = q0;
+    stage.bodies.q = k.q0;
     integratePositions(model.bodies, stage.bodies.q, v, h);
-    stage.bodies.v = v0 + h * dv;
+    stage.bodies.v = k.v0 + h * dv;
     stage.bodies.time = state.bodies.time + h;
     evaluate(model, stage, data);
   };
-  at(v0, dt / 2, a1);
-  const Eigen::VectorXd v2 = stage.bodies.v, a2 = data.bodies.acceleration;
-  at(v2, dt / 2, a2);
-  const Eigen::VectorXd v3 = stage.bodies.v, a3 = data.bodies.acceleration;
-  at(v3, dt, a3);
-  const Eigen::VectorXd v4 = stage.bodies.v, a4 = data.bodies.acceleration;
-  state.bodies.v = v0 + dt / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
-  integratePositions(model.bodies, state.bodies.q, (v0 + 2 * v2 + 2 * v3 + v4) / 6, dt);
+  at(k.v0, dt / 2, k.a1);
+  k.v2 = stage.bodies.v;
+  k.a2 = data.bodies.acceleration;
+  at(k.v2, dt / 2, k.a2);
+  k.v3 = stage.bodies.v;
+  k.a3 = data.bodies.acceleration;
+  at(k.v3, dt, k.a3);
+  k.v4 = stage.bodies.v;
+  k.a4 = data.bodies.acceleration;
+  state.bodies.v = k.v0 + dt / 6 * (k.a1 + 2 * k.a2 + 2 * k.a3 + k.a4);
+  k.mean = (k.v0 + 2 * k.v2 + 2 * k.v3 + k.v4) / 6;
+  integratePositions(model.bodies, state.bodies.q, k.mean, dt);
   state.bodies.time += dt;
-  data.wheels = first;
-  data.boxes = firstBoxes;
-  data.integrals = integrals;
+  data.wheels = k.first;
+  data.boxes = k.firstBoxes;
+  data.integrals = k.integrals;
 }
 
 }  // namespace

@@ -82,6 +82,14 @@ struct BoxResult {
   double normalLoad = 0.0;            ///< sum of the normal force magnitudes (N)
 };
 
+/// Buffers of the RK4 step, kept between steps so that it allocates nothing.
+struct Rk4Scratch {
+  Eigen::VectorXd q0, v0, v2, v3, v4, a1, a2, a3, a4, mean;  ///< start, stage velocities and accelerations
+  std::vector<WheelResult> first;  ///< wheel results at the start of the step (tread state, telemetry)
+  std::vector<BoxResult> firstBoxes;
+  std::vector<double> integrals;   ///< controller state, advanced once per step
+};
+
 struct WorldData {
   MultibodyData bodies;
   ContactLawStats law;
@@ -91,6 +99,8 @@ struct WorldData {
   BodyContactScratch bodyScratch;  ///< buffers of the body contact queries
   std::string error;  ///< set when the state became non-finite; the step refuses to go on
   MultibodyState previous;  ///< scratch: the state at the start of the step being taken
+  WorldState stage;         ///< scratch: the state at an RK4 stage
+  Rk4Scratch rk4;
 };
 
 WorldState initialState(const WorldModel& model);

@@ -6,7 +6,7 @@ import * as THREE from 'three';
 import { loadCore } from './core.js';
 import { Driver } from './driving.js';
 import { EditorDocument } from './editor/document.js';
-import { EditorPanel } from './editor/editor_panel.js';
+import { EditorPanel, tooLargeForPage } from './editor/editor_panel.js';
 import { EditorView } from './editor/editor_view.js';
 import { History } from './history.js';
 import { renderParams } from './params_panel.js';
@@ -16,7 +16,7 @@ import { DEFAULT_ID, scenarios, withMaterial, withParam, withPreset, withSimulat
 import { CrawlerPanel } from './crawler_panel.js';
 import { RockerPlayback } from './rocker_playback.js';
 import { Stage } from './scene.js';
-import { decodeShare, encodeShare, fragmentOf, shareUrl } from './share_link.js';
+import { encodeShare, fragmentOf, shareUrl } from './share_link.js';
 import { Telemetry } from './telemetry.js';
 import './style.css';
 
@@ -39,10 +39,22 @@ const state = {
   firstFrameAt: null,
   error: null,
 };
-const published = (window.__roverlab = { ready: false, issues: [], error: null });
+const published = (window.__roverlab = { ready: false, issues: [], error: null, loadLog: [] });
 
-const worker = new Worker(new URL('./sim_worker.js', import.meta.url), { type: 'module' });
+// The simulation worker: it validates and builds every scenario (never this
+// page), so a scenario of thousands of pieces cannot freeze the page.
+let worker = null;
+let workerReady = false;
 const send = (message) => worker.postMessage(message);
+
+/** Starts a worker and sends it what the page set up (presets, speed). */
+function startWorker() {
+  worker = new Worker(new URL('./sim_worker.js', import.meta.url), { type: 'module' });
+  workerReady = false;
+  worker.onmessage = onWorkerMessage;
+  send({ type: 'presets' });
+  send({ type: 'speed', speed: Number($('speed').value) });
+}
 const stage = new Stage($('view'));
 const plots = new Plots($('plots'));
 
@@ -85,14 +97,103 @@ function showBanner(text, kind = 'error', actions = [], link = null) {
 
 // --------------------------------------------------------------- scenarios
 
-function load(scenario) {
-  state.scenario = scenario;
-  state.error = null;
-  published.error = null;
-  published.outcome = null;
-  showBanner('');
-  send({ type: 'load', scenario: JSON.stringify(scenario) });
-  setPlaying(true);
+// Loads in flight: id → { scenario, keep, restore, onBuilt, onRejected, sentAt }.
+// The worker answers each with 'model' or 'issues' and the same id, in order.
+const loads = new Map();
+let loadCount = 0;
+let running = null;  // the scenario of the newest load the worker built (what runs)
+
+/**
+ * Sends a scenario to the worker to validate and build. By default it
+ * replaces the run at once: the old world is dropped even if the new one is
+ * rejected (its issues are shown). keep: the current run goes on until the
+ * new one is built, and stays if it is rejected (links and files, which are
+ * tried before they replace the user's work); onBuilt() and onRejected(issues)
+ * then say what happened. restore: the load that brings back a run after a
+ * cancel. text: the scenario's JSON text, when the caller has it.
+ */
+function load(scenario, { keep = false, restore = false, onBuilt, onRejected, text } = {}) {
+  const id = ++loadCount;
+  loads.set(id, { id, scenario, keep, restore, onBuilt, onRejected, sentAt: performance.now() });
+  if (!keep) {
+    state.error = null;
+    published.error = null;
+    published.outcome = null;
+    showBanner('');
+  }
+  send({ type: 'load', scenario: text ?? JSON.stringify(scenario), id, keep });
+  if (!keep) setPlaying(true);
+  watchLoads();
+}
+
+// Share links being read in the worker: id → resolve(answer).
+const decodes = new Map();
+let decodeCount = 0;
+
+/** decodeShare(fragment) in the worker: { ok, scenario (JSON text), camera } or { ok: false, code, message }. */
+function decodeInWorker(fragment) {
+  const id = ++decodeCount;
+  send({ type: 'decode', fragment, id });
+  return new Promise((resolve) => decodes.set(id, resolve));
+}
+
+/** The load an answer belongs to (null for a worker that was replaced). */
+function settle(id, data) {
+  const entry = loads.get(id) ?? null;
+  loads.delete(id);
+  watchLoads();
+  if (entry) {
+    const ms = performance.now() - entry.sentAt;
+    published.loadLog.push({ id, keep: entry.keep, sentAt: entry.sentAt, ms, buildMs: data.buildMs, built: data.type === 'model' });
+    if (published.loadLog.length > 20) published.loadLog.shift();
+  }
+  return entry;
+}
+
+// ------------------------------------------ the progress note and Cancel
+
+const PROGRESS_AFTER_MS = 300;
+let progressTimer = null;
+
+/** Shows "Building the scenario… N s" with Cancel while a load has taken more than 300 ms. */
+function watchLoads() {
+  const oldest = loads.values().next().value;
+  published.loading = Boolean(oldest);
+  if (!oldest) {
+    clearInterval(progressTimer);
+    progressTimer = null;
+    $('progress').hidden = true;
+    published.progress = null;
+    return;
+  }
+  progressTimer ??= setInterval(watchLoads, 50);
+  const ms = performance.now() - oldest.sentAt;
+  if (ms < PROGRESS_AFTER_MS) return;
+  const text = `${workerReady ? 'Building the scenario' : 'Starting the simulation'}… ${(ms / 1000).toFixed(1)} s`;
+  $('progress-text').textContent = text;
+  $('progress').hidden = false;
+  published.progress = text;
+}
+
+/**
+ * Stops the worker (whatever it is building), starts a fresh one and runs
+ * the scenario that ran before (or the default one if there was none, or if
+ * bringing it back was itself cancelled). The editor's document, and so the
+ * autosaved work, is left alone.
+ */
+function restartWorker(why) {
+  const pending = [...loads.values()];
+  worker.terminate();
+  loads.clear();
+  decodes.clear();  // a link being read is dropped with the worker
+  startWorker();
+  const back = pending.some((e) => e.restore) || !running ? null : running;
+  load(back ?? JSON.parse(scenarios.find((s) => s.id === DEFAULT_ID).text), { restore: true });
+  const tried = pending.at(-1);
+  const what = back ? 'the scenario that ran before runs again' : `the default scenario (${DEFAULT_ID}) runs`;
+  const work = tried?.keep ? 'Your work is unchanged.' : 'Your scenario stays in the editor (and in the autosave).';
+  showBanner(`${why}: ${what}. ${work}`, why.startsWith('Building') ? 'info' : 'error');
+  published.restarts = (published.restarts ?? 0) + 1;
 }
 
 function fillPickers() {
@@ -130,9 +231,17 @@ function onParamChange(kind, key, value) {
 
 // ----------------------------------------------------------- worker events
 
-worker.onmessage = ({ data }) => {
+function onWorkerMessage({ data }) {
   switch (data.type) {
+    case 'ready':
+      workerReady = true;
+      return;
+    case 'decoded':
+      decodes.get(data.id)?.(data);
+      decodes.delete(data.id);
+      return;
     case 'presets':
+      if (state.presets.length) return;  // a restarted worker: the picker is filled already
       state.presets = data.presets;
       for (const p of data.presets) {
         const o = document.createElement('option');
@@ -143,15 +252,34 @@ worker.onmessage = ({ data }) => {
       }
       return;
     case 'issues': {
+      const entry = settle(data.id, data);
+      published.buildMs = data.buildMs;
+      if (entry?.onRejected) return entry.onRejected(data.issues);
       setPlaying(false);
       published.issues = data.issues;
       showBanner('This scenario was rejected:\n' + data.issues.map((i) => `• ${i.path}: ${i.message}`).join('\n'));
       markInvalidParams(data.issues);
       return;
     }
-    case 'model':
+    case 'model': {
+      const entry = settle(data.id, data);
+      published.buildMs = data.buildMs;
+      if (entry) {
+        published.loadMs = performance.now() - entry.sentAt;
+        state.scenario = entry.scenario;
+        running = entry.scenario;
+      }
+      if (entry?.keep) {
+        state.error = null;
+        published.error = null;
+        published.outcome = null;
+        showBanner('');
+      }
       onModel(data.model);
+      if (entry?.keep) setPlaying(true);
+      entry?.onBuilt?.();
       return;
+    }
     case 'frame':
       state.telemetry?.append(data.samples);
       onFrame(data.frame, data.stats);
@@ -169,11 +297,12 @@ worker.onmessage = ({ data }) => {
       return;
     case 'fatal':
       published.error = data.message;
+      if (loads.size) return restartWorker(`The simulation core failed while building (${data.message})`);
       showBanner(`The simulation core failed: ${data.message}`);
       return;
     default:
   }
-};
+}
 
 /** The scenario's warnings (a valid scenario with, e.g., a step far above the default), if any. */
 function showWarnings() {
@@ -192,10 +321,12 @@ function markInvalidParams(issues) {
 }
 
 function onModel(model) {
-  state.view?.dispose();
+  const old = state.view;
+  if (old) stage.retire(() => old.dispose());  // after the new robot is drawn: its shaders are reused
   state.model = model;
   published.issues = [];
   published.warnings = model.warnings;
+  $('phase').textContent = '';  // the status of the run before
   showWarnings();
   state.view = new RobotView(model);
   applyViewOptions();
@@ -386,12 +517,14 @@ function loop(now) {
   const st = state.stats;
   if (st.realTimeFactor !== undefined)
     $('rate').textContent = `real-time factor ${st.realTimeFactor.toFixed(2)}× · ${Math.round(st.stepsPerSecond ?? 0)} steps/s`;
-  if (now - lastPlot > 250 && state.telemetry?.rows) {
+  if (now - lastPlot > 250 && state.telemetry?.rows && !loads.size) {  // nothing new while the worker builds
     lastPlot = now;
     plots.update(state.telemetry);
     showStatus(state.telemetry);
   }
-  stage.render();
+  // While the worker builds a scenario the robot stands still: the view is
+  // redrawn only when the camera moves, leaving the processor to the build.
+  stage.render({ ifMoved: loads.size > 0 && !state.scrubbing });
   if (shown && state.firstFrameAt === null) state.firstFrameAt = now;
   watchQuality(now);
   publish(shown);
@@ -482,31 +615,23 @@ published.screenOf = (p) => {
 const corePromise = loadCore();  // a core on this thread too: the editor's geometry and checks
 const editor = { panel: null, view: null, editing: false };
 
-/** Issues of a whole scenario as the simulation would see them ([] if valid). */
-function scenarioIssues(core, scenario) {
-  const world = new core.World(JSON.stringify(scenario));
-  const issues = world.ok() ? [] : world.issues();
-  world.delete();
-  return issues;
-}
-
 function refreshEditor(info) {
   const { panel, view } = editor;
   if (!panel) return;
   const inspection = panel.inspect();
   if (editor.editing) {
     panel.render();
-    view.update(doc.scenario, inspection);
+    view.update(inspection.large ? {} : doc.scenario, inspection);
     if (inspection.terrain && info?.kind) stage.replaceTerrain(inspection.terrain);
   }
-  published.editor = { issues: inspection.issues, valid: panel.valid, track1: inspection.track1.map((n) => n.point) };
+  published.editor = { issues: inspection.issues, valid: panel.valid, track1: inspection.track1.map((n) => n.point), large: inspection.large ?? null };
 }
 
 function onDocChange(scenario, info) {
   refreshEditor(info);
   // The scenario picker names a file only while the scenario is that file as opened.
   if (info.kind !== 'preview' && info.label !== `open ${$('scenario').value}`) $('scenario').value = '';
-  if (info.kind === 'preview') return;
+  if (info.kind === 'preview' || info.loaded) return;  // loaded: the worker built it already
   const valid = !editor.panel || editor.panel.valid;
   if (info.restart || (editor.panel?.live && valid)) load(scenario);
   else if (editor.editing && state.playing) {
@@ -544,6 +669,11 @@ const stance = {
     if (!on) this.stop();
   },
   async compute() {
+    const large = tooLargeForPage(doc.scenario);
+    if (large) {
+      $('stance-info').textContent = `This terrain has ${large.pieces} pieces (${Math.round(large.bytes / 1024)} kB), more than the stance is computed for on this page (${large.limit}).`;
+      return;
+    }
     const core = await corePromise;
     this.playback ??= new RockerPlayback(stage.scene, core);
     this.stop();
@@ -610,18 +740,25 @@ function saveFile() {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
-async function loadFile(text, fileName) {
+const issueList = (issues) => issues.map((i) => `• ${i.path}: ${i.message}`).join('\n');
+
+/** A scenario file: built in the worker while the current run goes on; it replaces the work only if valid. */
+function loadFile(text, fileName) {
   let scenario;
   try {
     scenario = JSON.parse(text);
   } catch (error) {
     return showBanner(`${fileName} was not loaded: it is not JSON (${error.message}). Your work is unchanged.`);
   }
-  const issues = scenarioIssues(await corePromise, scenario);
-  if (issues.length)
-    return showBanner(`${fileName} was not loaded, your work is unchanged:\n` + issues.map((i) => `• ${i.path}: ${i.message}`).join('\n'));
-  doc.replace(`load ${fileName}`, scenario, { restart: true });
-  showBanner(`Loaded ${fileName}.`, 'info');
+  load(scenario, {
+    keep: true,
+    text,
+    onBuilt: () => {
+      doc.replace(`load ${fileName}`, scenario, { restart: true, loaded: true, owned: true });
+      showBanner(`Loaded ${fileName}.`, 'info');
+    },
+    onRejected: (issues) => showBanner(`${fileName} was not loaded, your work is unchanged:\n` + issueList(issues)),
+  });
 }
 
 async function share() {
@@ -647,25 +784,32 @@ async function openShareLink() {
   const fragment = fragmentOf(location.href);
   if (!fragment) return;
   history.replaceState(null, '', location.pathname + location.search);  // handled once, not at every reload
-  const decoded = await decodeShare(fragment);
+  const decoded = await decodeInWorker(fragment);  // unpacking up to 1 MiB: off this thread
   if (!decoded.ok) {
     published.linkError = decoded.code;
     return showBanner(`This share link cannot be opened: ${decoded.message} Your own work is unchanged.`);
   }
-  const { scenario, camera } = decoded.payload;
-  const issues = scenarioIssues(await corePromise, scenario);
-  if (issues.length) {
-    published.linkError = 'invalid-scenario';
-    return showBanner('The scenario in this share link is not valid, so it was not opened (your work is unchanged):\n' +
-      issues.map((i) => `• ${i.path}: ${i.message}`).join('\n'));
-  }
-  const open = () => {
-    state.pendingCamera = camera ?? null;
-    doc.replace('open share link', scenario, { restart: true });
-    published.linkOpened = true;
-  };
-  const current = JSON.stringify(doc.scenario);
-  if (saved && current !== JSON.stringify(scenario)) {
+  const text = decoded.scenario;
+  const scenario = JSON.parse(text);
+  const { camera } = decoded;
+  // Validated and built in the worker; the current run goes on meanwhile and
+  // stays if the scenario is rejected.
+  const open = () =>
+    load(scenario, {
+      keep: true,
+      text,
+      onBuilt: () => {
+        state.pendingCamera = camera ?? null;
+        doc.replace('open share link', scenario, { restart: true, loaded: true, owned: true });
+        published.linkOpened = true;
+      },
+      onRejected: (issues) => {
+        published.linkError = 'invalid-scenario';
+        published.issues = issues;
+        showBanner('The scenario in this share link is not valid, so it was not opened (your work is unchanged):\n' + issueList(issues));
+      },
+    });
+  if (saved && JSON.stringify(doc.scenario) !== text) {
     showBanner(
       `This link opens “${scenario.name || 'a scenario'}”. Opening it replaces the work autosaved in this browser (Undo brings it back while this page is open).`,
       'warning',
@@ -716,7 +860,8 @@ $('stance-s').addEventListener('input', () => stance.show(Number($('stance-s').v
 doc.onChange(onDocChange);
 window.addEventListener('pagehide', () => doc.saveNow());
 window.addEventListener('hashchange', () => openShareLink());
-send({ type: 'presets' });
+$('progress-cancel').addEventListener('click', () => restartWorker('Building was cancelled'));
+startWorker();
 load(doc.scenario);
 if (saved && !fragmentOf(location.href))
   showBanner(`Restored your work autosaved ${new Date(saved.savedAt).toLocaleString()}.`, 'info');

@@ -4,7 +4,11 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
-import { terrainObject, viewFor } from './terrain_mesh.js';
+import { mergeTerrain } from './terrain_geometry.js';
+import { mergedTerrainObject, viewFor } from './terrain_mesh.js';
+
+/** The terrain's three.js object: from its merged mesh (made in the worker), or merged here from its pieces. */
+const terrainOf = (terrain) => mergedTerrainObject(terrain.mesh ?? mergeTerrain(terrain.pieces));
 
 export class Stage {
   constructor(canvas) {
@@ -26,6 +30,13 @@ export class Stage {
     this.follow = true;
     this.world = new THREE.Group();
     this.scene.add(this.world);
+    // Objects taken out of the scene are disposed only after their successors
+    // have been drawn once: a shader program lives while a material uses it,
+    // so the successors (same kinds of material) reuse the compiled programs
+    // instead of compiling them again, which takes seconds, blocking the page,
+    // on software WebGL without parallel shader compilation.
+    this.retiring = [];   // disposers waiting for the next show()
+    this.retired = [];    // disposers to run after the next render
     this.resize();
     new ResizeObserver(() => this.resize()).observe(canvas);
   }
@@ -35,14 +46,18 @@ export class Stage {
     const w = canvas.clientWidth || window.innerWidth;
     const h = canvas.clientHeight || window.innerHeight;
     this.renderer.setSize(w, h, false);
+    this.changed = true;
     this.camera.aspect = w / Math.max(h, 1);
     this.camera.updateProjectionMatrix();
   }
 
-  /** Replaces terrain and robot; frames the camera on the robot's start. */
+  /** Replaces terrain and robot; frames the camera on the robot's start.
+   * `terrain`: { box, mesh } (mesh from mergeTerrain) or { box, pieces }. */
   show(terrain, robotObject, start) {
+    this.disposeTerrain();
+    this.retired.push(...this.retiring.splice(0));
     this.world.clear();
-    const ground = terrainObject(terrain.pieces);
+    const ground = terrainOf(terrain);
     ground.traverse((o) => {
       if (o.isMesh) o.receiveShadow = true;
     });
@@ -64,23 +79,35 @@ export class Stage {
     this.camera.position.copy(start).add(new THREE.Vector3(-2.2, -4.2, 2.0));
     this.controls.update();
     this.lastTarget = start.clone();
+    this.changed = true;
   }
 
   /** Replaces only the terrain (the editor's preview of an edited terrain). */
   replaceTerrain(terrain) {
-    const old = this.world.getObjectByName('terrain');
-    if (old) {
-      old.traverse((o) => {
-        o.geometry?.dispose();
-        o.material?.dispose();
-      });
-      this.world.remove(old);
-    }
-    const ground = terrainObject(terrain.pieces);
+    this.disposeTerrain();
+    const ground = terrainOf(terrain);
     ground.traverse((o) => {
       if (o.isMesh) o.receiveShadow = true;
     });
     this.world.add(ground);
+    this.changed = true;
+  }
+
+  /** Runs `dispose` once what replaces an object has been shown and drawn (see the constructor). */
+  retire(dispose) {
+    this.retiring.push(dispose);
+  }
+
+  disposeTerrain() {
+    const old = this.world.getObjectByName('terrain');
+    if (!old) return;
+    this.world.remove(old);
+    this.retired.push(() =>
+      old.traverse((o) => {
+        o.geometry?.dispose();
+        o.material?.dispose();
+      }),
+    );
   }
 
   /** Camera position and orbit target as plain arrays (for share links). */
@@ -93,6 +120,7 @@ export class Stage {
     this.camera.position.set(...position);
     this.controls.target.set(...target);
     this.controls.update();
+    this.changed = true;
   }
 
   /** Moves the camera with the robot (keeps the user's viewing angle and distance). */
@@ -115,13 +143,18 @@ export class Stage {
   /** Shadows on or off (they cost the most on software rendering). */
   setShadows(on) {
     this.renderer.shadowMap.enabled = on;
+    this.changed = true;
     this.scene.traverse((o) => {
       if (o.material) o.material.needsUpdate = true;
     });
   }
 
-  render() {
-    this.controls.update();
+  /** Draws the view. `ifMoved`: only if the camera moved or the scene changed since the last draw. */
+  render({ ifMoved = false } = {}) {
+    const moved = this.controls.update();
+    if (ifMoved && !moved && !this.changed) return;
+    this.changed = false;
     this.renderer.render(this.scene, this.camera);
+    for (const dispose of this.retired.splice(0)) dispose();
   }
 }

@@ -2,7 +2,12 @@
 // tests drive it directly: createSimHost(core, post) returns handle(message).
 //
 // Messages in (main → worker):
-//   { type: 'load', scenario }          scenario JSON text; answers 'model' or 'issues'
+//   { type: 'load', scenario, id, keep }
+//                                       scenario JSON text, validated and built here (never on
+//                                       the page); answers 'model' or 'issues' with the same id.
+//                                       keep: a rejected scenario leaves the running world as it
+//                                       was (a link or a file tried before it replaces the work);
+//                                       otherwise the old world is dropped either way
 //   { type: 'tick', wallSeconds }       one render frame passed; answers one 'frame'
 //   { type: 'play' } { type: 'pause' }  start / stop real-time stepping
 //   { type: 'step', steps }             advance a number of steps now (paused single step); answers 'frame'
@@ -12,10 +17,20 @@
 //   { type: 'joint', name, target }     a joint drive's target (rad or m)
 //   { type: 'controller', on }          the scenario's named controller on or off (operator mode)
 //   { type: 'presets' }                 answers 'presets'
+//   { type: 'decode', fragment, id }    a share link's fragment, read here (share_link.js's
+//                                       decodeShare: unpacking and parsing up to 1 MiB);
+//                                       answers 'decoded' with the same id
 // Messages out (worker → main):
 //   { type: 'presets', presets }        core.presets(): every preset with its parameter specs
-//   { type: 'model', model }            the World's model() (sim/frame.h layout, columns, ...)
-//   { type: 'issues', issues }          [{ path, message }] of a rejected scenario
+//   { type: 'decoded', id, ok, scenario, camera } or { type: 'decoded', id, ok: false, code, message }
+//                                       scenario: the link's scenario as JSON text; camera or null
+//   { type: 'model', model, id, buildMs }
+//                                       the World's model() (sim/frame.h layout, columns, ...),
+//                                       its terrain as { box, mesh } (mesh: terrain_geometry.js's
+//                                       mergeTerrain, transferred) instead of per-piece meshes;
+//                                       buildMs: validating and building the World (ms)
+//   { type: 'issues', issues, id, buildMs }
+//                                       [{ path, message }] of a rejected scenario
 //   { type: 'frame', frame, samples, stats }
 //                                       frame: Float64Array (own buffer, transferable);
 //                                       samples: telemetry rows every 10 ms of simulated time
@@ -23,7 +38,11 @@
 //                                       stats: { playing, speed, steps, stepMs, stepsPerSecond, realTimeFactor }
 //   { type: 'error', message, outcome } the run stopped: outcome 'blew_up' or 'left_terrain'
 //                                       (World.outcome()), message the core's; stepping is paused
+// and from sim_worker.js: { type: 'ready' } once the core is loaded, { type: 'fatal', message }
+// when a message threw (the page then starts a fresh worker if a load was under way).
 import { smooth, stepBudget, stepsForTick } from './pacing.js';
+import { decodeShare } from './share_link.js';
+import { mergeTerrain, mergedBuffers } from './terrain_geometry.js';
 
 // The simulation's share of a frame: half the time between render frames,
 // at least 8 ms (half a 60 Hz frame), at most 100 ms (the page stays responsive).
@@ -80,26 +99,46 @@ export function createSimHost(core, post) {
   return function handle(message) {
     switch (message.type) {
       case 'load': {
-        dispose();
+        const { id, keep = false } = message;
+        const start = performance.now();
         const created = new core.World(message.scenario);
+        const buildMs = performance.now() - start;
         if (!created.ok()) {
           const issues = created.issues();
           created.delete();
-          playing = false;
-          post({ type: 'issues', issues });
+          if (!keep) {
+            dispose();
+            playing = false;
+          }
+          post({ type: 'issues', issues, id, buildMs });
           return;
         }
+        dispose();
         world = created;
         pacing = { debt: 0 };
         reported = false;
         realTimeFactor = undefined;
-        post({ type: 'model', model: world.model() });
+        const model = world.model();
+        const mesh = mergeTerrain(model.terrain.pieces);
+        model.terrain = { box: model.terrain.box, mesh };
+        post({ type: 'model', model, id, buildMs }, mergedBuffers(mesh));
         sendFrame(0, 0);
         return;
       }
       case 'presets':
         post({ type: 'presets', presets: core.presets() });
         return;
+      case 'decode': {
+        const { id } = message;
+        decodeShare(message.fragment).then((d) =>
+          post(
+            d.ok
+              ? { type: 'decoded', id, ok: true, scenario: JSON.stringify(d.payload.scenario), camera: d.payload.camera ?? null }
+              : { type: 'decoded', id, ok: false, code: d.code, message: d.message },
+          ),
+        );
+        return;
+      }
       case 'play':
         if (world && !world.error()) playing = true;
         return;

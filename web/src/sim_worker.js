@@ -1,4 +1,5 @@
-// The Web Worker that holds the WASM world (protocol: sim_host.js).
+// The Web Worker that holds the WASM world (protocol: sim_host.js). It posts
+// { type: 'ready' } once the core is loaded; messages that come earlier wait.
 import { loadCore } from './core.js';
 import { createSimHost } from './sim_host.js';
 
@@ -21,6 +22,7 @@ self.onmessage = (event) => {
 loadCore()
   .then((core) => {
     handle = createSimHost(core, (message, transfer) => self.postMessage(message, transfer));
+    self.postMessage({ type: 'ready' });
     for (const message of pending.splice(0)) dispatch(message);
   })
   .catch((error) => self.postMessage({ type: 'fatal', message: String(error?.message ?? error) }));

@@ -37,6 +37,29 @@ export function terrainObject(pieces) {
   return group;
 }
 
+/** The terrain from mergeTerrain() (terrain_geometry.js): one flat-shaded mesh
+ * coloured per vertex and one set of outlines, however many pieces. */
+export function mergedTerrainObject(mesh) {
+  const group = new THREE.Group();
+  group.name = 'terrain';
+  group.userData = { pieces: mesh.pieces };
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));
+  geometry.setAttribute('color', new THREE.BufferAttribute(mesh.colors, 3));
+  geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
+  geometry.computeBoundingBox();
+  geometry.computeBoundingSphere();
+  const material = new THREE.MeshStandardMaterial({ vertexColors: true, flatShading: true, roughness: 0.85, metalness: 0.0 });
+  const faces = new THREE.Mesh(geometry, material);
+  faces.name = 'terrain-faces';
+  const lines = new THREE.BufferGeometry();
+  lines.setAttribute('position', new THREE.BufferAttribute(mesh.edges, 3));
+  const outline = new THREE.LineSegments(lines, new THREE.LineBasicMaterial({ color: 0x2a2a2a, transparent: true, opacity: 0.35 }));
+  outline.name = 'terrain-outline';
+  group.add(faces, outline);
+  return group;
+}
+
 /** Camera placement that shows the box { min: [x, y, z], max: [x, y, z] } from the rear right, above. */
 export function viewFor(box) {
   const min = new THREE.Vector3(...box.min);

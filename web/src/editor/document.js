@@ -41,7 +41,7 @@ export class EditorDocument {
     }
   }
 
-  /** listener(scenario, { label, kind: 'edit' | 'undo' | 'redo' | 'preview', restart }) */
+  /** listener(scenario, { label, kind: 'edit' | 'undo' | 'redo' | 'preview', restart, loaded }) */
   onChange(listener) {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -53,8 +53,10 @@ export class EditorDocument {
 
   /** Applies an edit: `change(scenario)` returns the new scenario (or the same
    * one mutated). No command when nothing changed. `restart`: the simulation
-   * restarts on it (and on its undo and redo) even when live editing is off. */
-  edit(label, change, { restart = false } = {}) {
+   * restarts on it (and on its undo and redo) even when live editing is off.
+   * `loaded`: the simulation runs it already (a link or a file built before it
+   * was put here), so this change itself restarts nothing. */
+  edit(label, change, { restart = false, loaded = false } = {}) {
     const before = this.dragStart ?? clone(this.scenario);
     const after = change(clone(this.scenario)) ?? this.scenario;
     if (this.dragStart) {
@@ -63,20 +65,25 @@ export class EditorDocument {
       return;
     }
     if (same(before, after)) return;
-    this.push({ label, before, after, restart });
+    this.push({ label, before, after, restart }, { loaded });
   }
 
   /** Replaces the whole scenario (load, template, scenario picker): undoable too. */
-  replace(label, scenario, options) {
-    this.edit(label, () => clone(scenario), options);
+  replace(label, scenario, { restart = false, loaded = false, owned = false } = {}) {
+    if (this.dragStart) return this.edit(label, () => clone(scenario), { restart, loaded });
+    // As edit(), with fewer copies (a scenario may hold thousands of pieces).
+    // `owned`: the caller hands the object over and keeps no other use of it, so it is not copied.
+    const after = owned ? scenario : clone(scenario);
+    if (same(this.scenario, after)) return;
+    this.push({ label, before: this.scenario, after, restart }, { loaded, owned });
   }
 
-  push(command) {
+  push(command, { loaded = false, owned = false } = {}) {
     this.undoStack.push(command);
     if (this.undoStack.length > HISTORY_LIMIT) this.undoStack.shift();
     this.redoStack = [];
-    this.scenario = clone(command.after);
-    this.changed({ label: command.label, kind: 'edit', restart: Boolean(command.restart) });
+    this.scenario = owned ? command.after : clone(command.after);
+    this.changed({ label: command.label, kind: 'edit', restart: Boolean(command.restart), loaded });
   }
 
   /** Starts a drag: edits until endDrag() are previews, then one command. */

@@ -5,10 +5,32 @@
 // the other two follow), blocks (boxes and wedges), and the file, history and
 // run buttons. Every change goes through the EditorDocument as a command; the
 // core (core.inspectTerrain) computes the geometry and validates, and its
-// {path, message} issues are shown at the field they name.
+// {path, message} issues are shown at the field they name. The core here runs
+// on the page, for small interactive edits: a terrain beyond EDITOR_LIMITS is
+// not inspected nor listed (it would hold up the page), only checked by the
+// simulation worker when it runs.
 import { addSegment, formatPoint, nextSegment, parsePoint, removeSegment, setPoint, SIDES } from './quad_rows.js';
 import { applyTemplate, defaultValues, TEMPLATES } from './templates.js';
 import { refitTrack1 } from './track1_edit.js';
+
+/** The largest terrain the editor inspects and lists on the page: pieces, and bytes of scenario JSON. */
+export const EDITOR_LIMITS = { pieces: 500, bytes: 256 * 1024 };
+
+/** How many terrain pieces a scenario describes (a profile counts one per segment of its polyline). */
+export function terrainPieces(scenario) {
+  const t = scenario?.terrain ?? {};
+  const count = (list) => (Array.isArray(list) ? list.length : 0);
+  let n = count(t.quads?.left) + count(t.quads?.right) + count(t.boxes) + count(t.wedges) + count(t.hulls);
+  for (const p of Array.isArray(t.profiles) ? t.profiles : []) n += Math.max(1, count(p?.points) - 1);
+  return n;
+}
+
+/** { pieces, bytes, limit } when the scenario is beyond EDITOR_LIMITS, else null. `text`: its JSON, if at hand. */
+export function tooLargeForPage(scenario, text = JSON.stringify(scenario)) {
+  const pieces = terrainPieces(scenario);
+  if (pieces <= EDITOR_LIMITS.pieces && text.length <= EDITOR_LIMITS.bytes) return null;
+  return { pieces, bytes: text.length, limit: `${EDITOR_LIMITS.pieces} pieces, ${EDITOR_LIMITS.bytes / 1024} kB` };
+}
 
 const SIDE_LABEL = { left: 'Left row (left_plane)', right: 'Right row (right_plane)' };
 const fmt = (v, digits = 3) => (Math.abs(v) < 0.5 * 10 ** -digits ? 0 : v).toFixed(digits);
@@ -55,9 +77,14 @@ export class EditorPanel {
     this.live = false;
   }
 
-  /** Geometry and issues of the document's scenario, from the core. */
+  /** Geometry and issues of the document's scenario, from the core; for a
+   * terrain beyond EDITOR_LIMITS only its size ({ large }), no geometry. */
   inspect() {
-    this.inspection = this.core.inspectTerrain(JSON.stringify(this.doc.scenario));
+    const text = JSON.stringify(this.doc.scenario);
+    const large = tooLargeForPage(this.doc.scenario, text);
+    this.inspection = large
+      ? { ok: true, large, issues: [], quads: { left: [], right: [] }, track1: [], terrain: null }
+      : this.core.inspectTerrain(text);
     return this.inspection;
   }
 
@@ -208,6 +235,12 @@ export class EditorPanel {
   render() {
     if (!this.inspection) this.inspect();
     const scroll = this.root.scrollTop;
+    if (this.inspection.large) {
+      this.root.replaceChildren(this.toolbar(), this.templates(), this.messages(), this.largeNote(), this.robotStart());
+      this.markIssues();
+      this.root.scrollTop = scroll;
+      return;
+    }
     this.root.replaceChildren(
       this.toolbar(),
       this.templates(),
@@ -221,6 +254,23 @@ export class EditorPanel {
     );
     this.markIssues();
     this.root.scrollTop = scroll;
+  }
+
+  /** In place of the tables for a terrain beyond EDITOR_LIMITS. */
+  largeNote() {
+    const { pieces, bytes } = this.inspection.large;
+    return el(
+      'section',
+      { class: 'editor-block', id: 'editor-large' },
+      el('h3', {}, 'A large terrain'),
+      el(
+        'p',
+        { class: 'note' },
+        `This terrain has ${pieces} pieces (${Math.round(bytes / 1024)} kB of JSON), more than the editor lists ` +
+          `(${EDITOR_LIMITS.pieces} pieces, ${EDITOR_LIMITS.bytes / 1024} kB). It is checked when it runs, in the simulation, ` +
+          'where its problems are reported. Run, Save, Share, Load, Undo and the templates work as usual.',
+      ),
+    );
   }
 
   toolbar() {
