@@ -68,6 +68,14 @@ Expected<std::string> jsonText(const val& v) {
     return Expected<std::string>::failure(
         "", "must be the scenario's JSON text (a string), got " + type);
   }
+  // A lone surrogate cannot be encoded as UTF-8 (the conversion would
+  // replace it silently): the text is not what the user wrote.
+  if (!v["isWellFormed"].isUndefined() && !v.call<bool>("isWellFormed")) {
+    const int at =
+        v.call<int>("search", val::global("RegExp").new_(std::string("\\p{Cs}"), std::string("u")));
+    return Expected<std::string>::failure(
+        "", "not UTF-8: a lone UTF-16 surrogate at character " + std::to_string(at));
+  }
   if (!(v["length"].as<double>() <= static_cast<double>(kMaxDocumentBytes)))
     return Expected<std::string>::failure("", "the document is longer than " +
                                                   std::to_string(kMaxDocumentBytes) +
@@ -544,12 +552,20 @@ val runScenario(val json, double seconds) {
   if (!made) return issuesResult(made.issues());
   Simulation& sim = made.value();
   RunStats stats;
+  // One call runs in one go, so it is bounded: ~1e8 steps take minutes.
+  constexpr long long kMaxSteps = 100'000'000;
+  const long long steps = stepsIn(seconds > 0 ? seconds : sim.duration, sim.model.dt);
+  if (steps > kMaxSteps)
+    return issuesResult(
+        {{seconds > 0 ? "seconds" : "simulation.duration",
+          "would take " + std::to_string(steps) + " steps of " + format(sim.model.dt) +
+              " s; runScenario takes at most 100000000 in one call (step a World "
+              "in chunks for longer runs)"}});
   const double start = emscripten_get_now();
-  runSteps(sim, stepsIn(seconds > 0 ? seconds : sim.duration, sim.model.dt),
-           stepsIn(kSampleInterval, sim.model.dt), [&](Simulation& s) {
-             stats.sample(s);
-             return true;
-           });
+  runSteps(sim, steps, stepsIn(kSampleInterval, sim.model.dt), [&](Simulation& s) {
+    stats.sample(s);
+    return true;
+  });
   const double wall = (emscripten_get_now() - start) / 1000.0;
   updateKinematics(sim);
   stats.sample(sim);

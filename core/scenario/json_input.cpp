@@ -191,6 +191,10 @@ Expected<json> readJson(const std::string& text) {
                                            position(text, bad) +
                                            (utf16 ? "; the file is UTF-16, save it as UTF-8" : ""));
   }
+  // JSON allows no NUL byte anywhere (in a string it must be escaped); some
+  // readers stop at the first one, so a document with one is refused.
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
+    return Expected<json>::failure("", "not valid JSON at " + position(text, nul) + ": a NUL byte");
   json doc;
   Checker check(text, doc);
   const bool complete = json::sax_parse(text, &check);

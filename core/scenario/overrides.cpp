@@ -45,7 +45,9 @@ std::optional<std::vector<PathStep>> splitPath(const std::string& path) {
     }
   }
   if (!token.empty()) flush();
-  if (steps.empty()) return std::nullopt;
+  // No scenario field lies deeper than a few levels; the limit keeps a path
+  // from building a document deeper than the reader accepts.
+  if (steps.empty() || steps.size() > static_cast<size_t>(kMaxJsonDepth)) return std::nullopt;
   return steps;
 }
 
@@ -125,7 +127,7 @@ Expected<std::string> applyOverrides(const std::string& text,
       issues.push_back(*problem);
   }
   if (!issues.empty()) return issues;
-  return dumpJson(doc, 2);
+  return dumpJson(doc);
 }
 
 }  // namespace roverlab

@@ -192,23 +192,31 @@ void readBlocks(Reader& r, TerrainContext& t, const json& terrain) {
     }
   }
   if (const json* hulls = r.array(terrain, "terrain", "hulls")) {
+    // The points of all hulls counted first: past the limit no hull is built.
+    size_t total = 0;
     for (size_t i = 0; i < hulls->size(); ++i) {
+      const json& h = (*hulls)[i];
+      if (h.is_object() && h.contains("points") && h["points"].is_array())
+        total += h["points"].size();
+      if (total > static_cast<size_t>(kMaxTotalHullPoints)) {
+        r.add(Reader::at("terrain.hulls", i) + ".points",
+              "the terrain's hulls would have more than " + std::to_string(kMaxTotalHullPoints) +
+                  " points in all, the limit (docs/scenario-format.md, \"Limits\")");
+        break;
+      }
+    }
+    for (size_t i = 0; total <= static_cast<size_t>(kMaxTotalHullPoints) && i < hulls->size();
+         ++i) {
       const std::string p = Reader::at("terrain.hulls", i);
       const json& h = (*hulls)[i];
       if (!r.object(h, p, {"points", "material", "color"})) continue;
       const size_t before = r.issues.size();
       std::vector<Vec3> points;
       if (const json* pts = r.array(h, p, "points")) {
-        t.hullPoints += static_cast<int>(std::min<size_t>(pts->size(), kMaxTotalHullPoints + 1));
-        const bool tooMany = t.hullPoints > kMaxTotalHullPoints;
-        if (pts->size() > static_cast<size_t>(kMaxHullPoints) || tooMany) {
-          if (!tooMany || t.hullPoints - static_cast<int>(pts->size()) <= kMaxTotalHullPoints)
-            r.add(p + ".points",
-                  pts->size() > static_cast<size_t>(kMaxHullPoints)
-                      ? "has " + std::to_string(pts->size()) + " points; a hull has at most " +
-                            std::to_string(kMaxHullPoints) + " (split the shape into several hulls)"
-                      : "the terrain's hulls would have more than " +
-                            std::to_string(kMaxTotalHullPoints) + " points in all, the limit");
+        if (pts->size() > static_cast<size_t>(kMaxHullPoints)) {
+          r.add(p + ".points", "has " + std::to_string(pts->size()) +
+                                   " points; a hull has at most " + std::to_string(kMaxHullPoints) +
+                                   " (split the shape into several hulls)");
           continue;
         }
         for (size_t k = 0; k < pts->size(); ++k)

@@ -21,8 +21,7 @@ constexpr int kMaxTotalHullPoints = 2048;
 struct TerrainContext {
   TerrainBuilder builder;
   std::vector<std::string> piecePaths;  ///< per builder piece: the JSON path it came from
-  int hullPoints = 0;  ///< points of every hull read so far (reported once past the limit)
-  bool full = false;   ///< kMaxPieces reached: further pieces are not built
+  bool full = false;                    ///< kMaxPieces reached: further pieces are not built
   std::map<std::string, int> materials;
   double base = -1.0;
   std::vector<Quad> rows[2];                     ///< left, right: the rows when they are valid

@@ -226,6 +226,15 @@ describe('malformed links', () => {
     await expectFailure(await linkOfText(text), 'too-deep', `more than ${MAX_NESTING_DEPTH} levels deep`);
   });
 
+  test('a key named twice in one object is refused, not silently collapsed', async () => {
+    const text = '{"scenario": {"format": "roverlab-scenario", "name": "a", "name": "b"}}';
+    await expectFailure(await linkOfText(text), 'duplicate-key', 'names the field "name" twice in one object (at "scenario.name")');
+    // The same key in different objects, and escaped forms of different keys, are fine.
+    const fine = '{"scenario": {"format": "roverlab-scenario", "a": {"x": 1}, "b": {"x": 2}, "\\u0061b": [{"x": 1}, {"x": 1}]}}';
+    const r = await decodeShare(await linkOfText(fine));
+    expect(r.code).not.toBe('duplicate-key');
+  });
+
   test('JSON array', async () => {
     await expectFailure(await linkOfText('[{"format": "roverlab-scenario"}]'), 'not-object', 'an array, not a share payload');
   });

@@ -38,6 +38,7 @@ export const SHARE_ERRORS = Object.freeze({
   NOT_TEXT: 'not-text',
   NOT_JSON: 'not-json',
   TOO_DEEP: 'too-deep',
+  DUPLICATE_KEY: 'duplicate-key',
   NOT_OBJECT: 'not-object',
   NO_SCENARIO: 'no-scenario',
   UNKNOWN_FIELD: 'unknown-field',
@@ -177,11 +178,54 @@ async function decode(input) {
   if (nestingDepth(value, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
     return fail(E.TOO_DEEP, `The share data nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep; a share payload needs at most 7. The link was not made by Roverlab. ${ASK_AGAIN}`);
   }
+  const repeated = duplicateKey(text);
+  if (repeated) {
+    return fail(E.DUPLICATE_KEY, `The share data names the field ${quote(repeated.key)} twice in one object (at ${quote(repeated.path)}); JSON readers would silently keep one of them. The link was not made by Roverlab. ${ASK_AGAIN}`);
+  }
   const problem = checkPayload(value);
   if (problem) return fail(problem.code, `${problem.message} ${ASK_AGAIN}`);
   const payload = { scenario: value.scenario };
   if (value.camera != null) payload.camera = value.camera;
   return { ok: true, payload };
+}
+
+/**
+ * The first key that appears twice in one object of valid JSON `text`, with
+ * the path of its object, or null. JSON.parse keeps the last silently; the
+ * core refuses such documents, so a link must too. One pass, no recursion.
+ */
+function duplicateKey(text) {
+  const stack = [];  // per open container: { keys: Set, key } for objects, { index } for arrays
+  let expectKey = false;
+  const path = () => stack.map((f) => (f.keys ? `.${f.key ?? ''}` : `[${f.index}]`)).join('').replace(/^\./, '');
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (expectKey && top?.keys) {
+        const key = JSON.parse(text.slice(i, j + 1));
+        if (top.keys.has(key)) return { key, path: path() };
+        top.keys.add(key);
+        top.key = key;
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === '{') {
+      stack.push({ keys: new Set(), key: undefined });
+      expectKey = true;
+    } else if (c === '[') {
+      stack.push({ index: 0 });
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+    } else if (c === ',') {
+      const top = stack[stack.length - 1];
+      if (top?.keys) expectKey = true;
+      else if (top) top.index += 1;
+    }
+  }
+  return null;
 }
 
 // The shape of a share payload (not the scenario's content: that is the core's job).
