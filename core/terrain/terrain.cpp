@@ -125,9 +125,6 @@ Expected<Terrain> TerrainBuilder::build() && {
       issues.push_back({"pieces[" + std::to_string(i) + "].material",
                         "no material " + std::to_string(pieces_[i].material) + " (have " +
                             std::to_string(materials_.size()) + ")"});
-  if (pieces_.size() > static_cast<size_t>(kMaxPieces))
-    issues.push_back({"pieces", "has " + std::to_string(pieces_.size()) + " pieces; the limit is " +
-                                    std::to_string(kMaxPieces)});
   if (!issues.empty()) return issues;
   std::vector<const Polytope*> shapes;
   for (const TerrainPiece& p : pieces_) shapes.push_back(&p.shape);

@@ -34,8 +34,9 @@ struct TerrainPiece {
 /// not an edge (typed coordinates, rounding, hand-built terrains).
 constexpr double kFlushTolerance = 1.1e-3;
 
-/// Most pieces a terrain may have: 10 000 boxes build in about 0.4 s natively
-/// (docs/scenario-format.md, "Limits").
+/// Most pieces a scenario's terrain may have (the scenario reader's limit;
+/// terrains built in code may have more): 10 000 boxes build in about 0.3 s
+/// natively (docs/scenario-format.md, "Limits").
 constexpr int kMaxPieces = 10000;
 
 struct Terrain {
@@ -58,8 +59,9 @@ class TerrainBuilder {
   int pieceCount() const { return static_cast<int>(pieces_.size()); }
 
   /// Finalises: broadphase, bounds, flush seams. At least one piece is needed,
-  /// at most kMaxPieces, and no two may overlap by more than kFlushTolerance
-  /// (issues at `pieces[i]`, naming the earlier piece `pieces[j]`).
+  /// no two may overlap by more than kFlushTolerance (issues at `pieces[i]`,
+  /// naming the earlier piece `pieces[j]`), and at most kMaxBoundsPairs pairs
+  /// of pieces may have overlapping bounds.
   Expected<Terrain> build() &&;
 
  private:
