@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeRng } from './prng.mjs';
+import { caseSeed, makeRng, pickWeighted } from './prng.mjs';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -511,20 +511,6 @@ function mutateSet(rng, doc) {
 
 // ---------------------------------------------------------------- cases
 
-function hashSeed(seed, index, salt) {
-  let h = (Number(seed) >>> 0) ^ Math.imul(index + 1, 0x9e3779b1) ^ Math.imul(salt, 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
-  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-function pickWeighted(rng, weights) {
-  const entries = Object.entries(weights);
-  let r = rng.float() * entries.reduce((s, [, w]) => s + w, 0);
-  for (const [k, w] of entries) if ((r -= w) < 0) return k;
-  return entries[entries.length - 1][0];
-}
-
 let corpusCache;
 function corpus() {
   return (corpusCache ??= loadCorpus());
@@ -559,7 +545,7 @@ export function mutateDocument(rng, doc, cls) {
 
 /** The case number `index` of the scenario fuzz with this seed. */
 export function generateScenarioCase(seed, index) {
-  const rng = makeRng(hashSeed(seed, index, 1));
+  const rng = makeRng(caseSeed(seed, index, Math.imul(1, 0x85ebca6b)));
   const base = rng.pick(corpus());
   const doc = clone(base.doc);
   const cls = pickWeighted(rng, SCENARIO_CLASSES);

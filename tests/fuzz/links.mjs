@@ -4,7 +4,7 @@
 // generateLinkCase(seed, index) -> { id, cls, desc, fragment, mustRefuse }
 // mustRefuse: why decoding this link to a scenario the core accepts would be a silent pass.
 import { deflateRawSync } from 'node:zlib';
-import { makeRng } from './prng.mjs';
+import { caseSeed, makeRng, pickWeighted } from './prng.mjs';
 import { allPaths, deepText, loadCorpus, mutateDocument } from './generate.mjs';
 
 export const LINK_CLASSES = {
@@ -29,20 +29,6 @@ export function fragmentOfBytes(bytes, level = 9) {
 
 export function fragmentOfText(text, level) {
   return fragmentOfBytes(Buffer.from(text, 'utf8'), level);
-}
-
-function hashSeed(seed, index) {
-  let h = (Number(seed) >>> 0) ^ Math.imul(index + 1, 0x9e3779b1) ^ 0x5bd1e995;
-  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
-  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-function pickWeighted(rng, weights) {
-  const entries = Object.entries(weights);
-  let r = rng.float() * entries.reduce((s, [, w]) => s + w, 0);
-  for (const [k, w] of entries) if ((r -= w) < 0) return k;
-  return entries[entries.length - 1][0];
 }
 
 let corpusCache;
@@ -187,7 +173,7 @@ function linkDuplicateKey(rng, doc) {
 
 /** The case number `index` of the link fuzz with this seed. */
 export function generateLinkCase(seed, index) {
-  const rng = makeRng(hashSeed(seed, index));
+  const rng = makeRng(caseSeed(seed, index, 0x5bd1e995));
   const base = rng.pick(corpus());
   const doc = structuredClone(base.doc);
   const cls = pickWeighted(rng, LINK_CLASSES);

@@ -25,3 +25,22 @@ export function makeRng(seed) {
   };
   return rng;
 }
+
+/**
+ * The seed of case `index` of a run seeded `seed`; `mix` (32 bits) keeps the
+ * scenario and link case streams apart.
+ */
+export function caseSeed(seed, index, mix) {
+  let h = (Number(seed) >>> 0) ^ Math.imul(index + 1, 0x9e3779b1) ^ mix;
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** A key of `weights` ({ key: weight }) drawn with probability proportional to its weight. */
+export function pickWeighted(rng, weights) {
+  const entries = Object.entries(weights);
+  let r = rng.float() * entries.reduce((s, [, w]) => s + w, 0);
+  for (const [k, w] of entries) if ((r -= w) < 0) return k;
+  return entries[entries.length - 1][0];
+}
