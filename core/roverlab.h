@@ -6,7 +6,7 @@
 #include "contact/tire_model.h"
 #include "contact/tread.h"
 #include "contact/wheel_contact.h"
-#include "control/step_climb.h"
+#include "control/controller.h"
 #include "crawler/link_contact.h"
 #include "dynamics/multibody.h"
 #include "geometry/gjk.h"

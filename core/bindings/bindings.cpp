@@ -670,14 +670,14 @@ class World {
     if (!sim_) return m;
     const Simulation& sim = *sim_;
     val bodies = val::array();
-    for (const Body& b : sim.model.bodies.bodies) {
+    for (const Body& b : sim.model.robot.bodies.bodies) {
       val body = val::object();
       body.set("name", b.name);
       body.set("parent", b.parent);
       body.set("boxes", val::array());
       bodies.call<void>("push", body);
     }
-    for (const BodyBox& box : sim.robot.boxes) {
+    for (const BodyBox& box : sim.model.robot.boxes) {
       val item = val::object();
       item.set("centre", vec3ToJs(box.centre));
       item.set("size", vec3ToJs(box.size));
@@ -685,10 +685,10 @@ class World {
     }
     m.set("bodies", bodies);
     val wheels = val::array();
-    for (const WheelModel& w : sim.model.wheels) {
+    for (const WheelModel& w : sim.model.robot.wheels) {
       val wheel = val::object();
       wheel.set("body", w.body);
-      wheel.set("name", sim.model.bodies.bodies[w.body].name);
+      wheel.set("name", sim.model.robot.bodies.bodies[w.body].name);
       wheel.set("radius", w.shape.radius);
       wheel.set("width", w.shape.width);
       wheels.call<void>("push", wheel);
@@ -699,12 +699,12 @@ class World {
     for (const Track1Node& n : scenario_.track1) track1.call<void>("push", vec3ToJs(n.point));
     m.set("track1", track1);
     val joints = val::array();
-    for (const auto& [name, index] : sim.robot.joints) {
-      const int body = sim.model.actuators[index].body;
+    for (const auto& [name, index] : sim.model.robot.joints) {
+      const int body = sim.model.robot.actuators[index].body;
       val joint = val::object();
       joint.set("name", name);
-      joint.set("prismatic", sim.model.bodies.bodies[body].joint == JointType::Prismatic);
-      for (const JointLimit& l : sim.model.limits)
+      joint.set("prismatic", sim.model.robot.bodies.bodies[body].joint == JointType::Prismatic);
+      for (const JointLimit& l : sim.model.robot.limits)
         if (l.body == body) {
           joint.set("lower", l.lower);
           joint.set("upper", l.upper);
@@ -713,7 +713,7 @@ class World {
     }
     m.set("joints", joints);
     val sections = val::array();
-    for (int s : sim.robot.sections) sections.call<void>("push", s);
+    for (int s : sim.model.robot.sections) sections.call<void>("push", s);
     m.set("sections", sections);
     val columns = val::array();
     for (const std::string& c : telemetryColumns(sim)) columns.call<void>("push", c);
@@ -732,19 +732,17 @@ class World {
     layout.set("wheel", FrameLayout::kWheel);
     layout.set("slots", kContactSlots);
     m.set("layout", layout);
-    m.set("preset", sim.robot.preset);
-    m.set("controller", sim.climb ? std::string("step-climb") : std::string("none"));
-    val phases =
-        val::array();  // names of the controller's phases, by the climb_phase telemetry value
-    if (sim.climb)
-      for (int p = 0; p <= static_cast<int>(ClimbPhase::Recover); ++p)
-        phases.call<void>("push", std::string(climbPhaseName(static_cast<ClimbPhase>(p))));
+    m.set("preset", sim.model.robot.preset);
+    m.set("controller", sim.controllerKind ? sim.controllerKind->name : std::string("none"));
+    val phases = val::array();  // names of the controller's phases, by its telemetry value
+    if (sim.controllerKind)
+      for (const std::string& p : sim.controllerKind->phases) phases.call<void>("push", p);
     m.set("phases", phases);
-    m.set("planar", sim.robot.planar);
-    m.set("base", sim.robot.base);
-    m.set("maxWheelSpeed", sim.robot.maxWheelSpeed);
+    m.set("planar", sim.model.robot.planar);
+    m.set("base", sim.model.robot.base);
+    m.set("maxWheelSpeed", sim.model.robot.maxWheelSpeed);
     double mass = 0;
-    for (const Body& b : sim.model.bodies.bodies) mass += b.mass;
+    for (const Body& b : sim.model.robot.bodies.bodies) mass += b.mass;
     m.set("mass", mass);
     m.set("dt", sim.model.dt);
     m.set("duration", sim.duration);

@@ -41,10 +41,7 @@ bool faceAt(const Polytope& poly, const Vec3& q, const Vec3& n, const Vec3& seam
   return best > -2;
 }
 
-struct Candidate {
-  int piece;
-  PointDistance pd;
-};
+using Candidate = ContactCandidate;
 
 // The candidate of `piece`, or null when it is out of the wheel's reach.
 const Candidate* candidateOf(const std::vector<Candidate>& all, int piece) {
@@ -110,15 +107,15 @@ bool isGhost(const Terrain& terrain, const std::vector<Candidate>& all, const Ca
 }  // namespace
 
 int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
-                  const Vec3& axle, std::vector<WheelContact>& out) {
+                  const Vec3& axle, WheelContactScratch& scratch, std::vector<WheelContact>& out) {
   out.clear();
-  thread_local std::vector<int> near;
+  std::vector<int>& near = scratch.near;
   Aabb reach;
   reach.min = centre.array() - wheel.radius;
   reach.max = centre.array() + wheel.radius;
   piecesNear(terrain, reach, near);
   const double band = 0.5 * wheel.width / wheel.radius;  // |normal·axle| limit of the tread
-  thread_local std::vector<Candidate> candidates;
+  std::vector<Candidate>& candidates = scratch.candidates;
   candidates.clear();
   for (int i : near) {
     const PointDistance pd = pointDistance(terrain.pieces[i].shape, centre, wheel.radius);
@@ -156,6 +153,12 @@ int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& c
     out.push_back(c);
   }
   return static_cast<int>(out.size());
+}
+
+int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
+                  const Vec3& axle, std::vector<WheelContact>& out) {
+  WheelContactScratch scratch;
+  return wheelContacts(terrain, wheel, centre, axle, scratch, out);
 }
 
 }  // namespace roverlab

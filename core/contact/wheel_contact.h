@@ -9,6 +9,7 @@
 
 #include <vector>
 
+#include "geometry/gjk.h"
 #include "terrain/terrain.h"
 
 namespace roverlab {
@@ -29,8 +30,24 @@ struct WheelContact {
   double deflection = 0.0;  ///< Z = r − d (m), > 0
 };
 
+/// A piece within the wheel's reach and the centre's distance to it.
+struct ContactCandidate {
+  int piece = -1;
+  PointDistance pd;
+};
+
+/// Buffers of one wheel's query, kept by the caller between queries (the
+/// step keeps them in its per-run data) so that a query allocates nothing.
+struct WheelContactScratch {
+  std::vector<int> near;                     ///< pieces whose bounds the wheel reaches
+  std::vector<ContactCandidate> candidates;  ///< those the wheel's sphere reaches
+};
+
 /// Contacts of a wheel with centre `centre` (m) and unit axle direction `axle`.
 /// `out` is cleared first. Returns the number of contacts.
+int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
+                  const Vec3& axle, WheelContactScratch& scratch, std::vector<WheelContact>& out);
+/// The same with buffers of its own (allocates; for queries outside the step).
 int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
                   const Vec3& axle, std::vector<WheelContact>& out);
 

@@ -313,7 +313,7 @@ void updateStepClimb(const StepClimbParams& params, const StepClimbRig& rig,
 void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
                   const WorldData& data) {
   const StepClimbRig& rig = climb.rig;
-  const std::vector<Body>& bodies = model.bodies.bodies;
+  const std::vector<Body>& bodies = model.robot.bodies.bodies;
   ClimbSensors in;
   in.time = state.bodies.time;
   const Mat3 base = worldRotation(data.bodies, rig.sectionBody[kMiddle]);
@@ -332,8 +332,8 @@ void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
     for (int k = 0; k < 2; ++k) {
       const int body = rig.wheelBody[g][k];
       in.wheelZ[g][k] = worldPoint(data.bodies, body, Vec3::Zero()).z();
-      for (size_t w = 0; w < model.wheels.size(); ++w) {
-        if (model.wheels[w].body != body) continue;
+      for (size_t w = 0; w < model.robot.wheels.size(); ++w) {
+        if (model.robot.wheels[w].body != body) continue;
         for (const WheelContact& c : data.wheels[w].contacts) {
           in.contact[g][k] = true;
           if (c.normal.dot(heading) < -climb.params.wallNormal) {
@@ -347,8 +347,8 @@ void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
     }
   }
   for (int e = 0; e < 2; ++e) {
-    const Body& fold = bodies[model.actuators[rig.foldActuator[e]].body];
-    const Body& extend = bodies[model.actuators[rig.extendActuator[e]].body];
+    const Body& fold = bodies[model.robot.actuators[rig.foldActuator[e]].body];
+    const Body& extend = bodies[model.robot.actuators[rig.extendActuator[e]].body];
     in.fold[e] = state.bodies.q[fold.qIndex];
     in.extend[e] = state.bodies.q[extend.qIndex];
   }
@@ -368,6 +368,42 @@ void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
     state.targets[rig.foldActuator[e]] = c.fold[e];
     state.targets[rig.extendActuator[e]] = c.extend[e];
   }
+}
+
+namespace {
+
+class StepClimbController final : public Controller {
+ public:
+  explicit StepClimbController(StepClimbRig rig) { climb_.rig = rig; }
+  double period() const override { return climb_.params.period; }
+  void update(const WorldModel& model, WorldState& state, const WorldData& data) override {
+    runStepClimb(climb_, model, state, data);
+  }
+  int phase() const override { return static_cast<int>(climb_.state.phase); }
+
+ private:
+  StepClimb climb_;
+};
+
+Expected<std::unique_ptr<Controller>> makeStepClimb(const Robot& robot) {
+  Expected<StepClimbRig> rig = makeStepClimbRig(robot);
+  if (!rig) return rig.issues();
+  return std::unique_ptr<Controller>(std::make_unique<StepClimbController>(rig.value()));
+}
+
+}  // namespace
+
+ControllerKind stepClimbKind() {
+  ControllerKind k;
+  k.name = "step-climb";
+  k.description =
+      "climbs a step with the articulated6 robot: lift the front, push the middle up the face, "
+      "lift the rear (seed 000, Fig. 9-11)";
+  k.phaseColumn = "climb_phase";
+  for (int p = 0; p <= static_cast<int>(ClimbPhase::Recover); ++p)
+    k.phases.push_back(climbPhaseName(static_cast<ClimbPhase>(p)));
+  k.make = makeStepClimb;
+  return k;
 }
 
 }  // namespace roverlab

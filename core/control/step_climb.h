@@ -14,6 +14,7 @@
 
 #include <string>
 
+#include "control/controller.h"
 #include "robots/robot.h"
 #include "world/world.h"
 
@@ -123,7 +124,6 @@ struct StepClimb {
   StepClimbParams params;
   StepClimbRig rig;
   StepClimbState state;
-  double nextControl = 0.0;  ///< time of the next control update (s)
 };
 
 /// Finds the wheels, sections and drives of an articulated6 robot; an issue at
@@ -139,5 +139,9 @@ void updateStepClimb(const StepClimbParams& params, const StepClimbRig& rig,
 /// update and writes the wheel speed and joint targets into `state.targets`.
 void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
                   const WorldData& data);
+
+/// The controller's entry in the registry (control/controller.h): name
+/// "step-climb", phases by ClimbPhase, telemetry column "climb_phase".
+ControllerKind stepClimbKind();
 
 }  // namespace roverlab

@@ -1,5 +1,6 @@
 #include "scenario/scenario.h"
 
+#include "control/controller.h"
 #include "scenario/terrain_reader.h"
 
 namespace roverlab {
@@ -213,8 +214,6 @@ TerrainInspection inspectTerrain(const std::string& text) {
     out.terrain = std::move(terrain).value();
   return out;
 }
-
-std::vector<std::string> controllerNames() { return {"none", "step-climb"}; }
 
 Expected<Scenario> parseScenario(const std::string& text) {
   Expected<json> parsed = readJson(text);

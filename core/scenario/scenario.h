@@ -82,7 +82,4 @@ TerrainInspection inspectTerrain(const std::string& json);
 Expected<std::string> applyOverrides(const std::string& json,
                                      const std::vector<std::string>& assignments);
 
-/// Names of the automatic controllers a scenario may select.
-std::vector<std::string> controllerNames();
-
 }  // namespace roverlab

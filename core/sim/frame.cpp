@@ -8,8 +8,8 @@ namespace roverlab {
 
 FrameLayout frameLayout(const Simulation& sim) {
   FrameLayout l;
-  l.bodies = static_cast<int>(sim.model.bodies.bodies.size());
-  l.wheels = static_cast<int>(sim.model.wheels.size());
+  l.bodies = static_cast<int>(sim.model.robot.bodies.bodies.size());
+  l.wheels = static_cast<int>(sim.model.robot.wheels.size());
   l.boxes = static_cast<int>(sim.model.boxes.size());
   l.telemetry = static_cast<int>(telemetryColumns(sim).size());
   l.contacts = l.poses + FrameLayout::kPose * l.bodies;

@@ -27,13 +27,14 @@ struct WheelDepth {
 
 WheelDepth wheelDepth(const WorldModel& model, const WorldState& state) {
   WorldData data = makeWorldData(model);
-  forwardKinematics(model.bodies, state.bodies, data.bodies);
+  forwardKinematics(model.robot.bodies, state.bodies, data.bodies);
   WheelDepth d;
   std::vector<WheelContact> contacts;
-  for (size_t w = 0; w < model.wheels.size(); ++w) {
-    const WheelModel& wheel = model.wheels[w];
+  for (size_t w = 0; w < model.robot.wheels.size(); ++w) {
+    const WheelModel& wheel = model.robot.wheels[w];
     const Vec3 centre = worldPoint(data.bodies, wheel.body, Vec3::Zero());
-    const Vec3 axle = worldRotation(data.bodies, wheel.body) * model.bodies.bodies[wheel.body].axis;
+    const Vec3 axle =
+        worldRotation(data.bodies, wheel.body) * model.robot.bodies.bodies[wheel.body].axis;
     wheelContacts(model.terrain, wheel.shape, centre, axle, contacts);
     for (const WheelContact& c : contacts) {
       d.anyContact = true;
@@ -103,18 +104,18 @@ std::vector<Issue> stabilityIssues(const Robot& robot, const MultibodyState& sta
 }
 
 // Gravity acceleration (m/s², > 0) of a model.
-double gravityOf(const WorldModel& m) { return m.bodies.gravity.norm(); }
+double gravityOf(const WorldModel& m) { return m.robot.bodies.gravity.norm(); }
 
 // Energy stored in the joint springs and limits at the start (J): it may turn
 // into motion without any drive doing work.
 double storedEnergy(const WorldModel& m, const MultibodyState& s) {
   double e = 0;
-  for (const JointSpring& sp : m.springs) {
-    const double x = s.q[m.bodies.bodies[sp.body].qIndex] - sp.rest;
+  for (const JointSpring& sp : m.robot.springs) {
+    const double x = s.q[m.robot.bodies.bodies[sp.body].qIndex] - sp.rest;
     e += 0.5 * sp.stiffness * x * x + 0.25 * sp.cubic * x * x * x * x;
   }
-  for (const JointLimit& l : m.limits) {
-    const double q = s.q[m.bodies.bodies[l.body].qIndex];
+  for (const JointLimit& l : m.robot.limits) {
+    const double q = s.q[m.robot.bodies.bodies[l.body].qIndex];
     const double over = std::max({0.0, q - l.upper, l.lower - q});
     e += 0.5 * l.stiffness * over * over;
   }
@@ -126,17 +127,18 @@ double storedEnergy(const WorldModel& m, const MultibodyState& s) {
 bool checkEnergy(Simulation& sim) {
   const WorldModel& m = sim.model;
   const MultibodyState& s = sim.state.bodies;
-  for (const Actuator& a : m.actuators)
-    sim.energy.driveWork += a.limit * std::abs(s.v[m.bodies.bodies[a.body].vIndex]) * m.dt;
+  for (const Actuator& a : m.robot.actuators)
+    sim.energy.driveWork += a.limit * std::abs(s.v[m.robot.bodies.bodies[a.body].vIndex]) * m.dt;
   if (sim.steps % std::max(1L, std::lround(kEnergyCheckPeriod / m.dt)) != 0) return true;
   // data.bodies holds the kinematics of the last force evaluation (the start of the step).
-  const double gain = mechanicalEnergy(m.bodies, sim.data.bodies) - sim.energy.initial;
+  const double gain = mechanicalEnergy(m.robot.bodies, sim.data.bodies) - sim.energy.initial;
   if (gain <= sim.energy.driveWork + sim.energy.slack) return true;
   int fastest = 0;
   double speed = -1;
-  for (size_t b = 0; b < m.bodies.bodies.size(); ++b) {
+  for (size_t b = 0; b < m.robot.bodies.bodies.size(); ++b) {
     const double v =
-        worldPointVelocity(sim.data.bodies, static_cast<int>(b), m.bodies.bodies[b].com).norm();
+        worldPointVelocity(sim.data.bodies, static_cast<int>(b), m.robot.bodies.bodies[b].com)
+            .norm();
     if (v > speed) speed = v, fastest = static_cast<int>(b);
   }
   char buf[320];
@@ -144,8 +146,8 @@ bool checkEnergy(Simulation& sim) {
       buf, sizeof buf,
       "simulation blew up at t = %.4f s: the robot gained %.3g J, more than its drives can have "
       "supplied (%.3g J) plus %.3g J; body '%s' moves at %.3g m/s",
-      s.time, gain, sim.energy.driveWork, sim.energy.slack, m.bodies.bodies[fastest].name.c_str(),
-      speed);
+      s.time, gain, sim.energy.driveWork, sim.energy.slack,
+      m.robot.bodies.bodies[fastest].name.c_str(), speed);
   sim.data.error = buf;
   sim.outcome = RunOutcome::BlewUp;
   return false;
@@ -157,7 +159,7 @@ bool checkEnergy(Simulation& sim) {
 bool checkOnTerrain(Simulation& sim) {
   const WorldModel& m = sim.model;
   const MultibodyData& d = sim.data.bodies;
-  for (const WheelModel& w : m.wheels)
+  for (const WheelModel& w : m.robot.wheels)
     if (worldPoint(d, w.body, Vec3::Zero()).z() >= sim.floor - w.shape.radius) return true;
   if (m.bodyContact.enabled)
     for (const ContactBox& b : m.boxes) {
@@ -205,24 +207,19 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
       buildRobot(scenario.robot.preset, scenario.robot.params, scenario.simulation.planar);
   if (!built) return prefixed("robot", built.issues());
   Simulation sim;
-  sim.robot = std::move(built).value();
-  const Robot& robot = sim.robot;
   WorldModel& m = sim.model;
-  m.bodies = robot.bodies;
+  m.robot = std::move(built).value();
+  const Robot& robot = m.robot;
   m.terrain = scenario.terrain;
-  m.wheels = robot.wheels;
-  m.actuators = robot.actuators;
-  m.limits = robot.limits;
-  m.springs = robot.springs;
   m.bodyContact.enabled = scenario.simulation.chassisContact;
   for (const BodyBox& b : robot.boxes)
-    m.boxes.push_back(makeContactBox(b.body, b.centre, b.size, m.bodies.bodies[b.body].mass,
+    m.boxes.push_back(makeContactBox(b.body, b.centre, b.size, robot.bodies.bodies[b.body].mass,
                                      m.bodyContact, scenario.simulation.dt));
   m.slip = scenario.simulation.slip;
   m.integrator = scenario.simulation.integrator;
   m.dt = scenario.simulation.dt;
   if (m.slip == SlipDefinition::Absolute)
-    for (WheelModel& w : m.wheels) w.tire.slipSpeedFloor = 0.0;  // S = |V_tK| needs no floor
+    for (WheelModel& w : m.robot.wheels) w.tire.slipSpeedFloor = 0.0;  // S = |V_tK| needs no floor
   sim.duration = scenario.simulation.duration;
   sim.control = scenario.control;
   sim.state = initialState(m);
@@ -246,7 +243,7 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
     // Lower the robot from above the terrain in steps of half the smallest
     // wheel radius until a wheel touches, then bisect to the first touch.
     double radius = 1e300;
-    for (const WheelModel& w : m.wheels) radius = std::min(radius, w.shape.radius);
+    for (const WheelModel& w : m.robot.wheels) radius = std::min(radius, w.shape.radius);
     const double top = m.terrain.box.max.z() + 10.0, bottom = m.terrain.box.min.z() - 10.0;
     auto touches = [&](double z) {
       pose.position.z() = z;
@@ -274,8 +271,8 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   setBasePose(robot, sim.state.bodies, pose);
   const WheelDepth depth = wheelDepth(m, sim.state);
   if (depth.wheel >= 0) {
-    const WheelModel& w = m.wheels[depth.wheel];
-    const std::string name = m.bodies.bodies[w.body].name;
+    const WheelModel& w = m.robot.wheels[depth.wheel];
+    const std::string name = m.robot.bodies.bodies[w.body].name;
     if (depth.distance < 0)
       return Expected<Simulation>::failure(
           where, "wheel '" + name + "' starts with its centre inside terrain piece " +
@@ -293,21 +290,21 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
 
   // The run checks: the energy balance and the terrain's lowest point.
   sim.floor = m.terrain.box.min.z();
-  forwardKinematics(m.bodies, sim.state.bodies, sim.data.bodies);
-  sim.energy.initial = mechanicalEnergy(m.bodies, sim.data.bodies);
+  forwardKinematics(m.robot.bodies, sim.state.bodies, sim.data.bodies);
+  sim.energy.initial = mechanicalEnergy(m.robot.bodies, sim.data.bodies);
   double mass = 0;
-  for (const Body& b : m.bodies.bodies) mass += b.mass;
+  for (const Body& b : m.robot.bodies.bodies) mass += b.mass;
   // Tires pressed in at the start (a pose with z): at most the deepest, on every wheel.
   double pressed = 0;
-  for (const WheelModel& w : m.wheels)
+  for (const WheelModel& w : m.robot.wheels)
     pressed += 0.5 * w.tire.stiffness * depth.deflection * depth.deflection;
   sim.energy.slack =
       mass * gravityOf(m) * kSlackHeight + storedEnergy(m, sim.state.bodies) + pressed;
-  if (scenario.control.controller == "step-climb") {
-    Expected<StepClimbRig> rig = makeStepClimbRig(robot);
-    if (!rig) return rig.issues();
-    sim.climb = StepClimb{};
-    sim.climb->rig = rig.value();
+  sim.controllerKind = findControllerKind(scenario.control.controller);
+  if (sim.controllerKind) {
+    Expected<std::unique_ptr<Controller>> made = sim.controllerKind->make(robot);
+    if (!made) return made.issues();
+    sim.controller = std::move(made).value();
   }
   return sim;
 }
@@ -316,23 +313,22 @@ bool setWheelSpeeds(Simulation& sim, double left, double right) {
   if (!std::isfinite(left) || !std::isfinite(right)) return false;
   sim.leftSpeed = left;
   sim.rightSpeed = right;
-  const double limit = sim.robot.maxWheelSpeed;
-  for (int a : sim.robot.leftDrive) sim.state.targets[a] = std::clamp(left, -limit, limit);
-  for (int a : sim.robot.rightDrive) sim.state.targets[a] = std::clamp(right, -limit, limit);
+  const double limit = sim.model.robot.maxWheelSpeed;
+  for (int a : sim.model.robot.leftDrive) sim.state.targets[a] = std::clamp(left, -limit, limit);
+  for (int a : sim.model.robot.rightDrive) sim.state.targets[a] = std::clamp(right, -limit, limit);
   return true;
 }
 
 bool setJointTarget(Simulation& sim, const std::string& name, double target) {
-  auto it = sim.robot.joints.find(name);
-  if (it == sim.robot.joints.end() || !std::isfinite(target)) return false;
+  auto it = sim.model.robot.joints.find(name);
+  if (it == sim.model.robot.joints.end() || !std::isfinite(target)) return false;
   sim.state.targets[it->second] = target;
   return true;
 }
 
 bool setControllerOn(Simulation& sim, bool on) {
-  if (!sim.climb) return false;
-  if (on && !sim.controllerOn)
-    sim.climb->nextControl = sim.state.bodies.time;  // no backlog of periods
+  if (!sim.controller) return false;
+  if (on && !sim.controllerOn) sim.nextControl = sim.state.bodies.time;  // no backlog of periods
   sim.controllerOn = on;
   return true;
 }
@@ -340,10 +336,10 @@ bool setControllerOn(Simulation& sim, bool on) {
 bool advance(Simulation& sim) {
   if (!sim.data.error.empty()) return false;
   applyScript(sim);
-  if (sim.climb && sim.controllerOn && sim.state.bodies.time + 1e-12 >= sim.climb->nextControl) {
+  if (sim.controller && sim.controllerOn && sim.state.bodies.time + 1e-12 >= sim.nextControl) {
     updateKinematics(sim);
-    runStepClimb(*sim.climb, sim.model, sim.state, sim.data);
-    sim.climb->nextControl += sim.climb->params.period;
+    sim.controller->update(sim.model, sim.state, sim.data);
+    sim.nextControl += sim.controller->period();
   }
   if (!step(sim.model, sim.state, sim.data)) {
     sim.outcome = RunOutcome::BlewUp;
@@ -354,7 +350,7 @@ bool advance(Simulation& sim) {
 }
 
 void updateKinematics(Simulation& sim) {
-  forwardKinematics(sim.model.bodies, sim.state.bodies, sim.data.bodies);
+  forwardKinematics(sim.model.robot.bodies, sim.state.bodies, sim.data.bodies);
 }
 
 Tilt bodyTilt(const Simulation& sim, int body) {

@@ -2,11 +2,11 @@
 // inputs (commands, timed script), and per-step telemetry.
 #pragma once
 
-#include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "control/step_climb.h"
+#include "control/controller.h"
 #include "scenario/scenario.h"
 #include "sim/tilt.h"
 
@@ -35,7 +35,6 @@ struct EnergyBudget {
 };
 
 struct Simulation {
-  Robot robot;
   WorldModel model;
   WorldState state;
   WorldData data;
@@ -44,7 +43,9 @@ struct Simulation {
   size_t nextScript = 0;                     ///< first script entry not applied yet
   double leftSpeed = 0.0, rightSpeed = 0.0;  ///< wheel speed commands (rad/s), before clamping
   long steps = 0;
-  std::optional<StepClimb> climb;  ///< set when control.controller is "step-climb"
+  const ControllerKind* controllerKind = nullptr;  ///< control.controller's kind; null for "none"
+  std::unique_ptr<Controller> controller;          ///< its running instance
+  double nextControl = 0.0;                        ///< time of the controller's next update (s)
   bool controllerOn = true;  ///< the named controller drives (off: the commands stay as last set)
   RunOutcome outcome = RunOutcome::Ok;
   EnergyBudget energy;

@@ -14,7 +14,7 @@ namespace roverlab {
 /// pitch and roll as in sim/tilt.h, "base_upside_down" 1 or 0; per body box
 /// "box_BODY_contacts" (touching terrain pieces), "box_BODY_normal_N" and
 /// "box_BODY_tangential_N" (sums of the force magnitudes); with the
-/// step-climb controller a last column "climb_phase" (ClimbPhase as a number).
+/// controller a last column with its phase value (its kind's phaseColumn).
 std::vector<std::string> telemetryColumns(const Simulation& sim);
 
 /// Values of the columns for the current state and the last step's contacts.

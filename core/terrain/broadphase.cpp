@@ -19,7 +19,6 @@ void cellRange(double lo, double hi, double origin, double cell, int n, int& a, 
 Broadphase buildBroadphase(const std::vector<Aabb>& boxes) {
   Broadphase bp;
   bp.boxes = boxes;
-  bp.stamp.assign(boxes.size(), 0);
   if (boxes.empty()) return bp;
   Aabb all;
   std::vector<double> sizes;
@@ -57,6 +56,13 @@ Broadphase buildBroadphase(const std::vector<Aabb>& boxes) {
   for (size_t c = 0; c < ncell; ++c) bp.cellStart[c + 1] += bp.cellStart[c];
   bp.items.resize(bp.cellStart[ncell]);
   std::vector<std::uint32_t> fill(bp.cellStart.begin(), bp.cellStart.end() - 1);
+  bp.firstX.resize(boxes.size());
+  bp.firstY.resize(boxes.size());
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    int last;
+    cellRange(boxes[i].min.x(), boxes[i].max.x(), bp.originX, cell, bp.nx, bp.firstX[i], last);
+    cellRange(boxes[i].min.y(), boxes[i].max.y(), bp.originY, cell, bp.ny, bp.firstY[i], last);
+  }
   for (size_t i = 0; i < boxes.size(); ++i)
     forCells(boxes[i], [&](size_t c) { bp.items[fill[c]++] = static_cast<std::uint32_t>(i); });
   return bp;
@@ -65,10 +71,6 @@ Broadphase buildBroadphase(const std::vector<Aabb>& boxes) {
 void queryBroadphase(const Broadphase& bp, const Aabb& query, std::vector<int>& out) {
   // An empty, inverted or NaN query box overlaps nothing.
   if (bp.nx == 0 || !(query.min.array() <= query.max.array()).all()) return;
-  if (++bp.queryId == 0) {  // wrapped: reset stamps so old marks cannot match
-    std::fill(bp.stamp.begin(), bp.stamp.end(), 0);
-    bp.queryId = 1;
-  }
   const double fx = bp.originX + bp.nx * bp.cell, fy = bp.originY + bp.ny * bp.cell;
   if (query.max.x() < bp.originX || query.min.x() > fx || query.max.y() < bp.originY ||
       query.min.y() > fy)
@@ -81,8 +83,8 @@ void queryBroadphase(const Broadphase& bp, const Aabb& query, std::vector<int>& 
       const size_t c = static_cast<size_t>(y) * bp.nx + x;
       for (std::uint32_t k = bp.cellStart[c]; k < bp.cellStart[c + 1]; ++k) {
         const std::uint32_t i = bp.items[k];
-        if (bp.stamp[i] == bp.queryId) continue;
-        bp.stamp[i] = bp.queryId;
+        // Reported once: from the first cell of the query the box lies in.
+        if (std::max(bp.firstX[i], x0) != x || std::max(bp.firstY[i], y0) != y) continue;
         if (bp.boxes[i].overlaps(query)) out.push_back(static_cast<int>(i));
       }
     }

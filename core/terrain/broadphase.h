@@ -17,14 +17,14 @@ struct Broadphase {
   std::vector<std::uint32_t> cellStart;      ///< (nx*ny + 1): first entry of each cell in `items`
   std::vector<std::uint32_t> items;          ///< piece indices, grouped by cell
   std::vector<Aabb> boxes;                   ///< per piece: its bounding box (m)
-  mutable std::vector<std::uint32_t> stamp;  ///< per piece: last query that saw it
-  mutable std::uint32_t queryId = 0;
+  std::vector<std::int32_t> firstX, firstY;  ///< per piece: its lowest cell along x and y
 };
 
 Broadphase buildBroadphase(const std::vector<Aabb>& boxes);
 
-/// Indices of boxes overlapping `query`, appended to `out` without duplicates.
-/// Not thread-safe: uses the grid's stamp buffer to deduplicate.
+/// Indices of boxes overlapping `query`, appended to `out` without duplicates:
+/// a box in several cells of the query is reported from the first of them.
+/// Reads the grid only (safe from several threads).
 void queryBroadphase(const Broadphase& bp, const Aabb& query, std::vector<int>& out);
 
 }  // namespace roverlab

@@ -1,8 +1,11 @@
-// A robot on a terrain: the multibody model, its wheels and actuators, and the
-// terrain (immutable WorldModel), the changing WorldState, and the step that
-// advances it:
-//   kinematics → wheel contacts (point-GJK) → tire forces → body contacts
-//   (separating axes) → actuators → articulated-body dynamics → integrate.
+// A robot on a terrain: the robot and the terrain (immutable WorldModel), the
+// changing WorldState, the per-run WorldData (results and scratch), and the
+// step that advances them (world/step.cpp), stage by stage, each stage in the
+// file named after it:
+//   kinematics (dynamics/multibody) → wheel contacts (world/wheel_contacts)
+//   → tire forces (world/tire_forces) → body contacts (world/body_contacts)
+//   → joint forces (world/joint_forces) → articulated-body dynamics
+//   (dynamics/multibody) → integrate (world/integrate).
 #pragma once
 
 #include <string>
@@ -13,7 +16,7 @@
 #include "contact/tread.h"
 #include "contact/wheel_contact.h"
 #include "dynamics/multibody.h"
-#include "robots/parts.h"
+#include "robots/robot.h"
 #include "terrain/terrain.h"
 
 namespace roverlab {
@@ -24,14 +27,10 @@ enum class Integrator : unsigned char {
 };
 
 struct WorldModel {
-  Multibody bodies;
+  Robot robot;  ///< bodies, wheels, actuators, limits, springs and how the controls map to them
   Terrain terrain;
-  std::vector<WheelModel> wheels;
-  std::vector<Actuator> actuators;
-  std::vector<JointLimit> limits;
-  std::vector<JointSpring> springs;
   std::vector<ContactBox>
-      boxes;  ///< body boxes against the terrain (used when bodyContact.enabled)
+      boxes;  ///< robot.boxes in the form body contact uses (when bodyContact.enabled)
   BodyContactSettings bodyContact;
   SlipDefinition slip = SlipDefinition::Relative;
   Integrator integrator = Integrator::SemiImplicitEuler;
@@ -57,6 +56,8 @@ struct WorldState {
 
 /// Per-step results (what telemetry and views read).
 struct WheelResult {
+  Vec3 centre = Vec3::Zero();  ///< wheel centre O (m), world frame
+  Vec3 axle = Vec3::Zero();    ///< unit axle direction n_k, world frame
   std::vector<WheelContact> contacts;
   std::vector<TireForces> forces;  ///< one per contact
   std::vector<TreadState> tread;   ///< tread state after this step, one per contact
@@ -100,8 +101,9 @@ struct WorldData {
   ContactLawStats law;
   std::vector<double> integrals;  ///< actuator integrals at the end of the step being taken
   std::vector<WheelResult> wheels;
-  std::vector<BoxResult> boxes;    ///< per model.boxes
-  BodyContactScratch bodyScratch;  ///< buffers of the body contact queries
+  std::vector<BoxResult> boxes;      ///< per model.boxes
+  WheelContactScratch wheelScratch;  ///< buffers of the wheel contact queries
+  BodyContactScratch bodyScratch;    ///< buffers of the body contact queries
   std::string error;        ///< set when the state became non-finite; the step refuses to go on
   MultibodyState previous;  ///< scratch: the state at the start of the step being taken
   WorldState stage;         ///< scratch: the state at an RK4 stage
@@ -110,17 +112,6 @@ struct WorldData {
 
 WorldState initialState(const WorldModel& model);
 WorldData makeWorldData(const WorldModel& model);
-
-/// Wheel contacts and tire forces for the current state; fills data.wheels
-/// (with the tread state for the end of the step) and
-/// data.bodies.externalForce (forces only, no joint torques). Body contacts
-/// are added by the step (bodyContactForces).
-void computeContactForces(const WorldModel& model, const WorldState& state, WorldData& data);
-
-/// Body boxes against the terrain (contact/body_contact.h) for the kinematics
-/// computeContactForces left in data: fills data.boxes and adds the forces to
-/// data.bodies.externalForce.
-void bodyContactForces(const WorldModel& model, WorldData& data);
 
 /// Advances one step of model.dt. Returns false (and sets data.error, naming the
 /// body and the time) if the state is not finite afterwards; the state is then

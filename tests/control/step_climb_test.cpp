@@ -1,5 +1,7 @@
 // The step-climb controller on seed 000's 0.65 m step (terrains/climb-articulated6.json),
 // and the sweep over step heights of docs/step-climb.md (tag [.sweep], hidden).
+#include "control/step_climb.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -47,7 +49,7 @@ struct ClimbRun {
 
 // All six wheel centres above the top + r/2 and touching something.
 bool allOnTop(const Simulation& sim, double top, double r) {
-  for (size_t w = 0; w < sim.model.wheels.size(); ++w)
+  for (size_t w = 0; w < sim.model.robot.wheels.size(); ++w)
     if (wheelCentre(sim, static_cast<int>(w)).z() < top + 0.5 * r ||
         sim.data.wheels[w].contacts.empty())
       return false;
@@ -56,26 +58,27 @@ bool allOnTop(const Simulation& sim, double top, double r) {
 
 ClimbRun runClimb(Simulation& sim, double top, double duration) {
   ClimbRun out;
-  const double r = sim.model.wheels[0].shape.radius;
+  const double r = sim.model.robot.wheels[0].shape.radius;
   const long every = std::lround(0.01 / sim.model.dt);
   while (sim.state.bodies.time < duration - 1e-9) {
     if (!advance(sim)) FAIL(sim.data.error);
     if (sim.steps % every) continue;
     updateKinematics(sim);
     const double t = sim.state.bodies.time;
-    for (size_t s = 0; s < 3 && s < sim.robot.sections.size(); ++s)
+    for (size_t s = 0; s < 3 && s < sim.model.robot.sections.size(); ++s)
       out.peakPitch[s] =
-          std::max(out.peakPitch[s], std::abs(sweptPitch(sim, sim.robot.sections[s])));
-    out.maxTilt = std::max(out.maxTilt, std::abs(tilt(sim, sim.robot.base)));
+          std::max(out.peakPitch[s], std::abs(sweptPitch(sim, sim.model.robot.sections[s])));
+    out.maxTilt = std::max(out.maxTilt, std::abs(tilt(sim, sim.model.robot.base)));
     for (const char* joint : {"fold_front", "fold_rear", "extend_front", "extend_rear"}) {
-      const Body& b = sim.model.bodies.bodies[sim.model.actuators[sim.robot.joints.at(joint)].body];
+      const Body& b = sim.model.robot.bodies
+                          .bodies[sim.model.robot.actuators[sim.model.robot.joints.at(joint)].body];
       const double q = sim.state.bodies.q[b.qIndex];
       double* range = joint[0] == 'f' ? out.foldRange : out.extendRange;
       range[0] = std::min(range[0], q), range[1] = std::max(range[1], q);
     }
-    for (int a : sim.robot.leftDrive)
+    for (int a : sim.model.robot.leftDrive)
       out.maxSpeedCommand = std::max(out.maxSpeedCommand, std::abs(sim.state.targets[a]));
-    for (int a : sim.robot.rightDrive)
+    for (int a : sim.model.robot.rightDrive)
       out.maxSpeedCommand = std::max(out.maxSpeedCommand, std::abs(sim.state.targets[a]));
     bool touching = false;
     for (const BoxResult& b : sim.data.boxes) {
@@ -84,12 +87,14 @@ ClimbRun runClimb(Simulation& sim, double top, double duration) {
     }
     if (touching) out.bodyContactTime += 0.01;
     if (out.onTop < 0 && allOnTop(sim, top, r)) out.onTop = t;
-    if (out.done < 0 && sim.climb && sim.climb->state.phase == ClimbPhase::Done) out.done = t;
+    if (out.done < 0 && sim.controller &&
+        sim.controller->phase() == static_cast<int>(ClimbPhase::Done))
+      out.done = t;
   }
   updateKinematics(sim);
   out.endOnTop = allOnTop(sim, top, r);
   out.endMinZ = 1e300;
-  for (size_t w = 0; w < sim.model.wheels.size(); ++w)
+  for (size_t w = 0; w < sim.model.robot.wheels.size(); ++w)
     out.endMinZ = std::min(out.endMinZ, wheelCentre(sim, static_cast<int>(w)).z());
   return out;
 }
@@ -107,7 +112,7 @@ std::vector<std::string> stepOf(double height) {
 TEST_CASE("step-climb brings all six wheels onto the 0.65 m step within 30 s", "[control][climb]") {
   // With body contact (the default): the section boxes collide with the step.
   Simulation sim = simulationOf("climb-articulated6.json");
-  REQUIRE(sim.climb);
+  REQUIRE(sim.controller);
   REQUIRE(sim.model.bodyContact.enabled);
   const ClimbRun run = runClimb(sim, 0.65, 30.0);
   const double deg = 180 / kPi;
@@ -116,7 +121,7 @@ TEST_CASE("step-climb brings all six wheels onto the 0.65 m step within 30 s", "
                     << run.peakPitch[2] * deg << "°; max tilt " << run.maxTilt * deg
                     << "°; body contact " << run.bodyContactTime << " s, up to " << run.maxBodyLoad
                     << " N");
-  CHECK(sim.climb->state.phase == ClimbPhase::Done);
+  CHECK(sim.controller->phase() == static_cast<int>(ClimbPhase::Done));
   CHECK(run.endOnTop);  // every wheel centre above 0.65 + r/2 and touching the top
   CHECK(run.onTop > 0);
   CHECK(run.onTop < 30.0);

@@ -17,12 +17,12 @@ export const LAYERS = {
   contact: 3,     // wheel and body contact, tire and tread models
   robots: 4,      // presets: bodies, wheels, drives
   world: 5,       // the step: model, state, forces, integration
-  control: 6,     // controllers acting on the world
-  scenario: 6,    // the document: reading, overrides, terrain building
-  kinematics: 7,  // seed 002's rover positioning along Track1 of a scenario
-  sim: 7,         // a scenario running: simulation, telemetry, frames
-  cli: 8,         // front ends
-  bindings: 8,
+  control: 6,     // controllers acting on the world (the registry of kinds)
+  scenario: 7,    // the document: reading, overrides, terrain building
+  kinematics: 8,  // seed 002's rover positioning along Track1 of a scenario
+  sim: 8,         // a scenario running: simulation, telemetry, frames
+  cli: 9,         // front ends
+  bindings: 9,
 };
 
 const core = path.join(root, 'core');

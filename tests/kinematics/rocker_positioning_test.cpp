@@ -349,20 +349,21 @@ Agreement compareWithDynamics(const std::string& name, double until) {
   Agreement out;
   for (double t = 4.0; t <= until; t += 4.0) {
     testing::runUntil(sim, t);
-    const Vec3 base = worldPoint(sim.data.bodies, sim.robot.base, Vec3::Zero());
+    const Vec3 base = worldPoint(sim.data.bodies, sim.model.robot.base, Vec3::Zero());
     const RockerPose pose = poseAtBaseX(model, base.x());
     REQUIRE(pose.stance);
-    const double dRoll = std::abs(bodyRoll(sim, sim.robot.base) - pose.roll);
-    const double dPitch = std::abs(bodyPitch(sim, sim.robot.base) - pose.pitch);
+    const double dRoll = std::abs(bodyRoll(sim, sim.model.robot.base) - pose.roll);
+    const double dPitch = std::abs(bodyPitch(sim, sim.model.robot.base) - pose.pitch);
     auto loaded = [&](int rocker) {
       return !sim.data.wheels[2 * rocker].contacts.empty() ||
              !sim.data.wheels[2 * rocker + 1].contacts.empty();
     };
     const bool leftDown = loaded(0) && loaded(1);
     std::ostringstream line;
-    line << "t = " << t << " s, x = " << base.x() << ": roll " << bodyRoll(sim, sim.robot.base)
-         << " (kinematic " << pose.roll << "), pitch " << bodyPitch(sim, sim.robot.base)
-         << " (kinematic " << pose.pitch << ")" << (leftDown ? "" : ", diagonal") << "\n";
+    line << "t = " << t << " s, x = " << base.x() << ": roll "
+         << bodyRoll(sim, sim.model.robot.base) << " (kinematic " << pose.roll << "), pitch "
+         << bodyPitch(sim, sim.model.robot.base) << " (kinematic " << pose.pitch << ")"
+         << (leftDown ? "" : ", diagonal") << "\n";
     out.log += line.str();
     if (leftDown) {
       ++out.compared;

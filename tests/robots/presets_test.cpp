@@ -66,7 +66,7 @@ TEST_CASE("every preset settles on flat ground carrying its weight", "[robots]")
       load += w.normalLoad;
     }
     // At rest the wheels carry the whole weight (1 %: what is left of the settling motion).
-    CHECK(load == Approx(totalMass(sim.model.bodies) * 9.81).epsilon(0.01));
+    CHECK(load == Approx(totalMass(sim.model.robot.bodies) * 9.81).epsilon(0.01));
   }
 }
 
@@ -77,7 +77,8 @@ TEST_CASE("articulated6's fold limit holds without jitter", "[robots]") {
   // on the way. After settling the joint speed is below 1e-3 rad/s: no chatter.
   Simulation sim = simulationOf("flat-articulated6.json",
                                 {"control.wheel_speed=0", "control.joints={\"fold_front\": 2.5}"});
-  const Body& fold = sim.model.bodies.bodies[1 + 2];  // base, two middle wheels, then fold_front
+  const Body& fold =
+      sim.model.robot.bodies.bodies[1 + 2];  // base, two middle wheels, then fold_front
   REQUIRE(fold.name == "fold_front");
   double peak = 0;
   for (double t = 0.05; t <= 4.0; t += 0.05) {

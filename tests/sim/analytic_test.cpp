@@ -59,8 +59,8 @@ TEST_CASE("a coasting wheel decelerates at f·g·m/(m + J/r0²)", "[sim][analyti
       simulationFromText(rig(R"("motor_gain": 0, "motor_integral_gain": 0)",
                              R"({"phi_max": 0.8, "s0": 0.1, "s1": 0.5, "rolling": 0.05})"));
   const double r0 = 0.97 * 0.19;
-  const Body& x = sim.model.bodies.bodies[0];
-  const Body& wheel = sim.model.bodies.bodies[sim.model.wheels[0].body];
+  const Body& x = sim.model.robot.bodies.bodies[0];
+  const Body& wheel = sim.model.robot.bodies.bodies[sim.model.robot.wheels[0].body];
   sim.state.bodies.v[x.vIndex] = 1.0;
   sim.state.bodies.v[wheel.vIndex] = 1.0 / r0;
   runUntil(sim, 0.5);
@@ -102,19 +102,19 @@ TEST_CASE("a braked robot holds below the adhesion limit and slides above it", "
   SECTION("tan θ = 0.5 holds") {
     Simulation sim = simulationFromText(slope(0.5));
     runUntil(sim, 4.0);
-    const Vec3 a = worldPoint(sim.data.bodies, sim.robot.base, Vec3::Zero());
+    const Vec3 a = worldPoint(sim.data.bodies, sim.model.robot.base, Vec3::Zero());
     runUntil(sim, 5.0);
-    const Vec3 b = worldPoint(sim.data.bodies, sim.robot.base, Vec3::Zero());
+    const Vec3 b = worldPoint(sim.data.bodies, sim.model.robot.base, Vec3::Zero());
     INFO("creep " << (b - a).norm() * 1e3 << " mm/s");
     CHECK((b - a).norm() < 1e-3);
   }
   SECTION("tan θ = 1.0 slides") {
     Simulation sim = simulationFromText(slope(1.0));
     runUntil(sim, 1.0);
-    const Vec3 a = worldPoint(sim.data.bodies, sim.robot.base, Vec3::Zero());
+    const Vec3 a = worldPoint(sim.data.bodies, sim.model.robot.base, Vec3::Zero());
     const double va = sim.state.bodies.v.segment<3>(3).norm();
     runUntil(sim, 2.0);
-    const Vec3 b = worldPoint(sim.data.bodies, sim.robot.base, Vec3::Zero());
+    const Vec3 b = worldPoint(sim.data.bodies, sim.model.robot.base, Vec3::Zero());
     const double vb = sim.state.bodies.v.segment<3>(3).norm();
     CHECK(b.z() < a.z() - 0.3);  // downhill
     // Acceleration within 15 % of g(sin θ − μ cos θ): rolling resistance and the
@@ -152,7 +152,7 @@ TEST_CASE("pendulum period through a revolute joint", "[sim][analytic][dynamics]
   // crossing, far below the 1e-4 relative tolerance (dt = 1e-4 s, T ≈ 1.6 s).
   const double length = 0.5, mass = 2.0, theta0 = 0.1, dt = 1e-4;
   WorldModel model;
-  model.bodies = pendulum(length, mass);
+  model.robot.bodies = pendulum(length, mass);
   model.dt = dt;
   WorldState state = initialState(model);
   WorldData data = makeWorldData(model);
@@ -182,19 +182,19 @@ TEST_CASE("undamped pendulum: energy stays bounded", "[sim][analytic][dynamics]"
   // 1e-6 of the energy.
   for (const Integrator integrator : {Integrator::SemiImplicitEuler, Integrator::RungeKutta4}) {
     WorldModel model;
-    model.bodies = pendulum(0.5, 2.0);
+    model.robot.bodies = pendulum(0.5, 2.0);
     model.integrator = integrator;
     WorldState state = initialState(model);
     WorldData data = makeWorldData(model);
     state.bodies.q[0] = 1.0;
-    forwardKinematics(model.bodies, state.bodies, data.bodies);
-    const double e0 = mechanicalEnergy(model.bodies, data.bodies);
+    forwardKinematics(model.robot.bodies, state.bodies, data.bodies);
+    const double e0 = mechanicalEnergy(model.robot.bodies, data.bodies);
     double firstMax = 0, lastMax = 0;
     const int steps = static_cast<int>(20 * 1.64 / model.dt);
     for (int i = 0; i < steps; ++i) {
       if (!step(model, state, data)) FAIL(data.error);
-      forwardKinematics(model.bodies, state.bodies, data.bodies);
-      const double err = std::abs(mechanicalEnergy(model.bodies, data.bodies) - e0);
+      forwardKinematics(model.robot.bodies, state.bodies, data.bodies);
+      const double err = std::abs(mechanicalEnergy(model.robot.bodies, data.bodies) - e0);
       if (i < steps / 20) firstMax = std::max(firstMax, err);
       if (i >= steps - steps / 20) lastMax = std::max(lastMax, err);
     }

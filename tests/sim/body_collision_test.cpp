@@ -68,7 +68,7 @@ TEST_CASE("body contact stops rocker8's body at a block between the wheel tracks
     runUntil(with, t);
     touching = std::max(touching, bodyContacts(with));
   }
-  const double x = worldPoint(with.data.bodies, with.robot.base, Vec3::Zero()).x();
+  const double x = worldPoint(with.data.bodies, with.model.robot.base, Vec3::Zero()).x();
   CHECK(touching > 0);
   CHECK(x < 2.8 - 0.8 + 0.01);  // stopped with the body face at the block (1 cm of penetration)
   CHECK(x > 2.8 - 0.8 - 0.1);   // and it did get there
@@ -79,7 +79,7 @@ TEST_CASE("body contact stops rocker8's body at a block between the wheel tracks
   REQUIRE_FALSE(without.model.bodyContact.enabled);
   runUntil(without, 5.0);
   CHECK(bodyContacts(without) == 0);
-  CHECK(worldPoint(without.data.bodies, without.robot.base, Vec3::Zero()).x() >
+  CHECK(worldPoint(without.data.bodies, without.model.robot.base, Vec3::Zero()).x() >
         2.8 - 0.8 + 0.3);  // drove on into it
 }
 

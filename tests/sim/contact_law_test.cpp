@@ -35,15 +35,15 @@ Simulation rigOnSlope(double f, double alpha, bool motor = false) {
                          std::string(motor ? "" : R"("motor_gain": 0, "motor_integral_gain": 0)") +
                          R"(}, "pose": {"position": [0, 0]}},
     "control": {"wheel_speed": 0}})");
-  sim.model.bodies.gravity = g * Vec3(-std::sin(alpha), 0, -std::cos(alpha));
+  sim.model.robot.bodies.gravity = g * Vec3(-std::sin(alpha), 0, -std::cos(alpha));
   return sim;
 }
 
 double carriageX(const Simulation& sim) {
-  return sim.state.bodies.q[sim.model.bodies.bodies[0].qIndex];
+  return sim.state.bodies.q[sim.model.robot.bodies.bodies[0].qIndex];
 }
 double carriageV(const Simulation& sim) {
-  return sim.state.bodies.v[sim.model.bodies.bodies[0].vIndex];
+  return sim.state.bodies.v[sim.model.robot.bodies.bodies[0].vIndex];
 }
 
 }  // namespace
@@ -86,7 +86,7 @@ TEST_CASE("a braked wheel holds without chatter", "[sim][law]") {
   // The rig's motor holds the wheel at 0 rad/s on flat ground. The old
   // rolling resistance −f·R_z·r0·sign ω flipped every step: ±3.8e-3 rad/s.
   Simulation sim = rigOnSlope(0.018, 0.0, /*motor=*/true);
-  const Body& wheel = sim.model.bodies.bodies[sim.model.wheels[0].body];
+  const Body& wheel = sim.model.robot.bodies.bodies[sim.model.robot.wheels[0].body];
   runUntil(sim, 1.0);
   double worst = 0;
   while (sim.state.bodies.time < 2.0) {
@@ -110,8 +110,8 @@ void checkInvariants(Simulation& sim, double duration, std::mt19937* random,
   double nextCommand = 0;
   while (sim.state.bodies.time < duration) {
     if (random && sim.state.bodies.time >= nextCommand) {
-      setWheelSpeeds(sim, u(*random) * sim.robot.maxWheelSpeed,
-                     u(*random) * sim.robot.maxWheelSpeed);
+      setWheelSpeeds(sim, u(*random) * sim.model.robot.maxWheelSpeed,
+                     u(*random) * sim.model.robot.maxWheelSpeed);
       nextCommand += 0.5;
     }
     if (!advance(sim)) {
@@ -202,8 +202,8 @@ struct ForceHistory {
 
 ForceHistory forceHistory(Simulation sim, double duration) {
   ForceHistory out;
-  out.normal.resize(sim.model.wheels.size());
-  out.tangential.resize(sim.model.wheels.size());
+  out.normal.resize(sim.model.robot.wheels.size());
+  out.tangential.resize(sim.model.robot.wheels.size());
   double next = 0;
   while (sim.state.bodies.time < duration) {
     REQUIRE(advance(sim));
@@ -234,9 +234,9 @@ TEST_CASE("a sloped ramp cut into quads loads the wheels as the uncut ramp does"
   // which the dynamics may amplify a little. Bound: 1 % of the wheel's mean
   // load at every sample, for the normal and the tangential force.
   const double slope = 0.1;
-  const Simulation whole = simulationFromText(rampScenario(slope, {}, 2.0));
-  const Simulation cut = simulationFromText(rampScenario(slope, {1.0, 1.7, 2.4}, 2.0));
-  const ForceHistory a = forceHistory(whole, 4.0), b = forceHistory(cut, 4.0);
+  const ForceHistory a = forceHistory(simulationFromText(rampScenario(slope, {}, 2.0)), 4.0);
+  const ForceHistory b =
+      forceHistory(simulationFromText(rampScenario(slope, {1.0, 1.7, 2.4}, 2.0)), 4.0);
   for (size_t w = 0; w < a.normal.size(); ++w) {
     REQUIRE(a.normal[w].size() == b.normal[w].size());
     double mean = 0, worstNormal = 0, worstTangential = 0, traction = 0;

@@ -42,7 +42,7 @@ TEST_CASE("a blow-up stops the run with a message naming the body and the time",
   Simulation sim = simulationOf("flat-wheel-rig.json");
   runUntil(sim, 0.5);
   // A destabilising speed controller: gain·dt/J = 1e6·4e-4/0.09 ≫ 2.
-  for (Actuator& a : sim.model.actuators) a.gain = 1e6, a.limit = 1e12;
+  for (Actuator& a : sim.model.robot.actuators) a.gain = 1e6, a.limit = 1e12;
   const MultibodyState before = sim.state.bodies;
   bool stopped = false;
   for (int i = 0; i < 10000 && !stopped; ++i) stopped = !advance(sim);

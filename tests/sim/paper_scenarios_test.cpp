@@ -14,14 +14,14 @@ namespace {
 // Lowest wheel-centre height (m) and smallest x of the wheels.
 double lowestWheel(const Simulation& sim) {
   double z = 1e300;
-  for (size_t w = 0; w < sim.model.wheels.size(); ++w)
+  for (size_t w = 0; w < sim.model.robot.wheels.size(); ++w)
     z = std::min(z, wheelCentre(sim, static_cast<int>(w)).z());
   return z;
 }
 
 double rearmostWheel(const Simulation& sim) {
   double x = 1e300;
-  for (size_t w = 0; w < sim.model.wheels.size(); ++w)
+  for (size_t w = 0; w < sim.model.robot.wheels.size(); ++w)
     x = std::min(x, wheelCentre(sim, static_cast<int>(w)).x());
   return x;
 }
@@ -76,7 +76,7 @@ TEST_CASE("seed 002: rocker8 rolls into the depression with all right wheels tou
   double minRoll = 1e300;
   for (double t = 13.0; t <= 16.0; t += 0.5) {
     runUntil(sim, t);
-    minRoll = std::min(minRoll, bodyRoll(sim, sim.robot.base));
+    minRoll = std::min(minRoll, bodyRoll(sim, sim.model.robot.base));
     for (int w = 4; w < 8; ++w) {
       INFO("t = " << t << " s, wheel " << w + 1);
       CHECK(sim.data.wheels[w].normalLoad > 0);
@@ -91,7 +91,7 @@ TEST_CASE("seed 002: on the slope the right rear rocker's wheels 7-8 hang in the
   // rover climbs (t = 1-7.5 s) the body rests on the other three rockers.
   Simulation sim = simulationOf("slope-rocker8.json");
   double weight = 0;
-  for (const Body& b : sim.model.bodies.bodies) weight += b.mass * 9.81;
+  for (const Body& b : sim.model.robot.bodies.bodies) weight += b.mass * 9.81;
   for (double t = 1.0; t <= 7.5; t += 0.5) {
     runUntil(sim, t);
     INFO("t = " << t << " s");

@@ -20,7 +20,7 @@ void runFor(Simulation& sim, double t) {
 }
 
 double baseZ(const Simulation& sim) {
-  return worldPoint(sim.data.bodies, sim.robot.base, Vec3::Zero()).z();
+  return worldPoint(sim.data.bodies, sim.model.robot.base, Vec3::Zero()).z();
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ TEST_CASE("a robot that drives off the terrain ends with 'left the terrain'", "[
   CHECK(sim.data.error.rfind("left the terrain at t = ", 0) == 0);
   // It stopped at the first step with the wheel centre more than r below the
   // slab's bottom; the kinematics of that step are one step behind.
-  const double r = sim.model.wheels[0].shape.radius;
+  const double r = sim.model.robot.wheels[0].shape.radius;
   CHECK(wheelCentre(sim, 0).z() < -1.0 - r + 0.01);  // within one 0.4 ms step of a ≤ 10 m/s fall
   CHECK(wheelCentre(sim, 0).x() > 2.0);              // beyond the slab's end
   CHECK(sim.state.bodies.time < 4.0);  // off the end within about 1.5 s, then a 1.2 m fall in 0.5 s
@@ -65,7 +65,7 @@ TEST_CASE("a tire damper the step cannot resolve is caught as a blow-up", "[outc
   // with ok: true. The energy balance stops it within milliseconds.
   Simulation sim = simulationOf("flat-rocker8.json");
   const double z0 = baseZ(sim);
-  for (WheelModel& w : sim.model.wheels) w.tire.damping = 1e6;
+  for (WheelModel& w : sim.model.robot.wheels) w.tire.damping = 1e6;
   runFor(sim, 0.5);
   REQUIRE(sim.outcome == RunOutcome::BlewUp);
   INFO(sim.data.error);
@@ -85,7 +85,7 @@ TEST_CASE("the energy balance: the robot's energy stays below the start plus the
   double worst = -1e300;
   while (sim.state.bodies.time < 6.0 - 1e-9) {
     REQUIRE(advance(sim));
-    worst = std::max(worst, mechanicalEnergy(sim.model.bodies, sim.data.bodies) -
+    worst = std::max(worst, mechanicalEnergy(sim.model.robot.bodies, sim.data.bodies) -
                                 sim.energy.initial - sim.energy.driveWork);
   }
   CHECK(worst < 1.0);  // J; the slack the check allows is ~1.2 kJ (m·g·1 m)

@@ -11,7 +11,7 @@ using testing::simulationOf;
 namespace {
 
 double yaw(const Simulation& sim) {
-  const Vec3 x = worldRotation(sim.data.bodies, sim.robot.base).col(0);
+  const Vec3 x = worldRotation(sim.data.bodies, sim.model.robot.base).col(0);
   return std::atan2(x.y(), x.x());
 }
 
@@ -31,7 +31,7 @@ TEST_CASE("skid steering turns articulated6 and rocker8", "[sim][steering]") {
     Simulation faster = simulationOf(file, {"control.left_speed=3", "control.right_speed=1"});
     runUntil(faster, 3.0);
     CHECK(yaw(faster) < -0.1);
-    CHECK(worldPoint(faster.data.bodies, faster.robot.base, Vec3::Zero()).x() > 0.3);
+    CHECK(worldPoint(faster.data.bodies, faster.model.robot.base, Vec3::Zero()).x() > 0.3);
     // Mirror: the same magnitude of turn the other way (the presets are symmetric).
     Simulation right = simulationOf(file, {"control.left_speed=1", "control.right_speed=3"});
     runUntil(right, 3.0);
@@ -40,6 +40,6 @@ TEST_CASE("skid steering turns articulated6 and rocker8", "[sim][steering]") {
     Simulation spin = simulationOf(file, {"control.left_speed=-2", "control.right_speed=2"});
     runUntil(spin, 3.0);
     CHECK(yaw(spin) > c.spinYaw);
-    CHECK(worldPoint(spin.data.bodies, spin.robot.base, Vec3::Zero()).head<2>().norm() < 0.1);
+    CHECK(worldPoint(spin.data.bodies, spin.model.robot.base, Vec3::Zero()).head<2>().norm() < 0.1);
   }
 }

@@ -41,7 +41,7 @@ TEST_CASE("effective masses of the wheel rig match the analytic ones", "[stabili
   // The rig: a 50 kg carriage free in x and z (no pitch) with one 5 kg wheel
   // of radius 0.19 m and spin inertia J = 0.09 kg·m².
   const Simulation sim = testing::simulationOf("flat-wheel-rig.json");
-  const std::vector<StepLimit> limits = stepLimits(sim.robot, sim.state.bodies);
+  const std::vector<StepLimit> limits = stepLimits(sim.model.robot, sim.state.bodies);
   const double m = 55, r = 0.19, j = 0.09;
   // Vertically the whole rig moves: 55 kg.
   CHECK(limitOf(limits, "tire damping of wheel 'wheel'").mass == Approx(m).epsilon(1e-12));

@@ -111,11 +111,11 @@ TEST_CASE("a simulation's base reads the pitch of its pose", "[tilt][sim]") {
     pose.position = Vec3(0, 0, 3);
     pose.yaw = 0.4;
     pose.pitch = pitch;
-    setBasePose(sim.robot, sim.state.bodies, pose);
+    setBasePose(sim.model.robot, sim.state.bodies, pose);
     updateKinematics(sim);
-    const Tilt t = bodyTilt(sim, sim.robot.base);
+    const Tilt t = bodyTilt(sim, sim.model.robot.base);
     CHECK(angleGap(t.pitch, pitch) < kTol);
-    CHECK(bodyPitch(sim, sim.robot.base) == t.pitch);
+    CHECK(bodyPitch(sim, sim.model.robot.base) == t.pitch);
     CHECK(t.upsideDown == (std::abs(pitch) > kPi / 2));
   }
 }

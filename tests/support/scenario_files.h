@@ -53,7 +53,7 @@ inline void runUntil(roverlab::Simulation& sim, double t) {
 }
 
 inline roverlab::Vec3 wheelCentre(const roverlab::Simulation& sim, int wheel) {
-  return roverlab::worldPoint(sim.data.bodies, sim.model.wheels[wheel].body,
+  return roverlab::worldPoint(sim.data.bodies, sim.model.robot.wheels[wheel].body,
                               roverlab::Vec3::Zero());
 }
 

@@ -1,0 +1,52 @@
+// Automatic controllers: the control stage of a run, called at each kind's
+// period before the step (as MuJoCo's control callback). A controller reads
+// the world (kinematics current) and writes actuator targets; it never
+// touches the model.
+//
+// A new controller is one file in control/ that defines its ControllerKind,
+// plus one line in the registry (control/controller.cpp). Nothing else names
+// it: scenarios, telemetry, the CLI and the bindings read the registry.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "robots/robot.h"
+#include "world/world.h"
+
+namespace roverlab {
+
+/// One running controller: the instance of a kind, with its own state.
+class Controller {
+ public:
+  virtual ~Controller() = default;
+  /// Control period (s of simulated time).
+  virtual double period() const = 0;
+  /// One control update: reads the world, writes state.targets.
+  virtual void update(const WorldModel& model, WorldState& state, const WorldData& data) = 0;
+  /// Its phase, an index into its kind's `phases`.
+  virtual int phase() const = 0;
+};
+
+/// A registered kind of controller.
+struct ControllerKind {
+  std::string name;                 ///< as written in a scenario's control.controller
+  std::string description;          ///< one line
+  std::string phaseColumn;          ///< telemetry column of the phase value, e.g. "climb_phase"
+  std::vector<std::string> phases;  ///< phase names by value (the summary's "phase")
+  /// Builds the controller for a robot; issues at `control.controller` when
+  /// the robot is not one it can drive.
+  Expected<std::unique_ptr<Controller>> (*make)(const Robot& robot) = nullptr;
+};
+
+/// Every registered kind, in a fixed order.
+const std::vector<ControllerKind>& controllerKinds();
+
+/// The kind named `name`; null for "none" or an unknown name.
+const ControllerKind* findControllerKind(const std::string& name);
+
+/// "none" followed by every kind's name: what control.controller accepts.
+std::vector<std::string> controllerNames();
+
+}  // namespace roverlab

@@ -1,0 +1,49 @@
+// Stage 4 of the step: body boxes against the terrain (world/stages.h).
+#include <algorithm>
+
+#include "world/stages.h"
+
+namespace roverlab {
+namespace {
+
+// The body contact's laws: Coulomb friction within μ·F_n summed over the
+// manifold, and the penetration depth (docs/contact.md, "Body contact").
+void checkBodyContactLaw(const BodyContact& c, double mu, ContactLawStats& law) {
+  ++law.bodyContacts;
+  if (c.tangentialForce.norm() > mu * c.normalForce.norm() * (1 + 1e-9))
+    ++law.bodyFrictionViolations;
+  law.maxBodyDepth = std::max(law.maxBodyDepth, c.depth);
+}
+
+}  // namespace
+
+void bodyContactStage(const WorldModel& model, WorldData& data) {
+  BodyContactScratch& scratch = data.bodyScratch;
+  for (size_t b = 0; b < model.boxes.size(); ++b) {
+    BoxResult& res = data.boxes[b];
+    res.contacts.clear();
+    res.normalLoad = 0;
+    if (!model.bodyContact.enabled) continue;
+    const ContactBox& box = model.boxes[b];
+    BodyMotion motion;
+    motion.origin = worldPoint(data.bodies, box.body, Vec3::Zero());
+    const Mat3 rotation = worldRotation(data.bodies, box.body);
+    if (!nearPieces(model.terrain, box, motion.origin, rotation, scratch.near[b])) continue;
+    const OrientedBox placed = worldBox(box, motion.origin, rotation);
+    candidatePieces(model.terrain, placed, scratch.near[b], scratch.candidates);
+    if (scratch.candidates.empty()) continue;
+    motion.velocity = worldPointVelocity(data.bodies, box.body, Vec3::Zero());
+    motion.omega = worldAngularVelocity(data.bodies, box.body);
+    boxContacts(model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
+    Vec6& ext = data.bodies.externalForce[box.body];
+    for (const BodyContact& c : res.contacts) {
+      checkBodyContactLaw(c, model.terrain.materials[model.terrain.pieces[c.piece].material].phiMax,
+                          data.law);
+      ext.head<3>() += c.moment;
+      ext.tail<3>() += c.normalForce + c.tangentialForce;
+      res.normalLoad += c.normalForce.norm();
+    }
+  }
+}
+
+}  // namespace roverlab

@@ -1,0 +1,62 @@
+// Stage 5 of the step: joint forces of actuators, limits and passive springs
+// on 1-DOF joints (world/stages.h; robots/parts.h gives each law).
+#include <algorithm>
+#include <cmath>
+
+#include "world/stages.h"
+
+namespace roverlab {
+
+void jointForceStage(const WorldModel& model, const WorldState& state, WorldData& data) {
+  const Robot& robot = model.robot;
+  const std::vector<Body>& bodies = robot.bodies.bodies;
+  Eigen::VectorXd& tau = data.bodies.tau;
+  std::vector<double>& integrals = data.integrals;
+  tau.setZero();
+  const Eigen::VectorXd& q = state.bodies.q;
+  const Eigen::VectorXd& v = state.bodies.v;
+  // The speed controllers' integrals for the end of the step (conditional
+  // integration: not while the torque saturates and the error would drive
+  // it further).
+  integrals = state.integrals;
+  for (size_t a = 0; a < robot.actuators.size(); ++a) {
+    const Actuator& act = robot.actuators[a];
+    const Body& b = bodies[act.body];
+    const double target = state.targets[a];
+    double t = 0;
+    switch (act.mode) {
+      case ActuatorMode::Speed: {
+        const double e = target - v[b.vIndex];
+        t = act.gain * e + act.integralGain * state.integrals[a];
+        const bool saturated = std::abs(t) >= act.limit && t * e > 0;
+        if (act.integralGain > 0 && !saturated) integrals[a] += e * model.dt;
+        break;
+      }
+      case ActuatorMode::Position:
+        t = act.gain * (target - q[b.qIndex]) - act.damping * v[b.vIndex];
+        break;
+      case ActuatorMode::Torque:
+        t = target;
+        break;
+    }
+    tau[b.vIndex] += std::clamp(t, -act.limit, act.limit);
+  }
+  for (const JointLimit& lim : robot.limits) {
+    const Body& b = bodies[lim.body];
+    const double x = q[b.qIndex], xd = v[b.vIndex];
+    // A non-holding spring-damper, like the tire's normal force: it damps in
+    // both directions (no bounce, no chatter against a servo pushing into the
+    // limit) but never pulls the joint back into the limit.
+    if (x > lim.upper)
+      tau[b.vIndex] -= std::max(0.0, lim.stiffness * (x - lim.upper) + lim.damping * xd);
+    if (x < lim.lower)
+      tau[b.vIndex] += std::max(0.0, lim.stiffness * (lim.lower - x) - lim.damping * xd);
+  }
+  for (const JointSpring& s : robot.springs) {
+    const Body& b = bodies[s.body];
+    const double e = q[b.qIndex] - s.rest;
+    tau[b.vIndex] -= (s.stiffness + s.cubic * e * e) * e + s.damping * v[b.vIndex];
+  }
+}
+
+}  // namespace roverlab
