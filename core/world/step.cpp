@@ -11,6 +11,25 @@ namespace {
 // Speeds beyond this (m/s or rad/s) mean the integration has blown up.
 constexpr double kExplodedSpeed = 1e4;
 
+// Capacity given to the per-step buffers up front, so that the step does not
+// allocate: contacts of one wheel or one box (one per piece touched: one on a
+// face, two at a seam or crease, three at a corner), and pieces near one
+// wheel or box (those whose bounds it reaches). Every scenario in terrains/
+// stays within them (tests/world/allocation_test.cpp); a terrain beyond them
+// grows a buffer once, then reuses it.
+constexpr size_t kContactsReserved = 16;
+constexpr size_t kNearReserved = 64;
+
+void reserveWheel(WheelResult& r) {
+  r.contacts.reserve(kContactsReserved);
+  r.forces.reserve(kContactsReserved);
+  r.tread.reserve(kContactsReserved);
+}
+
+void reserveState(WorldState& s) {
+  for (std::vector<TreadState>& t : s.tread) t.reserve(kContactsReserved);
+}
+
 std::string blowUpMessage(const WorldModel& model, const WorldState& state) {
   // The common case in one pass over q and v; the body is looked up only on failure.
   if (state.bodies.q.allFinite() && state.bodies.v.allFinite() &&
@@ -42,15 +61,44 @@ WorldState initialState(const WorldModel& model) {
   s.targets.assign(model.robot.actuators.size(), 0.0);
   s.integrals.assign(model.robot.actuators.size(), 0.0);
   s.tread.resize(model.robot.wheels.size());
+  reserveState(s);
   return s;
 }
 
 WorldData makeWorldData(const WorldModel& model) {
+  // Every buffer the step uses, sized here: the step itself allocates nothing.
+  const Multibody& bodies = model.robot.bodies;
   WorldData d;
-  d.bodies = makeData(model.robot.bodies);
+  d.bodies = makeData(bodies);
+  d.integrals.assign(model.robot.actuators.size(), 0.0);
   d.wheels.resize(model.robot.wheels.size());
+  for (WheelResult& r : d.wheels) reserveWheel(r);
   d.boxes.resize(model.boxes.size());
-  d.bodyScratch.near.resize(model.boxes.size());
+  for (BoxResult& r : d.boxes) r.contacts.reserve(kContactsReserved);
+  d.wheelScratch.near.reserve(kNearReserved);
+  d.wheelScratch.candidates.reserve(kNearReserved);
+  BodyContactScratch& body = d.bodyScratch;
+  body.near.resize(model.boxes.size());
+  for (NearPieces& n : body.near) n.pieces.reserve(kNearReserved);
+  body.candidates.reserve(kNearReserved);
+  body.polygon.reserve(kNearReserved);
+  body.clipped.reserve(kNearReserved);
+  if (model.bodyContact.enabled && !model.boxes.empty()) {
+    body.features.resize(model.terrain.pieces.size());
+    for (size_t i = 0; i < model.terrain.pieces.size(); ++i)
+      pieceFeatures(model.terrain.pieces[i].shape, body.features[i]);
+  }
+  d.previous = neutralState(bodies);
+  d.stage = initialState(model);
+  Rk4Scratch& k = d.rk4;
+  for (Eigen::VectorXd* x : {&k.q0, &k.mean}) x->setZero(bodies.nq);
+  for (Eigen::VectorXd* x : {&k.v0, &k.v2, &k.v3, &k.v4, &k.a1, &k.a2, &k.a3, &k.a4})
+    x->setZero(bodies.nv);
+  k.first.resize(d.wheels.size());
+  for (WheelResult& r : k.first) reserveWheel(r);
+  k.firstBoxes.resize(d.boxes.size());
+  for (BoxResult& r : k.firstBoxes) r.contacts.reserve(kContactsReserved);
+  k.integrals = d.integrals;
   return d;
 }
 
