@@ -56,8 +56,8 @@ std::vector<ParamSpec> wheelParams(double radius, double width, double mass, dou
       // parameters at their defaults (sim/step_stability.h): the speed
       // controller needs gain·dt / inertia ≤ 1 with dt ≥ 1e-6 s.
       {"wheel_inertia", inertia, 1e-3, 50.0, "kg·m²", "wheel inertia about its axle"},
-      {"tire_stiffness", stiffness, 1e3, 1e8, "N/m", "radial tire stiffness c_t (seed 000 eq. 2)"},
-      {"tire_damping", damping, 0.0, 1e6, "N·s/m", "radial tire damping b_t (seed 000 eq. 2)"},
+      {"tire_stiffness", stiffness, 1e3, 1e8, "N/m", "radial tire stiffness c_t (seed 000 eq. 6)"},
+      {"tire_damping", damping, 0.0, 1e6, "N·s/m", "radial tire damping b_t (seed 000 eq. 6)"},
       {"tread_stiffness", 2.0e5, 1e3, 1e8, "N/m",
        "tangential tread stiffness σ0 (contact/tread.h)"},
       {"tread_damping", 2.0e3, 0.0, 1e6, "N·s/m", "tangential tread damping σ1"},

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "world/state_hash.h"
+
 namespace roverlab {
 namespace {
 
@@ -160,6 +162,7 @@ std::string summaryJson(const Simulation& sim, const RunStats& stats, double wal
                         {"body_friction_violations", law.bodyFrictionViolations},
                         {"max_body_depth_m", round6(law.maxBodyDepth)}};
   out["steps"] = sim.steps;
+  out["state_hash"] = stateHashHex(sim.state);
   out["wall_s"] = round6(wallSeconds);
   const double sps = wallSeconds > 0 ? sim.steps / wallSeconds : 0.0;
   out["steps_per_s"] = std::round(sps);

@@ -34,7 +34,8 @@ struct RunStats {
 /// "outcome" (outcomeName) and "error" (the message) when it stopped, the
 /// final base pose, each wheel's contact state, max |pitch| per section,
 /// "flipped" and "flipped_at_s" (null if never), "body_contacts" (box–piece
-/// pairs at the end and the most at one sample), steps, wall time, steps/s and
+/// pairs at the end and the most at one sample), steps, "state_hash" (the end
+/// state's fingerprint, world/state_hash.h), wall time, steps/s and
 /// real-time factor, "warnings" ([{path, message}]) and the controller's
 /// "phase" name when one runs.
 std::string summaryJson(const Simulation& sim, const RunStats& stats, double wallSeconds);
