@@ -55,9 +55,8 @@ void writeFrame(Simulation& sim, const FrameLayout& layout, std::vector<double>&
         slot[6 + i] = cs[k].tangentialForce[i];
     }
   }
-  thread_local std::vector<double> row;  // reused: no allocation per frame
-  telemetryRow(sim, row);
-  std::copy(row.begin(), row.end(), frame.begin() + layout.row);
+  telemetryRow(sim, sim.row);  // sim.row is reused: no allocation per frame
+  std::copy(sim.row.begin(), sim.row.end(), frame.begin() + layout.row);
 }
 
 }  // namespace roverlab

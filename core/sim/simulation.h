@@ -51,6 +51,7 @@ struct Simulation {
   EnergyBudget energy;
   double floor = 0.0;           ///< lowest point of the terrain, terrain.box.min.z (m)
   std::vector<Issue> warnings;  ///< valid settings worth a word (a step far above the default)
+  std::vector<double> row;      ///< scratch: the telemetry row of the last frame (sim/frame.h)
 };
 
 /// Builds the robot on the terrain and places it (on the ground when the pose
