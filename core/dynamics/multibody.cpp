@@ -150,6 +150,32 @@ int addBody(Multibody& model, Body body) {
   body.vIndex = model.nv;
   model.nq += jointCoords(body.joint);
   model.nv += jointDofs(body.joint);
+  const InertiaBlocks inertia = inertiaBlocks(bodyInertia(body));
+  const Vec6 axis = jointAxis(body);
+  // A leaf so far; its parent, now with a child, is no rotor.
+  if (body.parent >= 0) model.rotor[body.parent] = 0;
+  const bool rotor = body.parent >= 0 && axisymmetric(body, inertia);
+  Vec6 u = Vec6::Zero();
+  double dInverse = 0.0;
+  InertiaBlocks passed;
+  if (rotor) {
+    // The joint rotation X_J leaves I and S unchanged, so X = X_J X_tree
+    // passes X_treeᵀ I^a X_tree whatever the angle.
+    u = inertia * axis;
+    dInverse = 1.0 / axis.dot(u);
+    InertiaBlocks reduced = inertia;
+    const Vec3 uw = u.head<3>(), uv = u.tail<3>();
+    reduced.a -= dInverse * uw * uw.transpose();
+    reduced.b -= dInverse * uw * uv.transpose();
+    reduced.c -= dInverse * uv * uv.transpose();
+    addTransformedInertia(body.tree, reduced, passed);
+  }
+  model.inertia.push_back(inertia);
+  model.axis.push_back(axis);
+  model.rotor.push_back(rotor ? 1 : 0);
+  model.rotorU.push_back(u);
+  model.rotorDInverse.push_back(dInverse);
+  model.rotorInertia.push_back(passed);
   model.bodies.push_back(std::move(body));
   return static_cast<int>(model.bodies.size()) - 1;
 }
@@ -172,39 +198,14 @@ MultibodyData makeData(const Multibody& model) {
   d.externalForce.assign(n, Vec6::Zero());
   d.tau = Eigen::VectorXd::Zero(model.nv);
   d.acceleration = Eigen::VectorXd::Zero(model.nv);
-  d.inertia.resize(n);
   d.articulatedInertia.resize(n);
   d.bias.resize(n);
   d.coriolis.resize(n);
   d.accel.resize(n);
-  d.axis.resize(n);
   d.u.resize(n);
   d.dInverse.assign(n, 0.0);
   d.uBias.assign(n, 0.0);
   d.freeInertia.resize(n);
-  d.rotor.assign(n, 0);
-  d.rotorInertia.resize(n);
-  std::vector<char> hasChild(n, 0);
-  for (const Body& b : model.bodies)
-    if (b.parent >= 0) hasChild[b.parent] = 1;
-  for (size_t i = 0; i < n; ++i) {
-    const Body& b = model.bodies[i];
-    d.inertia[i] = inertiaBlocks(bodyInertia(b));
-    d.axis[i] = jointAxis(b);
-    if (b.parent >= 0 && !hasChild[i] && axisymmetric(b, d.inertia[i])) {
-      // The joint rotation X_J leaves I and S unchanged, so X = X_J X_tree
-      // passes X_treeᵀ I^a X_tree whatever the angle.
-      d.rotor[i] = 1;
-      d.u[i] = d.inertia[i] * d.axis[i];
-      d.dInverse[i] = 1.0 / d.axis[i].dot(d.u[i]);
-      InertiaBlocks reduced = d.inertia[i];
-      const Vec3 uw = d.u[i].head<3>(), uv = d.u[i].tail<3>();
-      reduced.a -= d.dInverse[i] * uw * uw.transpose();
-      reduced.b -= d.dInverse[i] * uw * uv.transpose();
-      reduced.c -= d.dInverse[i] * uv * uv.transpose();
-      addTransformedInertia(b.tree, reduced, d.rotorInertia[i]);
-    }
-  }
   return d;
 }
 
@@ -214,7 +215,7 @@ void forwardKinematics(const Multibody& model, const MultibodyState& state, Mult
     const int k = jointDofs(b.joint);
     data.parentToBody[i] = b.tree.then(jointTransform(b, state.q));
     const Vec6 vJ = k == 6   ? Vec6(state.v.segment<6>(b.vIndex))
-                    : k == 1 ? Vec6(data.axis[i] * state.v[b.vIndex])
+                    : k == 1 ? Vec6(model.axis[i] * state.v[b.vIndex])
                              : Vec6(Vec6::Zero());
     if (b.parent < 0) {
       data.worldToBody[i] = data.parentToBody[i];
@@ -256,7 +257,7 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
   // velocity product, gravity and applied forces (moved to body coordinates).
   for (int i = 0; i < n; ++i) {
     const Body& b = model.bodies[i];
-    const InertiaBlocks& inertia = data.inertia[i];
+    const InertiaBlocks& inertia = model.inertia[i];
     data.articulatedInertia[i] = inertia;
     const Vec3 comWorld = worldPoint(data, i, b.com);
     const Vec6 applied = data.externalForce[i] + worldForceAt(comWorld, b.mass * model.gravity);
@@ -271,22 +272,24 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
     InertiaBlocks& ia = data.articulatedInertia[i];
     Vec6 paChild = data.bias[i] + ia * data.coriolis[i];  // p^A + I^A c
     bool passInertia = b.parent >= 0;
-    if (data.rotor[i]) {  // constant U, D and passed inertia (makeData)
-      const Vec6& u = data.u[i];
-      const double uBias = data.tau[b.vIndex] - data.axis[i].dot(data.bias[i]);
+    if (model.rotor[i]) {  // constant U, D and passed inertia (addBody)
+      const Vec6& u = model.rotorU[i];
+      const double uBias = data.tau[b.vIndex] - model.axis[i].dot(data.bias[i]);
+      data.u[i] = u;  // for pass 3
+      data.dInverse[i] = model.rotorDInverse[i];
       data.uBias[i] = uBias;
       paChild += u * (data.dInverse[i] * (uBias - u.dot(data.coriolis[i])));
       const Transform& x = data.parentToBody[i];
       InertiaBlocks& parent = data.articulatedInertia[b.parent];
-      parent.a += data.rotorInertia[i].a;
-      parent.b += data.rotorInertia[i].b;
-      parent.c += data.rotorInertia[i].c;
+      parent.a += model.rotorInertia[i].a;
+      parent.b += model.rotorInertia[i].b;
+      parent.c += model.rotorInertia[i].c;
       data.bias[b.parent] += x.applyTransposeForce(paChild);
       continue;
     }
     switch (jointDofs(b.joint)) {
       case 1: {
-        const Vec6& s = data.axis[i];
+        const Vec6& s = model.axis[i];
         const Vec6 u = ia * s;
         const double dInv = 1.0 / s.dot(u);
         const double uBias = data.tau[b.vIndex] - s.dot(data.bias[i]);
@@ -329,7 +332,7 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
       case 1: {
         const double qdd = data.dInverse[i] * (data.uBias[i] - data.u[i].dot(a));
         data.acceleration[b.vIndex] = qdd;
-        a += data.axis[i] * qdd;
+        a += model.axis[i] * qdd;
         break;
       }
       case 6: {
@@ -386,7 +389,7 @@ double mechanicalEnergy(const Multibody& model, const MultibodyData& data) {
   for (size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
     const Vec6& v = data.velocity[i];
-    e += 0.5 * v.dot(data.inertia[i] * v);  // the rigid inertia makeData keeps in blocks
+    e += 0.5 * v.dot(model.inertia[i] * v);  // the rigid inertia addBody keeps in blocks
     e -= b.mass * model.gravity.dot(worldPoint(data, static_cast<int>(i), b.com));
   }
   return e;

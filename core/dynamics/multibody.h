@@ -1,7 +1,8 @@
 // Articulated rigid bodies in reduced coordinates: a tree of bodies, each
 // attached to its parent by one joint (free, revolute, prismatic or fixed).
-// The Multibody is the immutable model; MultibodyState holds positions and
-// velocities; MultibodyData is per-step scratch written by the algorithms.
+// The Multibody is the immutable model (with the algorithm's constants);
+// MultibodyState holds positions and velocities; MultibodyData is per-step
+// scratch written by the algorithms.
 #pragma once
 
 #include <Eigen/Cholesky>
@@ -39,25 +40,6 @@ int jointDofs(JointType t);
 /// Position coordinates of a joint type.
 int jointCoords(JointType t);
 
-struct Multibody {
-  std::vector<Body> bodies;          ///< parents before children
-  int nq = 0;                        ///< position coordinates
-  int nv = 0;                        ///< velocity coordinates
-  Vec3 gravity = Vec3(0, 0, -9.81);  ///< (m/s²)
-};
-
-/// Appends a body; its parent must already exist. Returns its index.
-int addBody(Multibody& model, Body body);
-
-struct MultibodyState {
-  Eigen::VectorXd q;  ///< (nq) joint positions
-  Eigen::VectorXd v;  ///< (nv) joint velocities
-  double time = 0.0;  ///< (s)
-};
-
-/// Zero joint positions, identity orientation of free joints, zero velocity.
-MultibodyState neutralState(const Multibody& model);
-
 /// A symmetric 6×6 spatial inertia [A B; Bᵀ C] kept as its 3×3 blocks (A and C
 /// symmetric): the articulated-body algorithm works on the blocks, which
 /// halves its arithmetic against full 6×6 products.
@@ -81,6 +63,38 @@ struct InertiaBlocks {
   }
 };
 
+struct Multibody {
+  std::vector<Body> bodies;          ///< parents before children
+  int nq = 0;                        ///< position coordinates
+  int nv = 0;                        ///< velocity coordinates
+  Vec3 gravity = Vec3(0, 0, -9.81);  ///< (m/s²)
+
+  // Constants of the articulated-body algorithm, derived from the bodies by
+  // addBody (a body is not changed once added), per body:
+  std::vector<InertiaBlocks> inertia;  ///< rigid spatial inertia at the body origin
+  std::vector<Vec6> axis;              ///< 1-DOF joints: motion subspace S (a spatial vector)
+  /// Rotors: leaf bodies on a revolute joint whose rigid inertia is symmetric
+  /// about the joint axis (wheels). Their U = I S, D⁻¹ = 1 / (Sᵀ U) and the
+  /// inertia they pass to the parent, X_treeᵀ (I − U D⁻¹ Uᵀ) X_tree, do not
+  /// depend on the joint angle. A body stops being a rotor when it gets a child.
+  std::vector<char> rotor;
+  std::vector<Vec6> rotorU;
+  std::vector<double> rotorDInverse;
+  std::vector<InertiaBlocks> rotorInertia;  ///< in parent coordinates
+};
+
+/// Appends a body; its parent must already exist. Returns its index.
+int addBody(Multibody& model, Body body);
+
+struct MultibodyState {
+  Eigen::VectorXd q;  ///< (nq) joint positions
+  Eigen::VectorXd v;  ///< (nv) joint velocities
+  double time = 0.0;  ///< (s)
+};
+
+/// Zero joint positions, identity orientation of free joints, zero velocity.
+MultibodyState neutralState(const Multibody& model);
+
 struct MultibodyData {
   std::vector<Transform> parentToBody;  ///< (nbody) λ(i) → i
   std::vector<Transform> worldToBody;   ///< (nbody) world → i
@@ -90,21 +104,12 @@ struct MultibodyData {
   Eigen::VectorXd tau;                  ///< (nv) joint forces/torques (input to aba)
   Eigen::VectorXd acceleration;         ///< (nv) output of aba
   // scratch of the articulated-body algorithm
-  std::vector<InertiaBlocks>
-      inertia;  ///< (nbody) rigid spatial inertia at the body origin (constant)
   std::vector<InertiaBlocks> articulatedInertia;
   std::vector<Vec6> bias, coriolis, accel;
-  std::vector<Vec6> axis;        ///< 1-DOF joints: motion subspace S (a spatial vector)
-  std::vector<Vec6> u;           ///< 1-DOF joints: U = I^A S
-  std::vector<double> dInverse;  ///< 1-DOF joints: 1 / (S^T U)
-  std::vector<double> uBias;     ///< 1-DOF joints: τ − S^T p^A
+  std::vector<Vec6> u;                        ///< 1-DOF joints: U = I^A S
+  std::vector<double> dInverse;               ///< 1-DOF joints: 1 / (S^T U)
+  std::vector<double> uBias;                  ///< 1-DOF joints: τ − S^T p^A
   std::vector<Eigen::LLT<Mat6>> freeInertia;  ///< free joints: factorised I^A (S is the identity)
-  /// Rotors: leaf bodies on a revolute joint whose rigid inertia is symmetric
-  /// about the joint axis (wheels). Their U, D and the inertia they pass to
-  /// the parent, X_treeᵀ (I − U D⁻¹ Uᵀ) X_tree, do not depend on the joint
-  /// angle and are computed once by makeData.
-  std::vector<char> rotor;
-  std::vector<InertiaBlocks> rotorInertia;  ///< (nbody) in parent coordinates, rotors only
 };
 
 MultibodyData makeData(const Multibody& model);

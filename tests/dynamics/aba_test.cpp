@@ -63,7 +63,7 @@ Eigen::VectorXd inverseDynamics(const Multibody& model, const MultibodyState& st
     const int k = jointDofs(b.joint);
     Vec6 vJ = Vec6::Zero(), aJ = Vec6::Zero();
     if (k == 6) vJ = state.v.segment<6>(b.vIndex), aJ = qdd.segment<6>(b.vIndex);
-    if (k == 1) vJ = data.axis[i] * state.v[b.vIndex], aJ = data.axis[i] * qdd[b.vIndex];
+    if (k == 1) vJ = model.axis[i] * state.v[b.vIndex], aJ = model.axis[i] * qdd[b.vIndex];
     const Vec6 parentAccel = b.parent < 0 ? Vec6(Vec6::Zero()) : a[b.parent];
     a[i] = data.parentToBody[i].matrix() * parentAccel + aJ + crossMotion(data.velocity[i], vJ);
     const Mat6 inertia = spatialInertia(b.mass, b.com, b.inertia);
@@ -77,7 +77,7 @@ Eigen::VectorXd inverseDynamics(const Multibody& model, const MultibodyState& st
     const Body& b = model.bodies[i];
     const int k = jointDofs(b.joint);
     if (k == 6) tau.segment<6>(b.vIndex) = f[i];
-    if (k == 1) tau[b.vIndex] = data.axis[i].dot(f[i]);
+    if (k == 1) tau[b.vIndex] = model.axis[i].dot(f[i]);
     if (b.parent >= 0) f[b.parent] += data.parentToBody[i].matrix().transpose() * f[i];
   }
   return tau;
@@ -110,7 +110,7 @@ TEST_CASE("aba inverts Newton-Euler inverse dynamics on random trees", "[dynamic
     INFO("trial " << trial << ", " << model.bodies.size() << " bodies, rotors " << rotors);
     if (rotors) {
       int count = 0;
-      for (char r : data.rotor) count += r;
+      for (char r : model.rotor) count += r;
       rotorTrees += count > 0;
     }
     CHECK((back - tau).cwiseAbs().maxCoeff() <= 1e-9 * (1 + tau.cwiseAbs().maxCoeff() + 100));
