@@ -13,7 +13,7 @@ namespace {
 
 /// Triangle mesh of a polytope for display: its hull vertices and each face
 /// (a convex polygon, CCW seen from outside) fan-triangulated, CCW kept.
-val pieceMesh(const TerrainPiece& piece, const char* kind) {
+val pieceMesh(const TerrainPiece& piece) {
   const Polytope& poly = piece.shape;
   std::vector<float> vertices;
   vertices.reserve(poly.vertices.size() * 3);
@@ -27,7 +27,7 @@ val pieceMesh(const TerrainPiece& piece, const char* kind) {
       indices.push_back(static_cast<std::uint32_t>(face[i + 1]));
     }
   val mesh = val::object();
-  mesh.set("kind", std::string(kind));
+  mesh.set("kind", std::string("piece"));
   mesh.set("color", piece.color);
   mesh.set("vertices", toTypedArray(vertices));
   mesh.set("indices", toTypedArray(indices));
@@ -149,8 +149,7 @@ bool numberList(const val& v, const std::string& path, std::vector<double>& out,
 
 val terrainToJs(const Terrain& terrain) {
   val pieces = val::array();
-  for (const TerrainPiece& piece : terrain.pieces)
-    pieces.call<void>("push", pieceMesh(piece, "piece"));
+  for (const TerrainPiece& piece : terrain.pieces) pieces.call<void>("push", pieceMesh(piece));
   val box = val::object();
   box.set("min", vec3ToJs(terrain.box.min));
   box.set("max", vec3ToJs(terrain.box.max));
