@@ -12,7 +12,8 @@
 set(ROVERLAB_WASM_OUTPUT_DIR "${CMAKE_CURRENT_SOURCE_DIR}/web/src/wasm"
     CACHE PATH "Where roverlab_core.js and roverlab_core.wasm are written")
 
-add_executable(roverlab_wasm core/bindings/bindings.cpp)
+file(GLOB BINDINGS_SOURCES CONFIGURE_DEPENDS core/bindings/*.cpp)
+add_executable(roverlab_wasm ${BINDINGS_SOURCES})
 target_link_libraries(roverlab_wasm PRIVATE roverlab_core ${JSON_TARGET})
 target_compile_options(roverlab_wasm PRIVATE -O3 -Wall -Wextra)
 set_target_properties(roverlab_wasm PROPERTIES

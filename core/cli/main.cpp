@@ -24,6 +24,7 @@
 #include <numeric>
 
 #include "scenario/json_input.h"
+#include "sim/describe.h"
 #include "sim/run.h"
 #include "sim/telemetry.h"
 
@@ -51,9 +52,7 @@ int usage(const std::string& message) {
 }
 
 int printIssues(const std::vector<Issue>& issues) {
-  json list = json::array();
-  for (const Issue& i : issues) list.push_back({{"path", i.path}, {"message", i.message}});
-  std::cout << dumpJson(json{{"ok", false}, {"issues", list}}, 2) << "\n";
+  std::cout << dumpJson(json{{"ok", false}, {"issues", describeIssues(issues)}}, 2) << "\n";
   return 1;
 }
 
@@ -70,19 +69,7 @@ struct Options {
 };
 
 int presets() {
-  json out = json::array();
-  for (const std::string& name : presetNames()) {
-    json params = json::array();
-    for (const ParamSpec& p : presetParams(name))
-      params.push_back({{"name", p.name},
-                        {"default", p.value},
-                        {"min", p.min},
-                        {"max", p.max},
-                        {"unit", p.unit},
-                        {"description", p.description}});
-    out.push_back({{"preset", name}, {"description", presetDescription(name)}, {"params", params}});
-  }
-  std::cout << dumpJson(out, 2) << "\n";
+  std::cout << dumpJson(describePresets(), 2) << "\n";
   return 0;
 }
 
@@ -142,7 +129,7 @@ int run(const Options& o, const Scenario& scenario) {
     csv.close();
     if (csv.fail()) return failure("cannot write " + o.csv + ": " + std::strerror(errno));
   }
-  std::cout << summaryJson(sim, stats, simulatedWall) << "\n";
+  std::cout << dumpJson(describeRun(sim, stats, simulatedWall)) << "\n";
   for (const Issue& w : sim.warnings)
     std::cerr << "roverlab: warning: " << w.path << ": " << w.message << "\n";
   if (interrupted) {
@@ -225,10 +212,8 @@ int command(int argc, char** argv) {
     // The complete check: the file, then the robot placed on its terrain.
     Expected<Simulation> sim = makeSimulation(scenario.value());
     if (!sim) return printIssues(sim.issues());
-    json warnings = json::array();
-    for (const Issue& w : sim.value().warnings)
-      warnings.push_back({{"path", w.path}, {"message", w.message}});
-    std::cout << dumpJson(json{{"ok", true}, {"warnings", warnings}}) << "\n";
+    std::cout << dumpJson(json{{"ok", true}, {"warnings", describeIssues(sim.value().warnings)}})
+              << "\n";
     return 0;
   }
   return run(o, scenario.value());

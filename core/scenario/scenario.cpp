@@ -6,54 +6,6 @@
 namespace roverlab {
 namespace {
 
-void readTrack1(Reader& r, const json& doc, const std::vector<Quad>& leftRow, Scenario& s) {
-  if (!doc.contains("track1")) {
-    if (leftRow.size() >= 1) {
-      Expected<std::vector<Track1Node>> nodes = makeTrack1(leftRow);
-      if (nodes)
-        s.track1 = nodes.value();
-      else
-        r.addAll("track1", nodes.issues());
-    }
-    return;
-  }
-  const json& tj = doc["track1"];
-  if (!r.object(tj, "track1", {"lateral", "nodes"})) return;
-  if (leftRow.empty()) {
-    // A left row that is present but invalid has its own issues already.
-    const bool rowGiven = doc.contains("terrain") && doc["terrain"].is_object() &&
-                          doc["terrain"].contains("quads") && doc["terrain"]["quads"].is_object() &&
-                          doc["terrain"]["quads"].contains("left");
-    if (!rowGiven)
-      r.add("track1",
-            "needs terrain.quads.left: Track1 nodes lie on the left row's plane intersections");
-    return;
-  }
-  const double lateral = r.number(tj, "track1", "lateral", 0.5, 0.0, 1.0, "-");
-  Expected<std::vector<Track1Node>> nodes = makeTrack1(leftRow, lateral);
-  if (!nodes) return r.addAll("track1", nodes.issues());
-  s.track1 = nodes.value();
-  const json* given = r.array(tj, "track1", "nodes");
-  if (!given) return;
-  if (given->size() != s.track1.size()) {
-    r.add("track1.nodes", "has " + std::to_string(given->size()) + " nodes; the left row has " +
-                              std::to_string(s.track1.size()) + " node lines");
-    return;
-  }
-  for (size_t i = 0; i < given->size(); ++i) {
-    const std::string p = Reader::at("track1.nodes", i);
-    const std::optional<Vec3> v = r.vec3((*given)[i], p);
-    if (!v) continue;
-    Track1Node& node = s.track1[i];
-    const Expected<double> along = track1Along(node, *v);
-    if (!along) {
-      r.addAll(p, along.issues());
-      continue;
-    }
-    node.point = *v;  // as given: within 1e-6 m of its line, and what the user typed stays exact
-  }
-}
-
 void readRobot(Reader& r, const json& doc, Scenario& s) {
   if (!doc.contains("robot")) return r.add("robot", "is required: {\"preset\": ...}");
   const json& rj = doc["robot"];
@@ -200,11 +152,10 @@ TerrainInspection inspectTerrain(const std::string& text) {
   Reader r;
   TerrainContext t;
   readTerrain(r, doc, t);
-  Scenario s;
-  readTrack1(r, doc, t.rows[0], s);
+  readTrack1(r, doc, t);
   out.leftSegments = t.segments[0];
   out.rightSegments = t.segments[1];
-  out.track1 = s.track1;
+  out.track1 = t.track1;
   out.issues = capped(r.issues);
   if (!out.issues.empty()) return out;
   Expected<Terrain> terrain = std::move(t.builder).build();
@@ -241,7 +192,8 @@ Expected<Scenario> parseScenario(const std::string& text) {
 
   TerrainContext t;
   readTerrain(r, doc, t);
-  readTrack1(r, doc, t.rows[0], s);
+  readTrack1(r, doc, t);
+  s.track1 = t.track1;
   s.leftRow = t.rows[0];
   s.rightRow = t.rows[1];
   readRobot(r, doc, s);

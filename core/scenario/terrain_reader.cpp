@@ -51,12 +51,17 @@ bool roomFor(Reader& r, TerrainContext& t, const std::string& path, size_t more 
   return false;
 }
 
-void addShape(Reader& r, TerrainContext& t, Expected<Polytope> shape, const std::string& path,
-              int material, std::uint32_t color) {
-  if (!shape) return r.addAll(path, shape.issues());
-  if (!roomFor(r, t, path)) return;
-  t.builder.addPiece(std::move(shape).value(), material, color);
-  t.piecePaths.push_back(path);
+// Adds the pieces of one terrain entry, all at its path; every other piece
+// of a split shape gets a darker shade of its colour.
+void addShapes(Reader& r, TerrainContext& t, Expected<std::vector<Polytope>> shapes,
+               const std::string& path, int material, std::uint32_t color) {
+  if (!shapes) return r.addAll(path, shapes.issues());
+  if (!roomFor(r, t, path, shapes.value().size())) return;
+  int k = 0;
+  for (Polytope& shape : shapes.value()) {
+    t.builder.addPiece(std::move(shape), material, k++ % 2 ? (color & 0xf0f0f0) : color);
+    t.piecePaths.push_back(path);
+  }
 }
 
 void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
@@ -111,7 +116,8 @@ void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
         r.add(basePath, prism.issues().front().message + " (" + Reader::at(rowPath, i) + ")");
         continue;
       }
-      addShape(r, t, std::move(prism), Reader::at(rowPath, i), material, quadColor(side, i));
+      addShapes(r, t, std::vector<Polytope>{std::move(prism).value()}, Reader::at(rowPath, i),
+                material, quadColor(side, i));
     }
     t.rows[side] = quads.value();
   }
@@ -151,124 +157,179 @@ void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
                 " in plan view; the rows must lie side by side (they may share an edge)");
 }
 
-void readBlocks(Reader& r, TerrainContext& t, const json& terrain) {
-  if (const json* boxes = r.array(terrain, "terrain", "boxes")) {
-    for (size_t i = 0; i < boxes->size(); ++i) {
-      const std::string p = Reader::at("terrain.boxes", i);
-      const json& b = (*boxes)[i];
-      if (!r.object(b, p, {"centre", "size", "yaw", "material", "color"})) continue;
-      const size_t before = r.issues.size();
-      const std::optional<Vec3> c =
-          b.contains("centre") ? r.vec3(b["centre"], p + ".centre") : std::nullopt;
-      const std::optional<Vec3> s =
-          b.contains("size") ? r.vec3(b["size"], p + ".size") : std::nullopt;
-      if (!b.contains("centre")) r.add(p + ".centre", "is required: [x, y, z] (m)");
-      if (!b.contains("size")) r.add(p + ".size", "is required: [length, width, height] (m)");
-      const double yaw = r.number(b, p, "yaw", 0.0, -10.0, 10.0, "rad");
-      const int material = materialOf(r, t, b, p);
-      const std::uint32_t color = colour(r, b, p, 0xb86b3c);
-      if (r.issues.size() == before) addShape(r, t, makeBox(*c, *s, yaw), p, material, color);
+// ------------------------------------------------------------ piece kinds
+//
+// Boxes, wedges, hulls and profiles are read by one reader from a table of
+// piece kinds: each kind's key under `terrain`, its fields in reading order
+// (then "material" and "color", which every kind has), its default colour
+// and the builder of its shape.
+
+/// The values of one entry's fields, by key.
+struct PieceValues {
+  std::map<std::string, Vec3> points;     ///< Point fields
+  std::map<std::string, double> numbers;  ///< Number fields
+  std::vector<Vec3> hull;                 ///< a PointList3 field
+  std::vector<Vec2> profile;              ///< a PointList2 field
+};
+
+struct PieceField {
+  enum Kind {
+    Point,       ///< [x, y, z] (m)
+    Number,      ///< a number in [min, max]
+    PointList3,  ///< hull points [[x, y, z], ...], at most kMaxHullPoints
+    PointList2,  ///< a profile polyline [[x, z], ...], a piece per segment
+  };
+  const char* key;
+  Kind kind;
+  const char* required = nullptr;  ///< Point and lists: the message when it is missing
+  double fallback = 0, min = 0, max = 0;
+  const char* unit = "";
+  bool requiredNumber = false;
+  bool terrainBase = false;  ///< Number: falls back to terrain.base
+};
+
+using Shapes = Expected<std::vector<Polytope>>;
+
+Shapes one(Expected<Polytope> shape) {
+  if (!shape) return shape.issues();
+  return std::vector<Polytope>{std::move(shape).value()};
+}
+
+struct PieceKind {
+  const char* key;  ///< under `terrain`
+  std::vector<PieceField> fields;
+  std::uint32_t color;
+  Shapes (*build)(const PieceValues& v);
+  /// Checks the whole list first; false: no entry of it is read.
+  bool (*checkList)(Reader& r, const json& list, const std::string& path) = nullptr;
+};
+
+// The points of all hulls counted first: past the limit no hull is built.
+bool hullPointsWithinLimit(Reader& r, const json& hulls, const std::string& path) {
+  size_t total = 0;
+  for (size_t i = 0; i < hulls.size(); ++i) {
+    const json& h = hulls[i];
+    if (h.is_object() && h.contains("points") && h["points"].is_array())
+      total += h["points"].size();
+    if (total > static_cast<size_t>(kMaxTotalHullPoints)) {
+      r.add(Reader::at(path, i) + ".points",
+            "the terrain's hulls would have more than " + std::to_string(kMaxTotalHullPoints) +
+                " points in all, the limit (docs/scenario-format.md, \"Limits\")");
+      return false;
     }
   }
-  if (const json* wedges = r.array(terrain, "terrain", "wedges")) {
-    for (size_t i = 0; i < wedges->size(); ++i) {
-      const std::string p = Reader::at("terrain.wedges", i);
-      const json& w = (*wedges)[i];
-      if (!r.object(w, p, {"start", "length", "width", "height", "yaw", "material", "color"}))
-        continue;
-      const size_t before = r.issues.size();
-      const std::optional<Vec3> start =
-          w.contains("start") ? r.vec3(w["start"], p + ".start") : std::nullopt;
-      if (!w.contains("start"))
-        r.add(p + ".start", "is required: [x, y, z] (m), middle of the low edge");
-      const double length = r.number(w, p, "length", 1, 1e-3, 1e4, "m", true);
-      const double width = r.number(w, p, "width", 1, 1e-3, 1e4, "m", true);
-      const double height = r.number(w, p, "height", 1, 1e-3, 1e4, "m", true);
-      const double yaw = r.number(w, p, "yaw", 0.0, -10.0, 10.0, "rad");
-      const int material = materialOf(r, t, w, p);
-      const std::uint32_t color = colour(r, w, p, 0x6f9a58);
-      if (r.issues.size() == before)
-        addShape(r, t, makeWedge(*start, length, width, height, yaw), p, material, color);
+  return true;
+}
+
+const std::vector<PieceKind>& pieceKinds() {
+  using F = PieceField;
+  static const std::vector<PieceKind> kinds = {
+      {"boxes",
+       {{"centre", F::Point, "is required: [x, y, z] (m)"},
+        {"size", F::Point, "is required: [length, width, height] (m)"},
+        {"yaw", F::Number, nullptr, 0.0, -10.0, 10.0, "rad"}},
+       0xb86b3c,
+       [](const PieceValues& v) {
+         return one(makeBox(v.points.at("centre"), v.points.at("size"), v.numbers.at("yaw")));
+       }},
+      {"wedges",
+       {{"start", F::Point, "is required: [x, y, z] (m), middle of the low edge"},
+        {"length", F::Number, nullptr, 1, 1e-3, 1e4, "m", true},
+        {"width", F::Number, nullptr, 1, 1e-3, 1e4, "m", true},
+        {"height", F::Number, nullptr, 1, 1e-3, 1e4, "m", true},
+        {"yaw", F::Number, nullptr, 0.0, -10.0, 10.0, "rad"}},
+       0x6f9a58,
+       [](const PieceValues& v) {
+         const auto& n = v.numbers;
+         return one(makeWedge(v.points.at("start"), n.at("length"), n.at("width"), n.at("height"),
+                              n.at("yaw")));
+       }},
+      {"hulls",
+       {{"points", F::PointList3,
+         "is required: at least 4 points [x, y, z] (m), not all in one plane"}},
+       0x8f7a66,
+       [](const PieceValues& v) { return one(makeHull(v.hull)); },
+       hullPointsWithinLimit},
+      {"profiles",
+       {{"points", F::PointList2, "is required: the ground polyline [[x, z], ...] (m)"},
+        {"width", F::Number, nullptr, 4.0, 1e-3, 1e4, "m"},
+        {"base", F::Number, nullptr, 0.0, -1e4, 1e4, "m", false, true}},
+       0x6a8fb8,
+       [](const PieceValues& v) {
+         return makeProfile(v.profile, v.numbers.at("width"), v.numbers.at("base"));
+       }},
+  };
+  return kinds;
+}
+
+// Reads a list field present in `obj` (an issue if it is not an array);
+// false when the entry must be skipped (too many points).
+bool readPointList(Reader& r, TerrainContext& t, const json& obj, const std::string& p,
+                   const PieceField& f, PieceValues& v) {
+  const json* pts = r.array(obj, p, f.key);
+  if (!pts) return true;
+  const std::string path = Reader::at(p, f.key);
+  if (f.kind == PieceField::PointList3) {
+    if (pts->size() > static_cast<size_t>(kMaxHullPoints)) {
+      r.add(path, "has " + std::to_string(pts->size()) + " points; a hull has at most " +
+                      std::to_string(kMaxHullPoints) + " (split the shape into several hulls)");
+      return false;
+    }
+    for (size_t k = 0; k < pts->size(); ++k)
+      if (std::optional<Vec3> point = r.vec3((*pts)[k], Reader::at(path, k)))
+        v.hull.push_back(*point);
+    return true;
+  }
+  if (!roomFor(r, t, path, pts->size() > 0 ? pts->size() - 1 : 0)) return false;
+  for (size_t k = 0; k < pts->size(); ++k) {
+    const std::string pk = Reader::at(path, k);
+    const json& pt = (*pts)[k];
+    if (!pt.is_array() || pt.size() != 2) {
+      r.add(pk, "must be [x, z] (m)");
+      continue;
+    }
+    v.profile.emplace_back(r.numberValue(pt[0], pk + "[0]", 0, -1e6, 1e6, "m"),
+                           r.numberValue(pt[1], pk + "[1]", 0, -1e6, 1e6, "m"));
+  }
+  return true;
+}
+
+// One entry of a piece kind: its fields (points and lists given, then the
+// missing required ones, then numbers), material and colour, then its shape.
+void readPiece(Reader& r, TerrainContext& t, const PieceKind& kind, const json& obj,
+               const std::string& p) {
+  const size_t before = r.issues.size();
+  PieceValues v;
+  for (const PieceField& f : kind.fields) {
+    if (f.kind == PieceField::Number || !obj.contains(f.key)) continue;
+    if (f.kind != PieceField::Point) {
+      if (!readPointList(r, t, obj, p, f, v)) return;
+    } else if (std::optional<Vec3> point = r.vec3(obj[f.key], Reader::at(p, f.key))) {
+      v.points[f.key] = *point;
     }
   }
-  if (const json* hulls = r.array(terrain, "terrain", "hulls")) {
-    // The points of all hulls counted first: past the limit no hull is built.
-    size_t total = 0;
-    for (size_t i = 0; i < hulls->size(); ++i) {
-      const json& h = (*hulls)[i];
-      if (h.is_object() && h.contains("points") && h["points"].is_array())
-        total += h["points"].size();
-      if (total > static_cast<size_t>(kMaxTotalHullPoints)) {
-        r.add(Reader::at("terrain.hulls", i) + ".points",
-              "the terrain's hulls would have more than " + std::to_string(kMaxTotalHullPoints) +
-                  " points in all, the limit (docs/scenario-format.md, \"Limits\")");
-        break;
-      }
-    }
-    for (size_t i = 0; total <= static_cast<size_t>(kMaxTotalHullPoints) && i < hulls->size();
-         ++i) {
-      const std::string p = Reader::at("terrain.hulls", i);
-      const json& h = (*hulls)[i];
-      if (!r.object(h, p, {"points", "material", "color"})) continue;
-      const size_t before = r.issues.size();
-      std::vector<Vec3> points;
-      if (const json* pts = r.array(h, p, "points")) {
-        if (pts->size() > static_cast<size_t>(kMaxHullPoints)) {
-          r.add(p + ".points", "has " + std::to_string(pts->size()) +
-                                   " points; a hull has at most " + std::to_string(kMaxHullPoints) +
-                                   " (split the shape into several hulls)");
-          continue;
-        }
-        for (size_t k = 0; k < pts->size(); ++k)
-          if (std::optional<Vec3> v = r.vec3((*pts)[k], Reader::at(p + ".points", k)))
-            points.push_back(*v);
-      } else if (!h.contains("points")) {
-        r.add(p + ".points", "is required: at least 4 points [x, y, z] (m), not all in one plane");
-      }
-      const int material = materialOf(r, t, h, p);
-      const std::uint32_t color = colour(r, h, p, 0x8f7a66);
-      if (r.issues.size() == before) addShape(r, t, makeHull(points), p, material, color);
-    }
-  }
-  if (const json* profiles = r.array(terrain, "terrain", "profiles")) {
-    for (size_t i = 0; i < profiles->size(); ++i) {
-      const std::string p = Reader::at("terrain.profiles", i);
-      const json& pr = (*profiles)[i];
-      if (!r.object(pr, p, {"points", "width", "base", "material", "color"})) continue;
-      const size_t before = r.issues.size();
-      std::vector<Vec2> points;
-      if (const json* pts = r.array(pr, p, "points")) {
-        if (!roomFor(r, t, p + ".points", pts->size() > 0 ? pts->size() - 1 : 0)) continue;
-        for (size_t k = 0; k < pts->size(); ++k) {
-          const std::string pk = Reader::at(p + ".points", k);
-          const json& pt = (*pts)[k];
-          if (!pt.is_array() || pt.size() != 2) {
-            r.add(pk, "must be [x, z] (m)");
-            continue;
-          }
-          points.emplace_back(r.numberValue(pt[0], pk + "[0]", 0, -1e6, 1e6, "m"),
-                              r.numberValue(pt[1], pk + "[1]", 0, -1e6, 1e6, "m"));
-        }
-      } else if (!pr.contains("points")) {
-        r.add(p + ".points", "is required: the ground polyline [[x, z], ...] (m)");
-      }
-      const double width = r.number(pr, p, "width", 4.0, 1e-3, 1e4, "m");
-      const double base = r.number(pr, p, "base", t.base, -1e4, 1e4, "m");
-      const int material = materialOf(r, t, pr, p);
-      const std::uint32_t color = colour(r, pr, p, 0x6a8fb8);
-      if (r.issues.size() != before) continue;
-      Expected<std::vector<Polytope>> pieces = makeProfile(points, width, base);
-      if (!pieces) {
-        r.addAll(p, pieces.issues());
-        continue;
-      }
-      if (!roomFor(r, t, p, pieces.value().size())) continue;
-      int k = 0;
-      for (Polytope& piece : pieces.value()) {
-        t.builder.addPiece(std::move(piece), material, k++ % 2 ? (color & 0xf0f0f0) : color);
-        t.piecePaths.push_back(p);
-      }
-    }
+  for (const PieceField& f : kind.fields)
+    if (f.kind != PieceField::Number && !obj.contains(f.key))
+      r.add(Reader::at(p, f.key), f.required);
+  for (const PieceField& f : kind.fields)
+    if (f.kind == PieceField::Number)
+      v.numbers[f.key] = r.number(obj, p, f.key, f.terrainBase ? t.base : f.fallback, f.min, f.max,
+                                  f.unit, f.requiredNumber);
+  const int material = materialOf(r, t, obj, p);
+  const std::uint32_t color = colour(r, obj, p, kind.color);
+  if (r.issues.size() == before) addShapes(r, t, kind.build(v), p, material, color);
+}
+
+void readPieces(Reader& r, TerrainContext& t, const json& terrain, const PieceKind& kind) {
+  const json* list = r.array(terrain, "terrain", kind.key);
+  if (!list) return;
+  const std::string path = Reader::at("terrain", kind.key);
+  if (kind.checkList && !kind.checkList(r, *list, path)) return;
+  std::set<std::string> known = {"material", "color"};
+  for (const PieceField& f : kind.fields) known.insert(f.key);
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string p = Reader::at(path, i);
+    if (r.object((*list)[i], p, known)) readPiece(r, t, kind, (*list)[i], p);
   }
 }
 
@@ -283,8 +344,57 @@ void readTerrain(Reader& r, const json& doc, TerrainContext& t) {
   t.base = r.number(tj, "terrain", "base", -1.0, -1e4, 1e4, "m");
   readMaterials(r, t, tj);
   readQuads(r, t, tj);
-  readBlocks(r, t, tj);
+  for (const PieceKind& kind : pieceKinds()) readPieces(r, t, tj, kind);
   if (t.builder.pieceCount() == 0 && r.issues.empty()) r.add("terrain", "has no pieces");
+}
+
+void readTrack1(Reader& r, const json& doc, TerrainContext& t) {
+  const std::vector<Quad>& leftRow = t.rows[0];
+  if (!doc.contains("track1")) {
+    if (leftRow.size() >= 1) {
+      Expected<std::vector<Track1Node>> nodes = makeTrack1(leftRow);
+      if (nodes)
+        t.track1 = nodes.value();
+      else
+        r.addAll("track1", nodes.issues());
+    }
+    return;
+  }
+  const json& tj = doc["track1"];
+  if (!r.object(tj, "track1", {"lateral", "nodes"})) return;
+  if (leftRow.empty()) {
+    // A left row that is present but invalid has its own issues already.
+    const bool rowGiven = doc.contains("terrain") && doc["terrain"].is_object() &&
+                          doc["terrain"].contains("quads") && doc["terrain"]["quads"].is_object() &&
+                          doc["terrain"]["quads"].contains("left");
+    if (!rowGiven)
+      r.add("track1",
+            "needs terrain.quads.left: Track1 nodes lie on the left row's plane intersections");
+    return;
+  }
+  const double lateral = r.number(tj, "track1", "lateral", 0.5, 0.0, 1.0, "-");
+  Expected<std::vector<Track1Node>> nodes = makeTrack1(leftRow, lateral);
+  if (!nodes) return r.addAll("track1", nodes.issues());
+  t.track1 = nodes.value();
+  const json* given = r.array(tj, "track1", "nodes");
+  if (!given) return;
+  if (given->size() != t.track1.size()) {
+    r.add("track1.nodes", "has " + std::to_string(given->size()) + " nodes; the left row has " +
+                              std::to_string(t.track1.size()) + " node lines");
+    return;
+  }
+  for (size_t i = 0; i < given->size(); ++i) {
+    const std::string p = Reader::at("track1.nodes", i);
+    const std::optional<Vec3> v = r.vec3((*given)[i], p);
+    if (!v) continue;
+    Track1Node& node = t.track1[i];
+    const Expected<double> along = track1Along(node, *v);
+    if (!along) {
+      r.addAll(p, along.issues());
+      continue;
+    }
+    node.point = *v;  // as given: within 1e-6 m of its line, and what the user typed stays exact
+  }
 }
 
 std::vector<Issue> terrainIssues(const std::vector<Issue>& issues,

@@ -1,9 +1,6 @@
 #include "sim/telemetry.h"
 
 #include <cmath>
-#include <nlohmann/json.hpp>
-
-#include "world/state_hash.h"
 
 namespace roverlab {
 namespace {
@@ -18,8 +15,6 @@ bool isWheel(const Simulation& sim, int body) {
   return false;
 }
 
-double round6(double v) { return std::round(v * 1e6) / 1e6; }
-
 // "box_" + the body's name, with the box's index among the body's boxes when it has several.
 std::string boxName(const Simulation& sim, size_t box) {
   const int body = sim.model.boxes[box].body;
@@ -30,13 +25,13 @@ std::string boxName(const Simulation& sim, size_t box) {
   return count > 1 ? name + "_" + std::to_string(index) : name;
 }
 
+}  // namespace
+
 int bodyContactCount(const Simulation& sim) {
   int n = 0;
   for (const BoxResult& b : sim.data.boxes) n += static_cast<int>(b.contacts.size());
   return n;
 }
-
-}  // namespace
 
 std::vector<std::string> telemetryColumns(const Simulation& sim) {
   std::vector<std::string> c = {"time_s",        "base_x_m",        "base_y_m",
@@ -108,66 +103,6 @@ void RunStats::sample(const Simulation& sim) {
   if (flippedAt < 0 && bodyTilt(sim, sim.model.robot.base).flippedOver)
     flippedAt = sim.state.bodies.time;
   maxBodyContacts = std::max(maxBodyContacts, bodyContactCount(sim));
-}
-
-std::string summaryJson(const Simulation& sim, const RunStats& stats, double wallSeconds) {
-  using json = nlohmann::json;
-  const MultibodyData& d = sim.data.bodies;
-  const int base = sim.model.robot.base;
-  const Vec3 p = worldPoint(d, base, Vec3::Zero());
-  const Vec3 x = worldRotation(d, base).col(0);
-  const Tilt tilt = bodyTilt(sim, base);
-  json out;
-  out["ok"] = sim.outcome == RunOutcome::Ok;
-  out["outcome"] = outcomeName(sim.outcome);
-  if (!sim.data.error.empty()) out["error"] = sim.data.error;
-  out["preset"] = sim.model.robot.preset;
-  out["time_s"] = round6(sim.state.bodies.time);
-  out["base"] = {{"position_m", {round6(p.x()), round6(p.y()), round6(p.z())}},
-                 {"yaw_rad", round6(std::atan2(x.y(), x.x()))},
-                 {"pitch_rad", round6(tilt.pitch)},
-                 {"roll_rad", round6(tilt.roll)},
-                 {"upside_down", tilt.upsideDown}};
-  json wheels = json::array();
-  const std::vector<Body>& bodies = sim.model.robot.bodies.bodies;
-  for (size_t w = 0; w < sim.model.robot.wheels.size(); ++w) {
-    const WheelResult& r = sim.data.wheels[w];
-    const Vec3 c = worldPoint(d, sim.model.robot.wheels[w].body, Vec3::Zero());
-    wheels.push_back({{"name", bodies[sim.model.robot.wheels[w].body].name},
-                      {"in_contact", !r.contacts.empty()},
-                      {"contacts", r.contacts.size()},
-                      {"normal_N", round6(r.normalLoad)},
-                      {"centre_m", {round6(c.x()), round6(c.y()), round6(c.z())}}});
-  }
-  out["wheels"] = wheels;
-  json pitch = json::object();
-  for (size_t s = 0; s < sim.model.robot.sections.size() && s < stats.maxAbsPitch.size(); ++s)
-    pitch[bodies[sim.model.robot.sections[s]].name] = round6(stats.maxAbsPitch[s]);
-  out["max_abs_pitch_rad"] = pitch;
-  out["flipped"] = stats.flippedAt >= 0;
-  out["flipped_at_s"] = stats.flippedAt >= 0 ? json(round6(stats.flippedAt)) : json(nullptr);
-  json warnings = json::array();
-  for (const Issue& w : sim.warnings)
-    warnings.push_back({{"path", w.path}, {"message", w.message}});
-  out["warnings"] = warnings;
-  out["body_contacts"] = {{"end", bodyContactCount(sim)}, {"max", stats.maxBodyContacts}};
-  if (sim.controller) out["phase"] = sim.controllerKind->phases[sim.controller->phase()];
-  const ContactLawStats& law = sim.data.law;
-  out["contact_law"] = {{"contacts", law.contacts},
-                        {"friction_violations", law.frictionViolations},
-                        {"max_friction_ratio", round6(law.maxFrictionRatio)},
-                        {"centres_inside", law.centresInside},
-                        {"max_deflection_ratio", round6(law.maxDeflectionRatio)},
-                        {"body_contacts", law.bodyContacts},
-                        {"body_friction_violations", law.bodyFrictionViolations},
-                        {"max_body_depth_m", round6(law.maxBodyDepth)}};
-  out["steps"] = sim.steps;
-  out["state_hash"] = stateHashHex(sim.state);
-  out["wall_s"] = round6(wallSeconds);
-  const double sps = wallSeconds > 0 ? sim.steps / wallSeconds : 0.0;
-  out["steps_per_s"] = std::round(sps);
-  out["real_time_factor"] = round6(wallSeconds > 0 ? sim.state.bodies.time / wallSeconds : 0.0);
-  return out.dump();
 }
 
 }  // namespace roverlab

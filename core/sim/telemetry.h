@@ -1,6 +1,6 @@
 // Telemetry of a running simulation: one row of numbers per sample with named
 // columns (time, base pose, joint positions, per wheel: centre, contacts,
-// forces, slip), and the end-of-run summary.
+// forces, slip), and the statistics of a run (its summary: sim/describe.h).
 #pragma once
 
 #include <string>
@@ -30,14 +30,7 @@ struct RunStats {
   void sample(const Simulation& sim);
 };
 
-/// One-line JSON summary: "ok" (true only when the outcome is "ok"),
-/// "outcome" (outcomeName) and "error" (the message) when it stopped, the
-/// final base pose, each wheel's contact state, max |pitch| per section,
-/// "flipped" and "flipped_at_s" (null if never), "body_contacts" (box–piece
-/// pairs at the end and the most at one sample), steps, "state_hash" (the end
-/// state's fingerprint, world/state_hash.h), wall time, steps/s and
-/// real-time factor, "warnings" ([{path, message}]) and the controller's
-/// "phase" name when one runs.
-std::string summaryJson(const Simulation& sim, const RunStats& stats, double wallSeconds);
+/// Body box–terrain piece contacts of the last step.
+int bodyContactCount(const Simulation& sim);
 
 }  // namespace roverlab

@@ -174,6 +174,17 @@ describe('run', () => {
   });
 });
 
+describe('presets', () => {
+  test('every preset with its parameters; a parameter\'s default is its value', () => {
+    const r = roverlab('presets');
+    expect(r.status).toBe(0);
+    const presets = JSON.parse(r.stdout);
+    expect(presets.map((p) => p.preset)).toContain('articulated6');
+    const radius = presets.find((p) => p.preset === 'articulated6').params.find((p) => p.name === 'wheel_radius');
+    expect(radius).toEqual({ name: 'wheel_radius', value: 0.19, min: 0.02, max: 2, unit: 'm', description: 'free wheel radius r' });
+  });
+});
+
 describe('hostile use', () => {
   const flat = () => path.join(terrains, 'flat-wheel-rig.json');
 

@@ -97,12 +97,13 @@ describe('entry points never throw and the module keeps working', () => {
   });
 
   test('number lists with a huge length are refused before any allocation', () => {
-    const r = core.pointDistance({ length: 1e9 }, [0, 0, 0]);
+    const link = { L: 1, phiStart: 0, phiEnd: 1, l: 0.5, b: 0.5, alpha: 0 };
+    const r = core.crawlerLinkContact({ ...link, A: { length: 1e9 } });
     expect(r.ok).toBe(false);
-    expect(r.issues[0].path).toBe('points');
-    const big = core.pointDistance(new Float64Array(2 ** 20 + 3), [0, 0, 0]);
+    expect(r.issues).toEqual([{ path: 'A', message: 'must be an array of numbers' }]);
+    const big = core.crawlerLinkContact({ ...link, A: new Float64Array(2 ** 20 + 3) });
     expect(big.ok).toBe(false);
-    expect(big.issues[0].message).toContain('more than');
+    expect(big.issues).toEqual([{ path: 'A', message: 'has more than 1048576 numbers' }]);
   });
 
   test('after all of the above, a valid scenario still runs', () => {

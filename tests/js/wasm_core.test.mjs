@@ -1,33 +1,73 @@
-// The WASM build of the core, loaded in Node: the demo terrain, point distance
-// against analytic answers, and input errors coming back as data.
+// The WASM build of the core, loaded in Node: what it describes (presets, a
+// World's model) comes from the core's describers (core/sim/describe.h), so
+// it uses the command-line tool's keys; terrain meshes are closed convex
+// surfaces; the demo API is gone.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadWasmCore } from './support.mjs';
+import { loadWasmCore, root } from './support.mjs';
 
+const cli = path.join(root, 'build/native/roverlab');
 let core;
 
 beforeAll(async () => {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: build it with scripts/build-native.sh`);
   core = await loadWasmCore();
 });
 
-/** Flat [x, y, z, ...] corners of an axis-aligned box. */
-function boxPoints(centre, size) {
-  const points = [];
-  for (let i = 0; i < 8; i++) {
-    for (let k = 0; k < 3; k++) points.push(centre[k] + ((i >> k) & 1 ? 0.5 : -0.5) * size[k]);
-  }
-  return points;
-}
+const scenario = (name) => readFileSync(path.join(root, 'terrains', name), 'utf8');
 
-describe('demo terrain', () => {
-  test('has the expected pieces with consistent mesh data', () => {
-    const terrain = core.buildDemoTerrain();
-    expect(terrain.ok).toBe(true);
-    // Default parameters: 2 rows × 8 quads, 3 blocks, 1 wedge, a 3-piece profile.
-    const kinds = terrain.pieces.map((p) => p.kind);
-    expect(kinds.filter((k) => k === 'quad')).toHaveLength(16);
-    expect(kinds.filter((k) => k === 'box')).toHaveLength(3);
-    expect(kinds.filter((k) => k === 'wedge')).toHaveLength(1);
-    expect(kinds.filter((k) => k === 'profile').length).toBeGreaterThanOrEqual(2);
+describe('presets', () => {
+  test('presets() is what `roverlab presets` prints, key for key', () => {
+    const native = JSON.parse(spawnSync(cli, ['presets'], { encoding: 'utf8' }).stdout);
+    expect(core.presets()).toEqual(native);
+    expect(native.map((p) => p.preset).sort()).toEqual(
+      ['articulated6', 'planar-vehicle', 'rocker8', 'wheel-rig', 'wheel-walker'],
+    );
+    for (const preset of native) {
+      expect(preset.description).toMatch(/\S/);
+      for (const p of preset.params) {
+        expect(Object.keys(p).sort()).toEqual(['description', 'max', 'min', 'name', 'unit', 'value']);
+        expect(p.min).toBeLessThanOrEqual(p.value);
+        expect(p.value).toBeLessThanOrEqual(p.max);
+      }
+    }
+  });
+});
+
+describe('World.model()', () => {
+  test('describes bodies, wheels, joints, the frame layout and the columns consistently', () => {
+    const world = new core.World(scenario('climb-articulated6.json'));
+    expect(world.ok()).toBe(true);
+    const m = world.model();
+    expect(m.preset).toBe('articulated6');
+    expect(m.controller).toBe('step-climb');
+    expect(m.phases.length).toBeGreaterThan(1);
+    expect(m.layout.bodies).toBe(m.bodies.length);
+    expect(m.layout.wheels).toBe(m.wheels.length);
+    expect(m.layout.size - m.layout.row).toBe(m.columns.length);
+    expect(m.layout.size).toBe(world.frame().length);
+    expect(m.layout.wheel).toBe(1 + m.layout.slots * m.layout.slot);
+    for (const w of m.wheels) expect(m.bodies[w.body].name).toBe(w.name);
+    const boxes = m.bodies.flatMap((b) => b.boxes);
+    expect(boxes.length).toBe(m.layout.boxes);
+    for (const b of boxes) expect(b.size.every((s) => s > 0)).toBe(true);
+    const fold = m.joints.find((j) => j.name === 'fold_front');
+    expect(fold.prismatic).toBe(false);
+    expect(fold.lower).toBeLessThan(fold.upper);
+    expect(m.mass).toBeGreaterThan(100);
+    expect(m.dt).toBe(world.dt());
+    expect(m.warnings).toEqual([]);
+    expect(m.name).toMatch(/\S/);
+    world.delete();
+  });
+
+  test('terrain meshes are closed convex surfaces in typed arrays', () => {
+    const world = new core.World(scenario('depression-rocker8.json'));
+    const { terrain, track1 } = world.model();
+    expect(track1.length).toBeGreaterThan(2);
+    expect(terrain.pieces.length).toBeGreaterThanOrEqual(16);
     for (const piece of terrain.pieces) {
       expect(piece.vertices).toBeInstanceOf(Float32Array);
       expect(piece.indices).toBeInstanceOf(Uint32Array);
@@ -39,72 +79,20 @@ describe('demo terrain', () => {
       expect(Math.max(...piece.indices)).toBeLessThan(n);
       expect(Number.isInteger(piece.color) && piece.color >= 0 && piece.color <= 0xffffff).toBe(true);
     }
-    expect(terrain.box.min[2]).toBeCloseTo(-0.3, 6);
+    for (let k = 0; k < 3; k++) expect(terrain.box.min[k]).toBeLessThan(terrain.box.max[k]);
+    world.delete();
   });
 
-  test('segments parameter sets the quads per row', () => {
-    const terrain = core.buildDemoTerrain({ segments: 3 });
-    expect(terrain.ok).toBe(true);
-    expect(terrain.pieces.filter((p) => p.kind === 'quad')).toHaveLength(6);
-  });
-
-  test('bad parameters come back as issues, not exceptions', () => {
-    const result = core.buildDemoTerrain({ segments: 0.5, laneWidth: 'wide', base: 2 });
-    expect(result.ok).toBe(false);
-    const paths = result.issues.map((i) => i.path);
-    expect(paths).toEqual(expect.arrayContaining(['params.segments', 'params.laneWidth', 'params.base']));
-    for (const issue of result.issues) expect(issue.message).toMatch(/\S/);
+  test('a rejected scenario has an empty model', () => {
+    const world = new core.World('{}');
+    expect(world.ok()).toBe(false);
+    expect(world.model()).toEqual({});
+    world.delete();
   });
 });
 
-describe('pointDistance', () => {
-  test('0.5 m above the top face of a unit box is 0.5 m away', () => {
-    const r = core.pointDistance(boxPoints([0, 0, 0], [1, 1, 1]), [0.1, -0.2, 1.0]);
-    expect(r.ok).toBe(true);
-    expect(r.distance).toBeCloseTo(0.5, 12);
-    expect(r.feature).toBe('face');
-    expect(r.normal[2]).toBeCloseTo(1, 12);
-    expect(r.closest).toEqual([expect.closeTo(0.1, 12), expect.closeTo(-0.2, 12), expect.closeTo(0.5, 12)]);
-  });
-
-  test('inside, edge and corner regions of a unit box', () => {
-    const cube = boxPoints([0, 0, 0], [1, 1, 1]);
-    expect(core.pointDistance(cube, [0, 0, 0.3]).distance).toBeCloseTo(-0.2, 12);
-    expect(core.pointDistance(cube, [0.8, 0, 0.9]).distance).toBeCloseTo(Math.hypot(0.3, 0.4), 12);
-    expect(core.pointDistance(cube, [1.5, 1.5, 1.5]).distance).toBeCloseTo(Math.sqrt(3), 12);
-  });
-
-  test('the unit box of the demo terrain', () => {
-    const terrain = core.buildDemoTerrain();
-    const unit = terrain.pieces.find((p) => {
-      if (p.kind !== 'box') return false;
-      const z = p.vertices.filter((_, i) => i % 3 === 2);
-      return Math.abs(Math.max(...z) - Math.min(...z) - 1) < 1e-6;
-    });
-    expect(unit).toBeDefined();
-    const v = Array.from(unit.vertices);
-    const axis = (k) => v.filter((_, i) => i % 3 === k);
-    const mean = (a) => a.reduce((s, x) => s + x, 0) / a.length;
-    const top = Math.max(...axis(2));
-    const r = core.pointDistance(v, [mean(axis(0)), mean(axis(1)), top + 0.5]);
-    expect(r.ok).toBe(true);
-    expect(r.distance).toBeCloseTo(0.5, 5);  // float32 vertices
-  });
-
-  test('beyond the radius the answer is a lower bound marked far', () => {
-    const r = core.pointDistance(boxPoints([0, 0, 0], [1, 1, 1]), [0, 0, 5], 1.0);
-    expect(r.ok).toBe(true);
-    expect(r.feature).toBe('far');
-    expect(r.distance).toBeGreaterThan(1.0);
-  });
-
-  test('degenerate input comes back as issues', () => {
-    const flat = [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0];
-    const r = core.pointDistance(flat, [0, 0, 1]);
-    expect(r.ok).toBe(false);
-    expect(r.issues[0].path).toBe('points');
-    const bad = core.pointDistance([1, 2], 'here');
-    expect(bad.ok).toBe(false);
-    expect(bad.issues.map((i) => i.path)).toEqual(['points', 'point']);
-  });
+test('the demo API the app never called is gone', () => {
+  expect(core.buildDemoTerrain).toBeUndefined();
+  expect(core.pointDistance).toBeUndefined();
+  expect(core.version()).toMatch(/^\d+\.\d+\.\d+$/);
 });

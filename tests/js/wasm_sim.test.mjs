@@ -48,7 +48,15 @@ test.each(cases)('%s for %s s: native and WASM agree', (file, seconds) => {
     expect(Math.min(d, 2 * Math.PI - d)).toBeLessThanOrEqual(1e-6);  // ±π is one heading
   }
   expect(w.wheels.map((x) => x.in_contact)).toEqual(native.wheels.map((x) => x.in_contact));
+  expect(keyPaths(w)).toEqual(keyPaths(native));  // one describer (core/sim/describe.h) for both
 });
+
+/** Every key path of a JSON value ("base.position_m", "wheels[].name", ...), sorted. */
+function keyPaths(value, prefix = '') {
+  if (Array.isArray(value)) return [...new Set(value.flatMap((v) => keyPaths(v, `${prefix}[]`)))].sort();
+  if (value === null || typeof value !== 'object') return [prefix];
+  return Object.entries(value).flatMap(([k, v]) => keyPaths(v, prefix ? `${prefix}.${k}` : k)).sort();
+}
 
 test('an invalid scenario comes back as issues, not an exception', () => {
   const r = core.runScenario('{"format": "roverlab-scenario", "version": 2}', 1);

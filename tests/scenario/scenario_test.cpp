@@ -100,6 +100,50 @@ TEST_CASE("terrain section", "[scenario]") {
   expectIssue({"terrain={}"}, "terrain", "has no pieces");
 }
 
+TEST_CASE("every piece kind: its fields in order, required ones named, its colour", "[scenario]") {
+  const auto issues = [](const std::string& assignment) {
+    std::vector<std::string> lines;
+    for (const Issue& i : issuesWith({assignment})) lines.push_back(i.path + ": " + i.message);
+    return lines;
+  };
+  // Points given are read first, then the missing required ones, then numbers.
+  CHECK(issues("terrain.boxes=[{\"size\": [1, \"a\", 1], \"yaw\": 20, \"extra\": 1}]") ==
+        std::vector<std::string>{
+            "terrain.boxes[0].extra: unknown field (expected one of: centre, color, material, "
+            "size, yaw)",
+            "terrain.boxes[0].size[1]: must be a number (m), got a string",
+            "terrain.boxes[0].centre: is required: [x, y, z] (m)",
+            "terrain.boxes[0].yaw: must be in [-10, 10] rad, got 20"});
+  CHECK(issues("terrain.wedges=[{\"width\": 0}]") ==
+        std::vector<std::string>{
+            "terrain.wedges[0].start: is required: [x, y, z] (m), middle of the low edge",
+            "terrain.wedges[0].length: is required (a number in m)",
+            "terrain.wedges[0].width: must be in [0.001, 10000] m, got 0",
+            "terrain.wedges[0].height: is required (a number in m)"});
+  CHECK(issues("terrain.hulls=[{\"color\": \"red\"}]") ==
+        std::vector<std::string>{
+            "terrain.hulls[0].points: is required: at least 4 points [x, y, z] (m), not all in "
+            "one plane",
+            "terrain.hulls[0].color: must be a colour '#rrggbb', got 'red'"});
+  CHECK(issues("terrain.profiles=[{\"points\": 3, \"material\": \"ice\"}]") ==
+        std::vector<std::string>{
+            "terrain.profiles[0].points: must be an array, got a number",
+            "terrain.profiles[0].material: unknown material 'ice' (defined: default)"});
+  // Default colours, and every other piece of a profile a shade darker.
+  const Expected<std::string> text = applyOverrides(
+      kValid,
+      {"terrain.wedges=[{\"start\": [5, 0, 0], \"length\": 1, \"width\": 1, \"height\": 0.1}]",
+       "terrain.hulls=[{\"points\": [[8,0,0],[9,0,0],[8,1,0],[8,0,1]]}]",
+       "terrain.profiles=[{\"points\": [[12,0],[13,0.1],[14,0.3]]}]"});
+  REQUIRE(text.ok());
+  const Expected<Scenario> s = parseScenario(text.value());
+  REQUIRE(s.ok());
+  std::vector<std::uint32_t> colours;
+  for (const TerrainPiece& p : s.value().terrain.pieces) colours.push_back(p.color);
+  CHECK(colours ==
+        std::vector<std::uint32_t>{0xb86b3c, 0x6f9a58, 0x8f7a66, 0x6a8fb8, 0x6a8fb8 & 0xf0f0f0});
+}
+
 TEST_CASE("control and simulation sections", "[scenario]") {
   expectIssue({"control.script=[{\"t\": 2}, {\"t\": 1}]"}, "control.script[1].t",
               "must not be earlier than the previous entry");

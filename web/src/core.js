@@ -1,6 +1,6 @@
 // Loads the WebAssembly build of the C++ core (generated into ./wasm by
 // `npm run build:wasm`). Resolves to the embind module: version(),
-// buildDemoTerrain(params?), pointDistance(points, point, radius?).
+// World, runScenario, presets, inspectTerrain, moveTrack1Node, rockerPlayback, crawlerLinkContact.
 import createRoverlabCore from './wasm/roverlab_core.js';
 import wasmUrl from './wasm/roverlab_core.wasm?url';
 

@@ -1,0 +1,46 @@
+// The WebAssembly module (embind): every function and class the browser app
+// and the Node tests call, registered in one place. The entry points live in
+// one file per area (world_api, editor_api, rocker_api, crawler_api); their
+// conventions in js_values.h.
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "bindings/crawler_api.h"
+#include "bindings/editor_api.h"
+#include "bindings/rocker_api.h"
+#include "bindings/world_api.h"
+
+namespace {
+
+std::string version() { return "0.1.0"; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(roverlab) {
+  using roverlab::World;
+  emscripten::class_<World>("World")
+      .constructor<emscripten::val>()
+      .function("ok", &World::ok)
+      .function("issues", &World::issues)
+      .function("reset", &World::reset)
+      .function("step", &World::step)
+      .function("error", &World::error)
+      .function("outcome", &World::outcome)
+      .function("warnings", &World::warnings)
+      .function("time", &World::time)
+      .function("dt", &World::dt)
+      .function("setWheelSpeeds", &World::setWheelSpeeds)
+      .function("setJointTarget", &World::setJointTarget)
+      .function("setController", &World::setController)
+      .function("frame", &World::frame)
+      .function("samples", &World::samples)
+      .function("model", &World::model);
+  emscripten::function("presets", &roverlab::presetsJs);
+  emscripten::function("runScenario", &roverlab::runScenarioJs);
+  emscripten::function("version", &version);
+  emscripten::function("inspectTerrain", &roverlab::inspectTerrainJs);
+  emscripten::function("moveTrack1Node", &roverlab::moveTrack1NodeJs);
+  emscripten::function("rockerPlayback", &roverlab::rockerPlaybackJs);
+  emscripten::function("crawlerLinkContact", &roverlab::crawlerLinkContactJs);
+}

@@ -1,0 +1,117 @@
+#include "bindings/world_api.h"
+
+#include <emscripten/emscripten.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "sim/describe.h"
+#include "sim/run.h"
+#include "sim/telemetry.h"
+
+namespace roverlab {
+
+val presetsJs() { return jsonToJs(describePresets()); }
+
+val runScenarioJs(val json, double seconds) {
+  const Expected<std::string> text = jsonText(json);
+  if (!text) return issuesResult(text.issues());
+  // 0 (or less) runs the scenario's duration; otherwise a finite time within
+  // the format's range of simulation.duration.
+  if (!(seconds <= 1e5))
+    return issuesResult(
+        {{"seconds", "must be a number of seconds ≤ 1e5 (0 for the scenario's duration)"}});
+  Expected<Scenario> scenario = parseScenario(text.value());
+  if (!scenario) return issuesResult(scenario.issues());
+  Expected<Simulation> made = makeSimulation(scenario.value());
+  if (!made) return issuesResult(made.issues());
+  Simulation& sim = made.value();
+  RunStats stats;
+  // One call runs in one go, so it is bounded: ~1e8 steps take minutes.
+  constexpr long long kMaxSteps = 100'000'000;
+  const long long steps = stepsIn(seconds > 0 ? seconds : sim.duration, sim.model.dt);
+  if (steps > kMaxSteps)
+    return issuesResult(
+        {{seconds > 0 ? "seconds" : "simulation.duration",
+          "would take " + std::to_string(steps) + " steps of " + format(sim.model.dt) +
+              " s; runScenario takes at most 100000000 in one call (step a World "
+              "in chunks for longer runs)"}});
+  const double start = emscripten_get_now();
+  runSteps(sim, steps, stepsIn(kSampleInterval, sim.model.dt), [&](Simulation& s) {
+    stats.sample(s);
+    return true;
+  });
+  const double wall = (emscripten_get_now() - start) / 1000.0;
+  updateKinematics(sim);
+  stats.sample(sim);
+  val result = val::object();
+  result.set("ok", true);
+  result.set("summary", jsonToJs(describeRun(sim, stats, wall)));
+  return result;
+}
+
+World::World(val json) {
+  const Expected<std::string> text = jsonText(json);
+  if (!text) {
+    issues_ = text.issues();
+    return;
+  }
+  Expected<Scenario> scenario = parseScenario(text.value());
+  if (!scenario) {
+    issues_ = scenario.issues();
+    return;
+  }
+  scenario_ = std::move(scenario).value();
+  reset();
+}
+
+bool World::reset() {
+  Expected<Simulation> made = makeSimulation(scenario_);
+  if (!made) {
+    issues_ = made.issues();
+    sim_.reset();
+    return false;
+  }
+  sim_ = std::move(made).value();
+  samples_.clear();
+  layout_ = frameLayout(*sim_);
+  writeFrame(*sim_, layout_, frame_);
+  return true;
+}
+
+int World::step(int n) {
+  if (!sim_) return 0;
+  const int taken = static_cast<int>(
+      runSteps(*sim_, std::max(0, n), stepsIn(kSampleInterval, sim_->model.dt), [&](Simulation& s) {
+        telemetryRow(s, row_);
+        samples_.insert(samples_.end(), row_.begin(), row_.end());
+        return true;
+      }));
+  writeFrame(*sim_, layout_, frame_);
+  return taken;
+}
+
+val World::samples() {
+  val out = toTypedArray(samples_);
+  samples_.clear();
+  return out;
+}
+
+bool World::setWheelSpeeds(double left, double right) {
+  return sim_ && roverlab::setWheelSpeeds(*sim_, left, right);
+}
+
+bool World::setJointTarget(const std::string& name, double target) {
+  return sim_ && roverlab::setJointTarget(*sim_, name, target);
+}
+
+bool World::setController(bool on) { return sim_ && roverlab::setControllerOn(*sim_, on); }
+
+val World::model() const {
+  if (!sim_) return val::object();
+  val m = jsonToJs(describeModel(*sim_, scenario_));
+  m.set("terrain", terrainToJs(sim_->model.terrain));
+  return m;
+}
+
+}  // namespace roverlab
