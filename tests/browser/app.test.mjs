@@ -42,10 +42,8 @@ async function checkApp(url, name) {
     await page.waitForFunction(() => window.__roverlab.time >= 3, null, { timeout: 60_000 });
     const later = await page.evaluate(() => window.__roverlab);
     expect(later.base[0] - x0, 'distance driven in 3 s (m)').toBeGreaterThan(0.4);
-    // Let a few more frames render (orbit damping settles), then capture.
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
-    );
+    // The camera at rest (orbit damping settled) and the view drawn with it, then capture.
+    await page.waitForFunction(() => window.__roverlab.cameraSettled, null, { timeout: 60_000 });
     const png = await page.screenshot();
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(path.join(resultsDir, name), png);

@@ -18,7 +18,7 @@ let page;
 let errors;
 
 const depression = JSON.parse(readFileSync(path.join(root, 'terrains/depression-rocker8.json'), 'utf8'));
-const state = (p = page) => p.evaluate(() => ({ ...window.__roverlab, doc: undefined, screenOf: undefined }));
+const state = (p = page) => p.evaluate(() => ({ ...window.__roverlab, doc: undefined, screenOf: undefined, inView: undefined }));
 const scenarioOf = (p = page) => p.evaluate(() => window.__roverlab.doc.scenario);
 const waitFor = (fn, arg, p = page, timeout = 60_000) => p.waitForFunction(fn, arg, { timeout });
 const point = (p) => p.join(' ');
@@ -130,10 +130,16 @@ describe('terrain editor', { timeout: 90_000 }, () => {
     if (await page.locator('#banner').isVisible()) await page.click('#banner-actions button:has-text("Close")');
     const before = await scenarioOf();
     const m = before.terrain.quads.right[2].m;
+    const target = [m[0] + 0.4, m[1] - 0.3, m[2]];
+    // The view drawn with the camera at rest, the point and where it goes both in sight.
+    await waitFor(({ m, target }) => {
+      const s = window.__roverlab;
+      return s.cameraSettled && s.inView(m) && s.inView(target);
+    }, { m, target });
     const [x, y] = await page.evaluate((p) => window.__roverlab.screenOf(p), m);
     const box = await page.locator('#view').boundingBox();
     expect(x > box.x && x < box.x + box.width && y > box.y && y < box.y + box.height).toBe(true);
-    const [tx, ty] = await page.evaluate((p) => window.__roverlab.screenOf(p), [m[0] + 0.4, m[1] - 0.3, m[2]]);
+    const [tx, ty] = await page.evaluate((p) => window.__roverlab.screenOf(p), target);
     await page.mouse.move(x, y);
     await page.mouse.down();
     for (let k = 1; k <= 8; k++) await page.mouse.move(x + ((tx - x) * k) / 8, y + ((ty - y) * k) / 8);
@@ -171,7 +177,10 @@ describe('terrain editor', { timeout: 90_000 }, () => {
 
   test('a reload keeps the work (autosave)', async () => {
     const before = await scenarioOf();
-    await page.waitForTimeout(500);  // past the autosave's debounce
+    // The autosave (debounced) holds the work.
+    await waitFor(
+      () => JSON.stringify(JSON.parse(localStorage.getItem('roverlab.autosave.v1'))?.scenario) === JSON.stringify(window.__roverlab.doc.scenario),
+    );
     await page.reload({ waitUntil: 'load' });
     await waitFor(() => window.__roverlab?.ready && window.__roverlab?.editorReady);
     expect(await scenarioOf()).toEqual(before);
