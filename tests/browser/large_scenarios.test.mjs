@@ -38,10 +38,9 @@ invalid.robot.params = { wheel_radius: -1 };
 const fragments = {};
 const state = (page) => page.evaluate(() => ({ ...window.__roverlab, doc: undefined, screenOf: undefined, inView: undefined, crawler: undefined }));
 const waitFor = (page, fn, arg, timeout = 60_000) => page.waitForFunction(fn, arg, { timeout, polling: 20 });
-/** A screenshot once the view has been drawn again (software WebGL may take most of a second per frame). */
+/** A screenshot once the canvas holds the scene as it is (software WebGL may take most of a second per frame). */
 async function shot(page, name) {
-  const drawn = await page.evaluate(() => window.__roverlab.drawn);
-  await waitFor(page, (n) => window.__roverlab.drawn > n, drawn);
+  await waitFor(page, () => window.__roverlab.viewCurrent);
   await page.screenshot({ path: path.join(resultsDir, `large-${name}.png`) });
 }
 

@@ -20,6 +20,7 @@ import * as THREE from 'three';
  *   doc            the editor's document (EditorDocument)
  *   drawn          views drawn so far (the stage's renders)
  *   cameraSettled  the orbit is at rest: the camera kept its offset from its target over the last two draws
+ *   viewCurrent    the canvas holds the scene as it is: drawn since its last change or resize
  *   screenOf(p)    page coordinates [x, y] of a world point p
  *   inView(p)      p is in front of the camera and inside the view
  */
@@ -77,6 +78,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
   field('doc', () => doc);
   field('drawn', () => stage.draws);
   field('cameraSettled', () => still >= 2);
+  field('viewCurrent', () => !stage.changed);
   hooks.screenOf = (p) => project(p).xy;
   hooks.inView = (p) => {
     const { v } = project(p);
