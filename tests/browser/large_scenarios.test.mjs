@@ -38,8 +38,10 @@ invalid.robot.params = { wheel_radius: -1 };
 const fragments = {};
 const state = (page) => page.evaluate(() => ({ ...window.__roverlab, doc: undefined, screenOf: undefined, inView: undefined, crawler: undefined }));
 const waitFor = (page, fn, arg, timeout = 60_000) => page.waitForFunction(fn, arg, { timeout, polling: 20 });
-/** A screenshot once the canvas holds the scene as it is (software WebGL may take most of a second per frame). */
+/** A screenshot once the canvas holds the scene as it is (software WebGL may take most of a second per frame):
+ * two animation frames (a layout change resizes the canvas in the first), then the canvas drawn since. */
 async function shot(page, name) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   await waitFor(page, () => window.__roverlab.viewCurrent);
   await page.screenshot({ path: path.join(resultsDir, `large-${name}.png`) });
 }
