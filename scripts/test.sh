@@ -2,6 +2,7 @@
 # `npm test`: set up, then every test suite. All suites run even when one fails;
 # a summary comes last and the exit status is non-zero if anything failed.
 #   format   every C++ file follows .clang-format (scripts/check-format.sh)
+#   lint     ESLint over the web app and the JavaScript tests (eslint.config.js)
 #   native   cmake Release build (build/native) + ctest (Catch2: roverlab_tests)
 #   wasm     the WASM core (build/wasm -> web/src/wasm)
 #   js       vitest tests/js: the WASM core in Node, JS unit tests
@@ -37,6 +38,7 @@ native_tests() {
   bash scripts/build-native.sh && ctest --test-dir build/native --output-on-failure
 }
 run "format: clang-format" bash scripts/check-format.sh
+run "lint: eslint" node_modules/.bin/eslint .
 run "native: build + ctest" native_tests
 run "wasm: build the core" bash scripts/build-wasm.sh
 run "js: vitest tests/js" node_modules/.bin/vitest run tests/js/

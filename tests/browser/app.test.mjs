@@ -42,10 +42,9 @@ async function checkApp(url, name) {
     await page.waitForFunction(() => window.__roverlab.time >= 3, null, { timeout: 60_000 });
     const later = await page.evaluate(() => window.__roverlab);
     expect(later.base[0] - x0, 'distance driven in 3 s (m)').toBeGreaterThan(0.4);
-    // Let a few more frames render (orbit damping settles), then capture.
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
-    );
+    // The camera at rest (orbit damping settled) and the canvas drawn since its last change
+    // (the frame-rate watch may have just turned shadows off and resized it), then capture.
+    await page.waitForFunction(() => window.__roverlab.cameraSettled && window.__roverlab.viewCurrent, null, { timeout: 60_000 });
     const png = await page.screenshot();
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(path.join(resultsDir, name), png);

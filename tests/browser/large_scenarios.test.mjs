@@ -36,11 +36,13 @@ invalid.name = 'wheels of negative radius';
 invalid.robot.params = { wheel_radius: -1 };
 
 const fragments = {};
-const state = (page) => page.evaluate(() => ({ ...window.__roverlab, doc: undefined, screenOf: undefined, crawler: undefined }));
+const state = (page) => page.evaluate(() => ({ ...window.__roverlab, doc: undefined, screenOf: undefined, inView: undefined, crawler: undefined }));
 const waitFor = (page, fn, arg, timeout = 60_000) => page.waitForFunction(fn, arg, { timeout, polling: 20 });
-/** A screenshot once the view has been drawn again (software WebGL may take most of a second per frame). */
+/** A screenshot once the canvas holds the scene as it is (software WebGL may take most of a second per frame):
+ * two animation frames (a layout change resizes the canvas in the first), then the canvas drawn since. */
 async function shot(page, name) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await waitFor(page, () => window.__roverlab.viewCurrent);
   await page.screenshot({ path: path.join(resultsDir, `large-${name}.png`) });
 }
 
@@ -201,8 +203,8 @@ describe('large and hostile scenarios', { timeout: 120_000 }, () => {
     expect(await page.locator('#editor-run').isDisabled()).toBe(false);
     await shot(page, 'editor');
     await page.click('#tab-sim');
-    // The work autosaved is the link's scenario.
-    await page.waitForTimeout(500);
+    // The work autosaved (debounced) is the link's scenario.
+    await waitFor(page, () => JSON.parse(localStorage.getItem('roverlab.autosave.v1'))?.scenario.terrain.boxes?.length === 9001);
     const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('roverlab.autosave.v1')).scenario.terrain.boxes.length);
     expect(saved).toBe(9001);
     expect(errors).toEqual([]);

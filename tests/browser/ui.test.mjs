@@ -14,6 +14,11 @@ let errors;
 
 const state = () => page.evaluate(() => ({ ...window.__roverlab }));
 const waitFor = (fn, arg, timeout = 60_000) => page.waitForFunction(fn, arg, { timeout });
+/** Waits until the page has drawn the view `n` more times. */
+async function drawn(n) {
+  const from = await page.evaluate(() => window.__roverlab.drawn);
+  await waitFor((until) => window.__roverlab.drawn >= until, from + n);
+}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -63,9 +68,9 @@ describe('the app', () => {
     await waitFor(() => window.__roverlab.time > 1.0);
     await page.click('#play');  // pause
     await waitFor(() => !window.__roverlab.playing);
-    await page.waitForTimeout(300);
+    await drawn(5);  // frames asked for after the pause: the worker has paused
     const paused = (await state()).time;
-    await page.waitForTimeout(500);
+    await drawn(20);
     expect((await state()).time).toBe(paused);
     await page.click('#step');
     await waitFor((t) => window.__roverlab.time > t, paused);
@@ -77,7 +82,7 @@ describe('the app', () => {
       el.dispatchEvent(new Event('input'));
     }, middle);
     await waitFor(() => window.__roverlab.scrubbing);
-    await page.waitForTimeout(200);
+    await drawn(2);  // the view drawn again at the scrubbed time
     const scrubbed = await state();
     expect(Math.abs(scrubbed.shownTime - middle)).toBeLessThan(0.05);  // frames are recorded every 1/60 s
     await page.click('#play');

@@ -219,7 +219,7 @@ function mutateHostileNumber(rng, doc, raws) {
   return { desc: `${dotted(p)} = ${lit}`, mustRefuse, path: OVERFLOWING.has(lit) ? dotted(p) : undefined };
 }
 
-function hostileString(rng, raws) {
+function hostileString(rng) {
   switch (rng.int(9)) {
     case 0: {
       const n = rng.pick([1000, 100_000, 1_000_000, 1_000_000, 10_000_000]);
@@ -251,7 +251,7 @@ function hostileString(rng, raws) {
 function mutateString(rng, doc, raws, byteInserts) {
   const stringy = (q, v) => typeof v === 'string';
   const p = rng.chance(0.7) ? pickPath(rng, doc, stringy) ?? pickPath(rng, doc) : pickPath(rng, doc);
-  const s = hostileString(rng, raws);
+  const s = hostileString(rng);
   if (s.value !== undefined) setAt(doc, p, s.value);
   else if (s.raw !== undefined) setAt(doc, p, rawToken(raws, s.raw));
   else {

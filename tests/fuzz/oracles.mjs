@@ -66,7 +66,7 @@ export function runNative(args, { tmp, killMs = LIMITS.nativeKillMs, cwd = root 
     try {
       child = spawn(command, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (e) {
-      throw new Error(`cannot start ${cliPath}: ${e.message}`);
+      throw new Error(`cannot start ${cliPath}: ${e.message}`, { cause: e });
     }
     const out = [], err = [];
     let outLen = 0, errLen = 0;

@@ -150,7 +150,7 @@ async function main() {
         regressions: regressions.length ? regressions.map(({ name, ok, ms }) => ({ name, ok, ms })) : undefined,
         scenarios,
         links,
-        failures: run.failures.slice(0, 100).map(({ file, ...f }) => f),
+        failures: run.failures.slice(0, 100).map((f) => Object.fromEntries(Object.entries(f).filter(([key]) => key !== 'file'))),
       };
       writeFileSync(o.report, JSON.stringify(report, null, 2) + '\n');
       log(`report: ${o.report}`);

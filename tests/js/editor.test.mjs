@@ -2,13 +2,17 @@
 // quad, plane, normal and side vectors (as the WASM core computes them for
 // the editor); shared points of a row; the Track1 node constraint (one
 // coordinate typed, the node stays on its intersection line and on the left
-// row); the undo history (one drag, one step) and the autosave.
+// row); the undo history (one drag, one step) and the autosave; the edits
+// the panel (typed) and the 3-D view (dragged) share.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import * as THREE from 'three';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 
+import { EditorCommands } from '../../web/src/editor/commands.js';
 import { AUTOSAVE_KEY, EditorDocument } from '../../web/src/editor/document.js';
-import { planeEquation } from '../../web/src/editor/editor_panel.js';
+import { EditorPanel, planeEquation } from '../../web/src/editor/editor_panel.js';
+import { EditorView } from '../../web/src/editor/editor_view.js';
 import { addSegment, farSide, nextSegment, parsePoint, rechain, removeSegment, setPoint } from '../../web/src/editor/quad_rows.js';
 import { refitTrack1 } from '../../web/src/editor/track1_edit.js';
 import { loadWasmCore, root } from './support.mjs';
@@ -265,5 +269,97 @@ describe('undo history and autosave', () => {
     storage.setItem(AUTOSAVE_KEY, '{not json');
     expect(EditorDocument.restore(storage)).toBeNull();
     expect(EditorDocument.restore(null)).toBeNull();
+  });
+});
+
+describe('edits shared by the panel and the 3-D view', () => {
+  const depression = JSON.parse(readFileSync(path.join(root, 'terrains/depression-rocker8.json'), 'utf8'));
+  const WIDTH = 800;
+  const HEIGHT = 600;
+
+  /** The depression terrain with Track1's node 2 placed by hand (y = 1.2 instead of the edge's middle). */
+  function withPlacedNode() {
+    const s = structuredClone(depression);
+    const nodes = inspect(s).track1.map((n) => n.point);
+    nodes[2] = core.moveTrack1Node(JSON.stringify(s), 2, 1, 1.2).point;
+    s.track1 = { nodes };
+    return s;
+  }
+
+  /** The editor's 3-D view on a stage without a renderer: a camera above the rows, a canvas of WIDTH × HEIGHT px. */
+  function headlessView(commands) {
+    const canvas = Object.assign(new EventTarget(), {
+      style: {},
+      getBoundingClientRect: () => ({ left: 0, top: 0, width: WIDTH, height: HEIGHT }),
+      setPointerCapture() {},
+      releasePointerCapture() {},
+    });
+    const camera = new THREE.PerspectiveCamera(45, WIDTH / HEIGHT, 0.01, 100);
+    camera.up.set(0, 0, 1);
+    camera.position.set(3, -4, 7);
+    camera.lookAt(3, 0.5, 0);
+    camera.updateMatrixWorld();
+    const stage = { scene: new THREE.Scene(), camera, controls: { enabled: true }, renderer: { domElement: canvas } };
+    vi.stubGlobal('window', new EventTarget());  // the view listens for Escape on the window
+    try {
+      const view = new EditorView(stage, commands);
+      view.setVisible(true);
+      return view;
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  }
+
+  /** A pointer event at the page position of world point p. */
+  function pointerAt(camera, p) {
+    const v = new THREE.Vector3(...p).project(camera);
+    return {
+      clientX: ((v.x + 1) / 2) * WIDTH,
+      clientY: ((1 - v.y) / 2) * HEIGHT,
+      button: 0,
+      pointerId: 1,
+      shiftKey: false,
+      preventDefault() {},
+      stopImmediatePropagation() {},
+    };
+  }
+
+  test('dragging a quad point gives the same document as typing it, Track1 refit included, in one undo step', () => {
+    const start = withPlacedNode();
+    // Dragged: m of the left row's segment 1 (the far edge of quad 1 holds node 2) in eight moves.
+    const dragged = new EditorDocument(start);
+    const view = headlessView(new EditorCommands(dragged, core));
+    view.update(dragged.scenario, inspect(dragged.scenario));
+    view.stage.scene.updateMatrixWorld();
+    const m = start.terrain.quads.left[1].m;
+    const target = [m[0] + 0.4, m[1] + 0.3, m[2]];  // away from the right row: the terrain stays valid
+    view.pointerDown(pointerAt(view.stage.camera, m));
+    expect(view.drag?.handle).toMatchObject({ side: 'left', index: 1, key: 'm' });
+    for (let k = 1; k <= 8; k++) view.pointerMove(pointerAt(view.stage.camera, m.map((v, i) => v + ((target[i] - v) * k) / 8)));
+    view.pointerUp(pointerAt(view.stage.camera, target));
+    const moved = dragged.scenario.terrain.quads.left[1].m;
+    expect(moved[0]).toBeCloseTo(target[0], 1);
+    expect(moved[1]).toBeCloseTo(target[1], 1);
+    expect(dragged.undoStack).toHaveLength(1);
+
+    // Typed: the same point into the panel's field.
+    const typed = new EditorDocument(start);
+    const panel = new EditorPanel(null, { doc: typed, core, commands: new EditorCommands(typed, core) });
+    panel.render = () => {};  // no page here: the panel's fields are not drawn
+    panel.setQuadPoint('left', 1, 'm', moved.join(' '));
+    expect(typed.undoStack).toHaveLength(1);
+
+    expect(dragged.scenario).toEqual(typed.scenario);
+    expect(inspect(dragged.scenario).ok).toBe(true);
+    // Track1 was refit: node 2 kept its place along its (moved) edge, not its old coordinates.
+    const fraction = (scenario) => {
+      const line = inspect(scenario).track1[2];
+      return dot(sub(scenario.track1.nodes[2], line.linePoint), line.lineDir) / line.edgeLength;
+    };
+    expect(dragged.scenario.track1.nodes[2]).not.toEqual(start.track1.nodes[2]);
+    expect(fraction(dragged.scenario)).toBeCloseTo(fraction(start), 12);
+    expect(fraction(start)).not.toBeCloseTo(0.5, 3);  // a node placed by hand, not the default
+    dragged.undo();
+    expect(dragged.scenario).toEqual(start);
   });
 });

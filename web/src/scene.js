@@ -37,6 +37,7 @@ export class Stage {
     // on software WebGL without parallel shader compilation.
     this.retiring = [];   // disposers waiting for the next show()
     this.retired = [];    // disposers to run after the next render
+    this.draws = 0;       // views drawn so far
     this.resize();
     new ResizeObserver(() => this.resize()).observe(canvas);
   }
@@ -155,6 +156,7 @@ export class Stage {
     if (ifMoved && !moved && !this.changed) return;
     this.changed = false;
     this.renderer.render(this.scene, this.camera);
+    this.draws++;
     for (const dispose of this.retired.splice(0)) dispose();
   }
 }

@@ -3,15 +3,15 @@
 // equation, side vectors, normal and colour, the "Add" form (side, three
 // points typed as "x y z"), Track1 with its node update (one coordinate typed,
 // the other two follow), blocks (boxes and wedges), and the file, history and
-// run buttons. Every change goes through the EditorDocument as a command; the
+// run buttons. Every change is one of the editor's commands (commands.js,
+// shared with the 3-D view), an undoable command of the EditorDocument; the
 // core (core.inspectTerrain) computes the geometry and validates, and its
 // {path, message} issues are shown at the field they name. The core here runs
 // on the page, for small interactive edits: a terrain beyond EDITOR_LIMITS is
 // not inspected nor listed (it would hold up the page), only checked by the
 // simulation worker when it runs.
-import { addSegment, formatPoint, nextSegment, parsePoint, removeSegment, setPoint, SIDES } from './quad_rows.js';
-import { applyTemplate, defaultValues, TEMPLATES } from './templates.js';
-import { refitTrack1 } from './track1_edit.js';
+import { formatPoint, nextSegment, parsePoint, SIDES } from './quad_rows.js';
+import { defaultValues, TEMPLATES } from './templates.js';
 
 /** The largest terrain the editor inspects and lists on the page: pieces, and bytes of scenario JSON. */
 export const EDITOR_LIMITS = { pieces: 500, bytes: 256 * 1024 };
@@ -58,8 +58,9 @@ export function planeEquation(q) {
 export class EditorPanel {
   /**
    * @param {HTMLElement} root
-   * @param {{ doc, core, onRun, onShare, onLive, onSelectNode }} deps
-   *   doc: EditorDocument; core: the WASM core (inspectTerrain, moveTrack1Node);
+   * @param {{ doc, core, commands, onRun, onShare, onSave, onLoadFile, onLive, onSelectNode }} deps
+   *   doc: EditorDocument; core: the WASM core (inspectTerrain);
+   *   commands: the edits (EditorCommands, shared with the 3-D view);
    *   onRun(): restart the simulation on the document's scenario;
    *   onShare(): make a share link; onLive(on): live restart toggled.
    */
@@ -93,23 +94,15 @@ export class EditorPanel {
   }
 
   // ------------------------------------------------------------------ edits
-
-  editQuads(label, change) {
-    const core = this.core;
-    this.doc.edit(label, (s) => {
-      const before = structuredClone(s);
-      s.terrain.quads = change(s.terrain.quads ?? {});
-      if (!s.terrain.quads.left && !s.terrain.quads.right) delete s.terrain.quads;
-      return refitTrack1(core, before, s);
-    });
-  }
+  // Each reads and checks what was typed, then makes the edit with the
+  // commands the 3-D view uses too (commands.js).
 
   setQuadPoint(side, i, key, text) {
     const path = `terrain.quads.${side}[${i}].${key}`;
     const parsed = parsePoint(text);
     if (!parsed.ok) return this.fail(path, parsed.message);
     this.fieldErrors.delete(path);
-    this.editQuads(`${side}[${i}].${key}`, (q) => setPoint(q, side, i, key, parsed.value));
+    this.commands.moveQuadPoint(side, i, key, parsed.value);
     this.render();
   }
 
@@ -122,12 +115,12 @@ export class EditorPanel {
       this.fieldErrors.delete(path);
       points[key] = parsed.value;
     }
-    this.editQuads(`add ${form.side} segment`, (q) => addSegment(q, form.side, points));
+    this.commands.addSegment(form.side, points);
     this.render();
   }
 
   removeQuad(side, i) {
-    this.editQuads(`remove ${side}[${i}]`, (q) => removeSegment(q, side, i));
+    this.commands.removeSegment(side, i);
   }
 
   moveNode(index, axis, text) {
@@ -136,28 +129,19 @@ export class EditorPanel {
       this.nodeMessage = `'${text}' is not a number`;
       return this.render();
     }
-    const moved = this.core.moveTrack1Node(JSON.stringify(this.doc.scenario), index, axis, value);
+    this.nodeMessage = '';  // before the edit, which renders the panel again
+    const moved = this.commands.moveTrack1Node(index, axis, value, this.inspection.track1.map((n) => n.point));
     if (!moved.ok) {
       this.nodeMessage = moved.issues.map((i) => `${i.path}: ${i.message}`).join('\n');
-      return this.render();
+      this.render();
     }
-    this.nodeMessage = '';
-    const nodes = this.inspection.track1.map((n) => n.point);
-    nodes[index] = moved.point;
-    this.doc.edit(`Track1 node ${index}`, (s) => {
-      s.track1 = { ...(s.track1 ?? {}), nodes };
-      return s;
-    });
   }
 
   setLateral(text) {
     const v = Number(text);
     if (!(v >= 0 && v <= 1)) return this.fail('track1.lateral', `must be a number in [0, 1], got '${text}'`);
     this.fieldErrors.delete('track1.lateral');
-    this.doc.edit('Track1 lateral', (s) => {
-      s.track1 = { lateral: v };  // regenerated: nodes at that fraction across every edge
-      return s;
-    });
+    this.commands.setTrack1Lateral(v);  // regenerated: nodes at that fraction across every edge
   }
 
   editBlock(kind, i, key, raw) {
@@ -174,10 +158,7 @@ export class EditorPanel {
       if (String(raw).trim() === '' || !Number.isFinite(value)) return this.fail(path, `must be a finite number, got '${raw}'`);
     }
     this.fieldErrors.delete(path);
-    this.doc.edit(`${kind}[${i}].${key}`, (s) => {
-      s.terrain[kind][i][key] = value;
-      return s;
-    });
+    this.commands.setBlockField(kind, i, key, value);
   }
 
   addBlock(kind) {
@@ -187,18 +168,11 @@ export class EditorPanel {
       kind === 'boxes'
         ? { centre: [x, 0, 0.05], size: [0.6, 1.6, 0.3], yaw: 0 }
         : { start: [x, 0, 0], length: 1, width: 1.6, height: 0.2, yaw: 0 };
-    this.doc.edit(`add ${kind === 'boxes' ? 'box' : 'wedge'}`, (s) => {
-      s.terrain[kind] = [...(s.terrain[kind] ?? []), block];
-      return s;
-    });
+    this.commands.addBlock(kind, block);
   }
 
   removeBlock(kind, i) {
-    this.doc.edit(`remove ${kind}[${i}]`, (s) => {
-      s.terrain[kind] = s.terrain[kind].filter((_, k) => k !== i);
-      if (!s.terrain[kind].length) delete s.terrain[kind];
-      return s;
-    });
+    this.commands.removeBlock(kind, i);
   }
 
   editPose(key, raw) {
@@ -213,15 +187,11 @@ export class EditorPanel {
       if (String(raw).trim() === '' || !Number.isFinite(value)) return this.fail(path, `must be a finite number (rad), got '${raw}'`);
     }
     this.fieldErrors.delete(path);
-    this.doc.edit(`robot ${key}`, (s) => {
-      s.robot.pose = { ...(s.robot.pose ?? {}), [key]: value };
-      return s;
-    });
+    this.commands.setPose(key, value);
   }
 
   applyTemplate() {
-    const template = TEMPLATES.find((t) => t.id === this.templateId);
-    this.doc.replace(`template ${template.name}`, applyTemplate(this.doc.scenario, template.id, this.templateValues));
+    this.commands.applyTemplate(TEMPLATES.find((t) => t.id === this.templateId), this.templateValues);
   }
 
   fail(path, message) {

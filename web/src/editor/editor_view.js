@@ -2,25 +2,27 @@
 // (a and b of each row's first segment, every segment's far midpoint m),
 // markers on the shared vertices, Track1 as a polyline with its nodes and the
 // surface normals. Dragging a handle moves it in the horizontal plane (with
-// Shift: vertically), snapped to a grid and to nearby vertices; one drag is
-// one undo step (EditorDocument.beginDrag / endDrag).
+// Shift: vertically), snapped to a grid and to nearby vertices; the move is
+// the editor's command for a quad point (commands.js, as typed in the panel),
+// and one drag is one undo step.
 import * as THREE from 'three';
 
-import { handles, setPoint, vertices } from './quad_rows.js';
+import { handles, vertices } from './quad_rows.js';
 
 const HANDLE_COLOR = { a: 0x2b6cb0, b: 0x2b6cb0, m: 0xdd6b20 };
 const TRACK_COLOR = 0xc026d3;
 
 export class EditorView {
   /**
-   * @param stage  the Stage (scene, camera, controls, renderer)
-   * @param doc    the EditorDocument
+   * @param stage     the Stage (scene, camera, controls, renderer)
+   * @param commands  the editor's commands (EditorCommands, shared with the panel)
    * @param {{ onSelectNode?(i), snap?: { grid: number, vertex: number } }} options
    *   grid: step (m) of the snapping grid (0: none); vertex: snapping distance to vertices (m)
    */
-  constructor(stage, doc, { onSelectNode, snap = { grid: 0.05, vertex: 0.08 } } = {}) {
+  constructor(stage, commands, { onSelectNode, snap = { grid: 0.05, vertex: 0.08 } } = {}) {
     this.stage = stage;
-    this.doc = doc;
+    this.commands = commands;
+    this.doc = commands.doc;
     this.onSelectNode = onSelectNode;
     this.snap = snap;
     this.group = new THREE.Group();
@@ -142,7 +144,7 @@ export class EditorView {
       ? new THREE.Vector3().subVectors(this.stage.camera.position, start).setZ(0).normalize()
       : new THREE.Vector3(0, 0, 1);
     this.drag = { handle: hit.userData.handle, mesh: hit, plane: new THREE.Plane().setFromNormalAndCoplanarPoint(normal, start), vertical, start };
-    this.doc.beginDrag();
+    this.commands.beginDrag();
   }
 
   pointerMove(event) {
@@ -155,10 +157,7 @@ export class EditorView {
     const point = this.snapPoint(hit);
     const { side, index, key } = this.drag.handle;
     this.drag.mesh.position.set(...point);
-    this.doc.edit(`drag ${side}[${index}].${key}`, (s) => {
-      s.terrain.quads = setPoint(s.terrain.quads, side, index, key, point);
-      return s;
-    });
+    this.commands.moveQuadPoint(side, index, key, point, `drag ${side}[${index}].${key}`);
   }
 
   snapPoint(p) {
@@ -195,13 +194,13 @@ export class EditorView {
     this.drag = null;
     this.stage.controls.enabled = true;
     this.stage.renderer.domElement.releasePointerCapture?.(event.pointerId);
-    this.doc.endDrag(`drag ${side}[${index}].${key}`);
+    this.commands.endDrag(`drag ${side}[${index}].${key}`);
   }
 
   cancel() {
     if (!this.drag) return;
     this.drag = null;
     this.stage.controls.enabled = true;
-    this.doc.cancelDrag();
+    this.commands.cancelDrag();
   }
 }

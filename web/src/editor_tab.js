@@ -1,0 +1,83 @@
+// The Edit terrain tab: the editor's panel and its handles in the 3-D view,
+// both editing the document through the same commands. Every change of the
+// document is inspected again (geometry, issues) and shown; a change that
+// restarts (or any valid one with "live" on) runs the new scenario, and
+// while the editor is open a terrain change pauses the robot that would
+// drive on a terrain no longer shown.
+import { EditorCommands } from './editor/commands.js';
+import { EditorPanel } from './editor/editor_panel.js';
+import { EditorView } from './editor/editor_view.js';
+import { loadScenarioFile, saveScenario } from './files.js';
+
+export class EditorTab {
+  constructor(deps, $ = (id) => document.getElementById(id)) {
+    const { signals, doc } = deps;
+    Object.assign(this, deps, { $ });
+    this.panel = null;
+    this.view = null;
+    this.editing = false;
+    doc.onChange((scenario, info) => this.onDocChange(scenario, info));
+    signals.tabChanged.add((tab) => {
+      this.editing = tab === 'edit';
+      this.view?.setVisible(this.editing);
+      this.refresh(null);
+    });
+  }
+
+  /** Creates the panel and the view once the page's core is loaded. */
+  async start(corePromise) {
+    const { state, doc, stage, client, banners, sharing, $ } = this;
+    const core = await corePromise;
+    const commands = new EditorCommands(doc, core);
+    this.panel = new EditorPanel($('editor'), {
+      doc,
+      core,
+      commands,
+      onRun: () => {
+        banners.hide();
+        client.load(doc.scenario);
+      },
+      onShare: () => sharing.share(),
+      onSave: () => saveScenario(doc.scenario),
+      onLoadFile: (text, name) => loadScenarioFile({ doc, client, banners }, text, name),
+      onLive: (on) => on && this.panel.valid && client.load(doc.scenario),
+      onSelectNode: (i) => {
+        this.view.selectNode(i);
+        this.refresh(null);
+      },
+    });
+    this.view = new EditorView(stage, commands, {
+      onSelectNode: (i) => {
+        this.panel.selectedNode = i;
+        this.refresh(null);
+      },
+    });
+    state.editorReady = true;
+    this.refresh(null);
+  }
+
+  /** Inspects the document again; while the tab is open, shows it (info.kind: the terrain changed). */
+  refresh(info) {
+    const { panel, view } = this;
+    if (!panel) return;
+    const inspection = panel.inspect();
+    if (this.editing) {
+      panel.render();
+      view.update(inspection.large ? {} : this.doc.scenario, inspection);
+      if (inspection.terrain && info?.kind) this.stage.replaceTerrain(inspection.terrain);
+    }
+    this.state.editor = { issues: inspection.issues, valid: panel.valid, track1: inspection.track1.map((n) => n.point), large: inspection.large ?? null };
+  }
+
+  onDocChange(scenario, info) {
+    const { state, client, run, banners } = this;
+    this.refresh(info);
+    if (info.kind === 'preview' || info.loaded) return;  // loaded: the worker built it already
+    const valid = !this.panel || this.panel.valid;
+    if (info.restart || (this.panel?.live && valid)) client.load(scenario);
+    else if (this.editing && state.playing) {
+      run.setPlaying(false);  // the robot would drive on a terrain that is no longer shown
+      banners.show('The terrain changed: press “Run on this terrain” to restart the robot on it.', 'info');
+    }
+  }
+}

@@ -1,0 +1,67 @@
+// The scenario and robot pickers of the toolbar and the parameter panel:
+// each choice or change is an undoable command on the editor's document
+// that restarts the run; a rejected parameter is marked at its field.
+import { renderParams } from './params_panel.js';
+import { DEFAULT_ID, scenarios, withMaterial, withParam, withPreset, withSimulation } from './scenarios.js';
+
+export function wirePickers({ state, signals, doc, restored }, $ = (id) => document.getElementById(id)) {
+  const select = $('scenario');
+  const mine = document.createElement('option');
+  mine.value = '';
+  mine.textContent = 'your scenario (edited)';
+  mine.disabled = true;  // a label for the current scenario, not a choice
+  select.append(mine);
+  for (const s of scenarios) {
+    const o = document.createElement('option');
+    o.value = s.id;
+    o.textContent = s.name ? `${s.id} — ${s.name}` : s.id;
+    select.append(o);
+  }
+  select.value = restored ? '' : DEFAULT_ID;
+  select.addEventListener('change', () => {
+    const file = scenarios.find((s) => s.id === select.value);
+    if (file) doc.replace(`open ${file.id}`, JSON.parse(file.text), { restart: true });
+  });
+  $('preset').addEventListener('change', () =>
+    doc.replace(`robot ${$('preset').value}`, withPreset(doc.scenario, $('preset').value), { restart: true }),
+  );
+  // The scenario picker names a file only while the scenario is that file as opened.
+  doc.onChange((scenario, info) => {
+    if (info.kind !== 'preview' && info.label !== `open ${select.value}`) select.value = '';
+  });
+
+  signals.presetsLoaded.add((presets) => {
+    for (const p of presets) {
+      const o = document.createElement('option');
+      o.value = p.preset;
+      o.textContent = p.preset;
+      o.title = p.description;
+      $('preset').append(o);
+    }
+  });
+
+  const onParamChange = (kind, key, value) => {
+    const next =
+      kind === 'param'
+        ? withParam(doc.scenario, key, value)
+        : kind === 'material'
+          ? withMaterial(doc.scenario, key, value)
+          : withSimulation(doc.scenario, key, value);
+    doc.replace(`${key} = ${value}`, next, { restart: true });
+  };
+  signals.scenarioLoaded.add((model) => {
+    $('preset').value = model.preset;
+    const specs = state.presets.find((p) => p.preset === model.preset)?.params ?? [];
+    renderParams($('params'), { scenario: state.scenario, specs, onChange: onParamChange });
+  });
+
+  // A rejected scenario's issues at the parameters they name.
+  signals.issues.add((issues) => {
+    for (const input of $('params').querySelectorAll('input')) {
+      const issue = issues.find((i) => i.path === `robot.params.${input.dataset.name}` || i.path.endsWith(`.${input.dataset.name}`));
+      const row = input.closest('.param');
+      row.classList.toggle('invalid', Boolean(issue));
+      row.querySelector('.message').textContent = issue ? issue.message : '';
+    }
+  });
+}

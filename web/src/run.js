@@ -1,0 +1,213 @@
+// The run on show: the robot of the model the worker built, posed from its
+// frames (interpolated, or a recorded one while the timeline scrubs), the
+// camera following it, the clock, the timeline, the plots and the status;
+// play, pause, step and reset; the banners of a rejected scenario, of a run
+// that stopped and of a scenario's warnings.
+import * as THREE from 'three';
+
+import { Driver } from './driving.js';
+import { formatIssues } from './issues.js';
+import { RobotView } from './robot_view.js';
+import { showStatus } from './status_line.js';
+import { Telemetry } from './telemetry.js';
+
+const PLOT_EVERY_MS = 250;
+const VIEW_OPTIONS = ['follow', 'forces', 'f-normal', 'f-tangential', 'f-resultant', 'force-scale', 'trails'];
+
+export class Run {
+  constructor({ state, signals, stage, plots, client, banners }, $ = (id) => document.getElementById(id)) {
+    Object.assign(this, { state, signals, stage, plots, client, banners, $ });
+    this.lastTick = performance.now();
+    this.lastPlot = 0;
+    signals.loadStarted.add((entry) => {
+      if (entry.keep) return;  // the current run goes on until the new one is built
+      this.clearStop();
+      banners.hide();
+      this.setPlaying(true);
+    });
+    signals.scenarioLoaded.add((model, entry) => {
+      if (entry?.keep) {
+        this.clearStop();
+        banners.hide();
+      }
+      this.show(model);
+      if (entry?.keep) this.setPlaying(true);
+    });
+    signals.issues.add((issues) => {
+      this.setPlaying(false);
+      state.issues = issues;
+      banners.show('This scenario was rejected:\n' + formatIssues(issues));
+    });
+    signals.frameArrived.add((frame, stats, samples) => {
+      state.telemetry?.append(samples);
+      this.onFrame(frame, stats);
+    });
+    signals.runStopped.add(({ message, outcome }) => {
+      state.error = message;
+      state.outcome = outcome;
+      this.setPlaying(false);
+      banners.show(
+        outcome === 'left_terrain'
+          ? `The robot ${message}. This run is over: reset, or change the terrain or the commands.`
+          : `The simulation stopped: ${message}. Change a parameter or reset to try again.`,
+      );
+    });
+    for (const id of VIEW_OPTIONS) $(id).addEventListener('input', () => this.applyViewOptions());
+    $('timeline').addEventListener('input', () => {
+      if (state.playing) this.setPlaying(false);
+      state.scrubbing = true;
+      $('timeline-label').textContent = `t = ${Number($('timeline').value).toFixed(3)} s`;
+    });
+  }
+
+  /** The run goes again: no error, no outcome. */
+  clearStop() {
+    this.state.error = null;
+    this.state.fatal = null;
+    this.state.outcome = null;
+  }
+
+  setPlaying(on) {
+    this.state.playing = on;
+    this.client.send({ type: on ? 'play' : 'pause' });
+    this.$('play').textContent = on ? '❚❚ Pause' : '▶ Play';
+    if (on) this.leaveScrub();
+  }
+
+  /** Play or pause (a stopped run does not play again before a reset). */
+  togglePlaying() {
+    this.setPlaying(!this.state.playing && !this.state.error);
+  }
+
+  leaveScrub() {
+    this.state.scrubbing = false;
+    this.$('timeline-label').textContent = 'live';
+  }
+
+  /** Back to t = 0 of the same scenario. */
+  reset(controllerOn) {
+    const { state } = this;
+    this.clearStop();
+    this.banners.hide();
+    this.showWarnings();
+    state.view?.clearTrails();
+    state.history.clear();
+    state.telemetry?.clear();
+    state.latest = state.previous = null;
+    this.client.send({ type: 'reset' });
+    if (state.model?.controller !== 'none') this.client.send({ type: 'controller', on: controllerOn });
+  }
+
+  /** The scenario's warnings (a valid scenario with, e.g., a step far above the default), if any. */
+  showWarnings() {
+    const warnings = this.state.model?.warnings ?? [];
+    if (warnings.length) this.banners.show('This scenario runs, with a warning:\n' + formatIssues(warnings), 'warning');
+  }
+
+  applyViewOptions() {
+    const { state, $ } = this;
+    if (!state.view) return;
+    Object.assign(state.view.options, {
+      forces: $('forces').checked,
+      normal: $('f-normal').checked,
+      tangential: $('f-tangential').checked,
+      resultant: $('f-resultant').checked,
+      forceScale: state.view.unitScale * 10 ** Number($('force-scale').value),
+      trails: $('trails').checked,
+    });
+    this.stage.follow = $('follow').checked;
+  }
+
+  /** A new model: its robot, driver, plots; the camera is framed on its first frame. */
+  show(model) {
+    const { state, stage, $ } = this;
+    const old = state.view;
+    if (old) stage.retire(() => old.dispose());  // after the new robot is drawn: its shaders are reused
+    state.model = model;
+    state.issues = [];
+    state.warnings = model.warnings;
+    $('phase').textContent = '';  // the status of the run before
+    this.showWarnings();
+    state.view = new RobotView(model);
+    this.applyViewOptions();
+    state.history.clear();
+    state.telemetry = new Telemetry(model.columns);
+    state.latest = state.previous = null;
+    state.driver = new Driver(model, (message) => this.client.send(message));
+    $('controller-box').hidden = model.controller === 'none';
+    $('controller').checked = true;
+    $('help').textContent = state.driver.help();
+    this.plots.setModel(model);
+    state.startBase = null;
+    state.pendingStart = model.layout.poses + model.layout.pose * model.base;
+  }
+
+  onFrame(frame, stats) {
+    const { state, stage } = this;
+    state.awaitingFrame = false;
+    state.stats = stats;
+    if (!state.model) return;
+    if (state.pendingStart !== null) {
+      const o = state.pendingStart;
+      const start = new THREE.Vector3(frame[o], frame[o + 1], frame[o + 2]);
+      stage.show(state.model.terrain, state.view.object, start);
+      if (state.pendingCamera) {
+        stage.setCameraPose(state.pendingCamera);
+        state.pendingCamera = null;
+      }
+      state.startBase = start;
+      state.pendingStart = null;
+    }
+    state.previous = state.latest ?? frame;
+    state.latest = frame;
+    state.arrivedAt = performance.now();
+    if (state.history.push(frame)) state.view.record(frame);
+  }
+
+  frameToShow(now) {
+    const { state } = this;
+    if (state.scrubbing) return state.history.at(Number(this.$('timeline').value));
+    if (!state.latest) return null;
+    // Blend the last two frames over one tick's worth of time (render interpolation).
+    const s = Math.min(1, (now - state.arrivedAt) / 16.7);
+    return { a: state.previous, b: state.latest, s };
+  }
+
+  /** One animation frame: asks the worker for the next frame, poses the robot, draws; returns what it showed. */
+  draw(now) {
+    const { state, stage, $ } = this;
+    if (state.model && !state.awaitingFrame) {
+      // One frame in flight at a time; the wall time counts from the last tick
+      // sent, so render frames that had to wait are not lost to the pacing.
+      state.awaitingFrame = true;
+      this.client.send({ type: 'tick', wallSeconds: (now - this.lastTick) / 1000 });
+      this.lastTick = now;
+    }
+    const shown = this.frameToShow(now);
+    if (shown && state.view) {
+      state.view.pose(shown.a, shown.b, shown.s);
+      stage.track(state.view.basePosition(shown.b));
+      const t = shown.a[0] + shown.s * (shown.b[0] - shown.a[0]);
+      $('clock').textContent = `t = ${t.toFixed(3)} s`;
+      const timeline = $('timeline');
+      timeline.disabled = state.history.length < 2;
+      timeline.min = String(state.history.start);
+      timeline.max = String(state.history.end);
+      if (!state.scrubbing) timeline.value = String(state.history.end);
+    }
+    const st = state.stats;
+    if (st.realTimeFactor !== undefined)
+      $('rate').textContent = `real-time factor ${st.realTimeFactor.toFixed(2)}× · ${Math.round(st.stepsPerSecond ?? 0)} steps/s`;
+    const busy = this.client.busy;
+    if (now - this.lastPlot > PLOT_EVERY_MS && state.telemetry?.rows && !busy) {  // nothing new while the worker builds
+      this.lastPlot = now;
+      this.plots.update(state.telemetry);
+      showStatus(state, $);
+    }
+    // While the worker builds a scenario the robot stands still: the view is
+    // redrawn only when the camera moves, leaving the processor to the build.
+    stage.render({ ifMoved: busy && !state.scrubbing });
+    if (shown && state.firstFrameAt === null) state.firstFrameAt = now;
+    return shown;
+  }
+}

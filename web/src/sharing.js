@@ -1,0 +1,78 @@
+// Share links on the page: Share puts the scenario and the camera into a
+// link (copied, or shown to copy); a link in the address is read in the
+// worker, its scenario built there, and opened only if valid (after asking
+// when it would replace autosaved work).
+import { formatIssues } from './issues.js';
+import { encodeShare, fragmentOf, shareUrl } from './share_link.js';
+
+export class Sharing {
+  /** @param deps { state, doc, stage, client, banners, saved } (saved: the autosave restored at start, or null) */
+  constructor(deps) {
+    Object.assign(this, deps);
+    window.addEventListener('hashchange', () => this.openLink());
+  }
+
+  async share() {
+    const { state, doc, stage, banners } = this;
+    try {
+      const fragment = await encodeShare({ scenario: doc.scenario, camera: stage.cameraPose() });
+      const url = shareUrl(location.href, fragment);
+      state.shareUrl = url;
+      let copied = false;
+      try {
+        await navigator.clipboard.writeText(url);
+        copied = true;
+      } catch {
+        // No clipboard permission (or an insecure context): the link is shown to copy by hand.
+      }
+      banners.show(`${copied ? 'Link copied' : 'Copy this link'} (${url.length} characters). It opens this scenario, its terrain and this view.`, 'info', [], url);
+    } catch (error) {
+      banners.show(`No link was made: ${error.message}`);
+    }
+  }
+
+  /** Opens the scenario of a share link in the address (after confirmation when it would replace autosaved work). */
+  async openLink() {
+    const { state, doc, client, banners } = this;
+    const fragment = fragmentOf(location.href);
+    if (!fragment) return;
+    history.replaceState(null, '', location.pathname + location.search);  // handled once, not at every reload
+    const decoded = await client.decode(fragment);  // unpacking up to 1 MiB: off this thread
+    if (!decoded.ok) {
+      state.linkError = decoded.code;
+      return banners.show(`This share link cannot be opened: ${decoded.message} Your own work is unchanged.`);
+    }
+    const text = decoded.scenario;
+    const scenario = JSON.parse(text);
+    const { camera } = decoded;
+    // Validated and built in the worker; the current run goes on meanwhile and
+    // stays if the scenario is rejected.
+    const open = () =>
+      client.load(scenario, {
+        keep: true,
+        text,
+        onBuilt: () => {
+          state.pendingCamera = camera ?? null;
+          doc.replace('open share link', scenario, { restart: true, loaded: true, owned: true });
+          state.linkOpened = true;
+        },
+        onRejected: (issues) => {
+          state.linkError = 'invalid-scenario';
+          state.issues = issues;
+          banners.show('The scenario in this share link is not valid, so it was not opened (your work is unchanged):\n' + formatIssues(issues));
+        },
+      });
+    if (this.saved && JSON.stringify(doc.scenario) !== text) {
+      banners.show(
+        `This link opens “${scenario.name || 'a scenario'}”. Opening it replaces the work autosaved in this browser (Undo brings it back while this page is open).`,
+        'warning',
+        [
+          { label: 'Open the link', run: open },
+          { label: 'Keep my work', run: () => {} },
+        ],
+      );
+    } else {
+      open();
+    }
+  }
+}

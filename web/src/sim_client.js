@@ -1,0 +1,181 @@
+// The page's side of the simulation worker (protocol: sim_host.js): starts
+// it (and a fresh one after Cancel or a failed build), sends it scenarios to
+// validate and build (never on this page, so even one of thousands of pieces
+// leaves the page responsive), reads share links in it, shows the progress
+// note with Cancel while a build takes long, and passes on what it answers
+// as signals.
+import { DEFAULT_ID, scenarios } from './scenarios.js';
+
+const PROGRESS_AFTER_MS = 300;  // a build taking longer shows the progress note
+const LOG_LENGTH = 20;
+
+const defaultScenario = () => JSON.parse(scenarios.find((s) => s.id === DEFAULT_ID).text);
+
+export class SimClient {
+  /**
+   * @param {{ state, signals, banners, speed: () => number }} deps
+   *   speed(): the speed picked on the page, sent to every new worker
+   */
+  constructor({ state, signals, banners, speed }, $ = (id) => document.getElementById(id)) {
+    Object.assign(this, { state, signals, banners, speed, $ });
+    this.worker = null;
+    this.workerReady = false;
+    // Loads in flight: id → { id, scenario, keep, restore, onBuilt, onRejected, sentAt }.
+    // The worker answers each with 'model' or 'issues' and the same id, in order.
+    this.loads = new Map();
+    this.loadCount = 0;
+    this.running = null;  // the scenario of the newest load the worker built (what runs)
+    // Share links being read in the worker: id → resolve(answer).
+    this.decodes = new Map();
+    this.decodeCount = 0;
+    this.progressTimer = null;
+    $('progress-cancel').addEventListener('click', () => this.restart('Building was cancelled'));
+  }
+
+  /** A scenario is being built. */
+  get busy() {
+    return this.loads.size > 0;
+  }
+
+  send(message) {
+    this.worker.postMessage(message);
+  }
+
+  /** Starts a worker and sends it what the page set up (presets, speed). */
+  start() {
+    this.worker = new Worker(new URL('./sim_worker.js', import.meta.url), { type: 'module' });
+    this.workerReady = false;
+    this.worker.onmessage = ({ data }) => this.onMessage(data);
+    this.send({ type: 'presets' });
+    this.send({ type: 'speed', speed: this.speed() });
+  }
+
+  /**
+   * Sends a scenario to the worker to validate and build. By default it
+   * replaces the run at once: the old world is dropped even if the new one is
+   * rejected (its issues are shown). keep: the current run goes on until the
+   * new one is built, and stays if it is rejected (links and files, which are
+   * tried before they replace the user's work); onBuilt() and onRejected(issues)
+   * then say what happened. restore: the load that brings back a run after a
+   * cancel. text: the scenario's JSON text, when the caller has it.
+   */
+  load(scenario, { keep = false, restore = false, onBuilt, onRejected, text } = {}) {
+    const id = ++this.loadCount;
+    const entry = { id, scenario, keep, restore, onBuilt, onRejected, sentAt: performance.now() };
+    this.loads.set(id, entry);
+    this.send({ type: 'load', scenario: text ?? JSON.stringify(scenario), id, keep });
+    this.signals.loadStarted.dispatch(entry);
+    this.watchLoads();
+  }
+
+  /** decodeShare(fragment) in the worker: { ok, scenario (JSON text), camera } or { ok: false, code, message }. */
+  decode(fragment) {
+    const id = ++this.decodeCount;
+    this.send({ type: 'decode', fragment, id });
+    return new Promise((resolve) => this.decodes.set(id, resolve));
+  }
+
+  /** The load an answer belongs to (null for a worker that was replaced). */
+  settle(id, data) {
+    const entry = this.loads.get(id) ?? null;
+    this.loads.delete(id);
+    this.watchLoads();
+    const { loadLog } = this.state;
+    if (entry) {
+      const ms = performance.now() - entry.sentAt;
+      loadLog.push({ id, keep: entry.keep, sentAt: entry.sentAt, ms, buildMs: data.buildMs, built: data.type === 'model' });
+      if (loadLog.length > LOG_LENGTH) loadLog.shift();
+    }
+    this.state.buildMs = data.buildMs;
+    return entry;
+  }
+
+  /** Shows "Building the scenario… N s" with Cancel while a load has taken more than 300 ms. */
+  watchLoads() {
+    const { state, $ } = this;
+    const oldest = this.loads.values().next().value;
+    state.loading = Boolean(oldest);
+    if (!oldest) {
+      clearInterval(this.progressTimer);
+      this.progressTimer = null;
+      $('progress').hidden = true;
+      state.progress = null;
+      return;
+    }
+    this.progressTimer ??= setInterval(() => this.watchLoads(), 50);
+    const ms = performance.now() - oldest.sentAt;
+    if (ms < PROGRESS_AFTER_MS) return;
+    const text = `${this.workerReady ? 'Building the scenario' : 'Starting the simulation'}… ${(ms / 1000).toFixed(1)} s`;
+    $('progress-text').textContent = text;
+    $('progress').hidden = false;
+    state.progress = text;
+  }
+
+  /**
+   * Stops the worker (whatever it is building), starts a fresh one and runs
+   * the scenario that ran before (or the default one if there was none, or if
+   * bringing it back was itself cancelled). The editor's document, and so the
+   * autosaved work, is left alone.
+   */
+  restart(why) {
+    const pending = [...this.loads.values()];
+    this.worker.terminate();
+    this.loads.clear();
+    this.decodes.clear();  // a link being read is dropped with the worker
+    this.start();
+    const back = pending.some((e) => e.restore) || !this.running ? null : this.running;
+    this.load(back ?? defaultScenario(), { restore: true });
+    const tried = pending.at(-1);
+    const what = back ? 'the scenario that ran before runs again' : `the default scenario (${DEFAULT_ID}) runs`;
+    const work = tried?.keep ? 'Your work is unchanged.' : 'Your scenario stays in the editor (and in the autosave).';
+    this.banners.show(`${why}: ${what}. ${work}`, why.startsWith('Building') ? 'info' : 'error');
+    this.state.restarts = (this.state.restarts ?? 0) + 1;
+  }
+
+  onMessage(data) {
+    const { state, signals } = this;
+    switch (data.type) {
+      case 'ready':
+        this.workerReady = true;
+        return;
+      case 'decoded':
+        this.decodes.get(data.id)?.(data);
+        this.decodes.delete(data.id);
+        return;
+      case 'presets':
+        if (state.presets.length) return;  // a restarted worker: the picker is filled already
+        state.presets = data.presets;
+        signals.presetsLoaded.dispatch(data.presets);
+        return;
+      case 'issues': {
+        const entry = this.settle(data.id, data);
+        if (entry?.onRejected) return entry.onRejected(data.issues);
+        signals.issues.dispatch(data.issues);
+        return;
+      }
+      case 'model': {
+        const entry = this.settle(data.id, data);
+        if (entry) {
+          state.loadMs = performance.now() - entry.sentAt;
+          state.scenario = entry.scenario;
+          this.running = entry.scenario;
+        }
+        signals.scenarioLoaded.dispatch(data.model, entry);
+        entry?.onBuilt?.();
+        return;
+      }
+      case 'frame':
+        signals.frameArrived.dispatch(data.frame, data.stats, data.samples);
+        return;
+      case 'error':
+        signals.runStopped.dispatch({ message: data.message, outcome: data.outcome });
+        return;
+      case 'fatal':
+        state.fatal = data.message;
+        if (this.busy) return this.restart(`The simulation core failed while building (${data.message})`);
+        this.banners.show(`The simulation core failed: ${data.message}`);
+        return;
+      default:
+    }
+  }
+}

@@ -1,0 +1,89 @@
+// The Rover stance tab (seed 002, kinematic): rocker8 placed along Track1 of
+// the document's quad terrain by the core's geometric algorithm, shown pose
+// by pose (slider, Play) in place of the running robot.
+import * as THREE from 'three';
+
+import { tooLargeForPage } from './editor/editor_panel.js';
+import { formatIssues } from './issues.js';
+import { RockerPlayback } from './rocker_playback.js';
+
+const PLAY_EVERY_MS = 120;
+
+export class StanceTab {
+  constructor({ state, signals, doc, stage, run, corePromise }, $ = (id) => document.getElementById(id)) {
+    Object.assign(this, { state, doc, stage, run, corePromise, $ });
+    this.playback = null;
+    this.active = false;
+    this.timer = null;
+    signals.tabChanged.add((tab) => this.setActive(tab === 'stance'));
+    $('stance-compute').addEventListener('click', () => this.compute());
+    $('stance-play').addEventListener('click', () => this.playback?.length && this.play());
+    $('stance-s').addEventListener('input', () => this.show(Number($('stance-s').value)));
+  }
+
+  /** Shows the stance (when computed) instead of the running robot, or the robot again. */
+  setActive(on) {
+    this.active = on;
+    if (this.playback) this.playback.object.visible = on && this.playback.length > 0;
+    if (this.state.view) this.state.view.object.visible = !on || !this.playback?.length;
+    if (!on) this.stop();
+  }
+
+  async compute() {
+    const { state, doc, $ } = this;
+    const large = tooLargeForPage(doc.scenario);
+    if (large) {
+      $('stance-info').textContent = `This terrain has ${large.pieces} pieces (${Math.round(large.bytes / 1024)} kB), more than the stance is computed for on this page (${large.limit}).`;
+      return;
+    }
+    const core = await this.corePromise;
+    this.playback ??= new RockerPlayback(this.stage.scene, core);
+    this.stop();
+    const scenario = { ...structuredClone(doc.scenario), robot: { ...doc.scenario.robot, preset: 'rocker8' } };
+    const result = this.playback.load(scenario);
+    state.stance = result;
+    if (!result.ok) {
+      $('stance-info').textContent = 'No stance could be computed:\n' + formatIssues(result.issues);
+      $('stance-s').disabled = true;
+      this.setActive(true);
+      return;
+    }
+    if (state.playing) this.run.setPlaying(false);
+    $('stance-s').max = String(this.playback.length - 1);
+    $('stance-s').disabled = false;
+    $('stance-s').value = '0';
+    this.setActive(true);
+    this.show(0);
+  }
+
+  show(index) {
+    const { $ } = this;
+    const pose = this.playback.show(index);
+    if (!pose) return;
+    const deg = (r) => ((r * 180) / Math.PI).toFixed(2);
+    const touching = pose.wheels?.map((w, k) => (w.contact ? k + 1 : null)).filter(Boolean) ?? [];
+    $('stance-info').textContent = pose.stance
+      ? `s = ${pose.s.toFixed(2)} m   yaw ${deg(pose.yaw)}°  pitch ${deg(pose.pitch)}°  roll ${deg(pose.roll)}°\n` +
+        `wheels touching: ${touching.join(' ') || 'none'}; in the air: ${pose.wheels.map((w, k) => (w.contact ? null : k + 1)).filter(Boolean).join(' ') || 'none'}`
+      : `s = ${pose.s.toFixed(2)} m: no stance (${pose.reason})`;
+    if (pose.stance) this.stage.track(new THREE.Vector3(...pose.position));
+    this.state.stancePose = { index: this.playback.index, s: pose.s, stance: pose.stance, roll: pose.roll, pitch: pose.pitch, touching };
+  }
+
+  play() {
+    const { $ } = this;
+    if (this.timer) return this.stop();
+    $('stance-play').textContent = '❚❚ Pause';
+    this.timer = setInterval(() => {
+      const next = (Number($('stance-s').value) + 1) % Math.max(1, this.playback?.length ?? 1);
+      $('stance-s').value = String(next);
+      this.show(next);
+    }, PLAY_EVERY_MS);
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.$('stance-play').textContent = '▶ Play';
+  }
+}

@@ -1,0 +1,94 @@
+// window.__roverlab: the page's state for the browser tests (tests/browser)
+// and the benchmarks (tests/bench/app_perf.mjs), written here and nowhere
+// else. Most fields read the app state as it is; the run's fields are a
+// snapshot taken each time the view is drawn with a frame on show, and keep
+// their last values while none is (e.g. while a new scenario is built).
+import * as THREE from 'three';
+
+/**
+ * Fields (all read-only):
+ *   ready          a frame of a built scenario is on show
+ *   preset, scenario (its name), scenarioId (the picker's), wheelRadius, scrubbing, playing,
+ *   time           newest simulated time (s); shownTime: the time on show (interpolated or scrubbed)
+ *   base           the base's position in the newest frame; startBase: at t = 0
+ *   frames, samples  frames recorded for the timeline, telemetry rows
+ *   realTimeFactor, stepMs  the worker's stepping; firstFrameMs: when the first frame was shown
+ *   shownContacts  contacts drawn: { wheel, box }
+ *   issues, error, outcome, warnings, banner, buildMs, loadMs, loadLog, loading, progress,
+ *   restarts, tab, phase, tipping, flipped, fps, editor, editorReady, shareUrl, linkOpened,
+ *   linkError, stance, stancePose, crawler: as in app_state.js
+ *   doc            the editor's document (EditorDocument)
+ *   drawn          views drawn so far (the stage's renders)
+ *   cameraSettled  the orbit is at rest: the camera kept its offset from its target over the last two draws
+ *   viewCurrent    the canvas holds the scene as it is: drawn since its last change or resize
+ *   screenOf(p)    page coordinates [x, y] of a world point p
+ *   inView(p)      p is in front of the camera and inside the view
+ */
+export function installTestHooks({ state, signals, stage, doc }, $ = (id) => document.getElementById(id)) {
+  const run = {};  // the snapshot of the run
+  let ready = false;
+  let lastOffset = null;
+  let still = 0;  // draws the orbit stayed at rest
+
+  signals.frame.add((shown) => {
+    // The orbit at rest: the camera's offset from its target (both move with a followed robot) unchanged.
+    const offset = stage.camera.position.clone().sub(stage.controls.target);
+    still = lastOffset && offset.distanceTo(lastOffset) < 1e-9 ? still + 1 : 0;
+    lastOffset = offset;
+    ready = Boolean(shown && state.model);
+    if (!ready) return;
+    const { model, latest } = state;
+    const o = model.layout.poses + model.layout.pose * model.base;
+    Object.assign(run, {
+      preset: model.preset,
+      scenario: state.scenario?.name,
+      scenarioId: $('scenario').value,
+      wheelRadius: model.wheels[0]?.radius,
+      scrubbing: state.scrubbing,
+      time: latest[0],
+      shownTime: shown.a[0] + shown.s * (shown.b[0] - shown.a[0]),
+      base: [latest[o], latest[o + 1], latest[o + 2]],
+      startBase: state.startBase?.toArray() ?? null,
+      frames: state.history.length,
+      samples: state.telemetry?.rows ?? 0,
+      playing: state.playing,
+      realTimeFactor: state.stats.realTimeFactor,
+      stepMs: state.stats.stepMs,
+      firstFrameMs: state.firstFrameAt,
+      shownContacts: state.view?.shownContacts() ?? null,
+    });
+  });
+
+  const project = (p) => {
+    const v = new THREE.Vector3(...p).project(stage.camera);
+    const r = $('view').getBoundingClientRect();
+    return { v, r, xy: [r.left + ((v.x + 1) / 2) * r.width, r.top + ((1 - v.y) / 2) * r.height] };
+  };
+  const fromState = [
+    'issues', 'outcome', 'warnings', 'banner', 'buildMs', 'loadMs', 'loadLog', 'loading', 'progress', 'restarts',
+    'tab', 'phase', 'tipping', 'flipped', 'fps', 'editor', 'editorReady', 'shareUrl', 'linkOpened', 'linkError',
+    'stance', 'stancePose', 'crawler',
+  ];
+  const hooks = {};
+  const field = (name, get) => Object.defineProperty(hooks, name, { get, enumerable: true });
+  field('ready', () => ready);
+  for (const name of RUN_FIELDS) field(name, () => run[name]);
+  field('error', () => state.fatal ?? state.error);
+  for (const name of fromState) field(name, () => state[name]);
+  field('doc', () => doc);
+  field('drawn', () => stage.draws);
+  field('cameraSettled', () => still >= 2);
+  field('viewCurrent', () => !stage.changed);
+  hooks.screenOf = (p) => project(p).xy;
+  hooks.inView = (p) => {
+    const { v } = project(p);
+    return Math.abs(v.x) < 1 && Math.abs(v.y) < 1 && Math.abs(v.z) < 1;
+  };
+  window.__roverlab = Object.freeze(hooks);
+}
+
+// The run's snapshot fields (see the frame listener above).
+const RUN_FIELDS = [
+  'preset', 'scenario', 'scenarioId', 'wheelRadius', 'scrubbing', 'time', 'shownTime', 'base', 'startBase',
+  'frames', 'samples', 'playing', 'realTimeFactor', 'stepMs', 'firstFrameMs', 'shownContacts',
+];
