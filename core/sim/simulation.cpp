@@ -26,15 +26,17 @@ struct WheelDepth {
 };
 
 WheelDepth wheelDepth(const WorldModel& model, const WorldState& state) {
-  WorldData data = makeWorldData(model);
-  forwardKinematics(model.robot.bodies, state.bodies, data.bodies);
+  // Only poses are needed: the kinematics' data, not a whole WorldData (whose
+  // buffers and body-contact features cost a pass over the terrain).
+  MultibodyData kinematics = makeData(model.robot.bodies);
+  forwardKinematics(model.robot.bodies, state.bodies, kinematics);
   WheelDepth d;
   std::vector<WheelContact> contacts;
   for (size_t w = 0; w < model.robot.wheels.size(); ++w) {
     const WheelModel& wheel = model.robot.wheels[w];
-    const Vec3 centre = worldPoint(data.bodies, wheel.body, Vec3::Zero());
+    const Vec3 centre = worldPoint(kinematics, wheel.body, Vec3::Zero());
     const Vec3 axle =
-        worldRotation(data.bodies, wheel.body) * model.robot.bodies.bodies[wheel.body].axis;
+        worldRotation(kinematics, wheel.body) * model.robot.bodies.bodies[wheel.body].axis;
     wheelContacts(model.terrain, wheel.shape, centre, axle, contacts);
     for (const WheelContact& c : contacts) {
       d.anyContact = true;
