@@ -76,11 +76,12 @@ void wheelBench(benchmark::State& state, rb::WheelPath path, int pieces) {
   const size_t mask = scene.poses.size() - 1;
   std::vector<WheelContact> out;
   out.reserve(16);
+  roverlab::WheelContactScratch scratch;  // kept between queries, as the step keeps it
   size_t i = 0;
   for (auto _ : state) {
     const rb::WheelPose& pose = poses[i];
     i = (i + 1) & mask;
-    int n = roverlab::wheelContacts(terrain, scene.wheel, pose.centre, pose.axle, out);
+    int n = roverlab::wheelContacts(terrain, scene.wheel, pose.centre, pose.axle, scratch, out);
     benchmark::DoNotOptimize(n);
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();

@@ -152,11 +152,12 @@ int main(int argc, char** argv) {
       const rb::WheelScene scene = rb::makeWheelScene(grid, path);
       std::vector<roverlab::WheelContact> out;
       out.reserve(16);
+      roverlab::WheelContactScratch scratch;  // kept between queries, as the step keeps it
       CaseResult r = timeCase(name, static_cast<long>(scene.poses.size()), opt, [&] {
         double acc = 0;
         for (const rb::WheelPose& pose : scene.poses) {
-          const int n =
-              roverlab::wheelContacts(grid.terrain, scene.wheel, pose.centre, pose.axle, out);
+          const int n = roverlab::wheelContacts(grid.terrain, scene.wheel, pose.centre, pose.axle,
+                                                scratch, out);
           acc += n + (n ? out[0].deflection : 0.0);
         }
         return acc;
