@@ -135,6 +135,42 @@ describe('the app', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  test('a banner is announced (an error as an alert) and its Close button hides it; the page keeps working', async () => {
+    await choose('#scenario', 'flat-articulated6');
+    const dt = page.locator('#params input[data-name="dt"]');
+    await dt.fill('0.01');
+    await dt.dispatchEvent('change');
+    await waitFor(() => window.__roverlab.banner?.kind === 'error');
+    expect(await page.locator('#banner').getAttribute('role')).toBe('alert');
+    await page.click('#banner-actions button:has-text("Close")');
+    await waitFor(() => window.__roverlab.banner === null);
+    expect(await page.locator('#banner').isHidden()).toBe(true);
+    await dt.fill('0.0004');
+    await dt.dispatchEvent('change');
+    await waitFor(() => window.__roverlab.issues.length === 0 && window.__roverlab.time > 0.5);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  test('after a scenario is picked with the mouse, the arrow keys drive instead of changing the scenario', async () => {
+    await choose('#scenario', 'flat-rocker8');
+    await page.click('#scenario');  // the pointer on the picker, then a choice in its list
+    await page.selectOption('#scenario', 'flat-planar-vehicle');
+    await waitFor(() => window.__roverlab.scenarioId === 'flat-planar-vehicle' && window.__roverlab.time > 0.2);
+    expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('scenario');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.down('ArrowUp');
+    await waitFor(() => window.__roverlab.time > 1.0);
+    await page.keyboard.up('ArrowUp');
+    expect((await state()).scenarioId).toBe('flat-planar-vehicle');
+    // Chosen with the keyboard, a picker keeps the focus (keyboard users step through it).
+    await page.focus('#speed');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.inputValue('#speed')).toBe('2');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('speed');
+    await page.selectOption('#speed', '1');
+    expect(errors).toEqual([]);
+  }, 120_000);
+
   test('a robot that leaves the terrain stops the run with a banner, not success', async () => {
     // The wheel rig at 10 rad/s on a 3 m slab rolls off its end and falls.
     const scenario = JSON.parse(readFileSync(new URL('../../terrains/flat-wheel-rig.json', import.meta.url), 'utf8'));
@@ -166,6 +202,10 @@ describe('the app', () => {
     expect(s.banner.kind).toBe('warning');
     expect(s.banner.text).toMatch(/simulation\.dt: 0\.01 s is 25× the default step/);
     expect(s.error).toBeNull();
+    // Not an error: announced as a status, and it can be closed like every banner.
+    expect(await page.locator('#banner').getAttribute('role')).toBe('status');
+    await page.click('#banner-actions button:has-text("Close")');
+    await waitFor(() => window.__roverlab.banner === null);
   }, 120_000);
 
   test('a robot on its back is reported as flipped over', async () => {

@@ -1,5 +1,6 @@
 // The banner over the view: a message of kind 'error', 'warning' or 'info',
-// with buttons and, for share links, a text to copy.
+// with buttons and, for share links, a text to copy. Every banner can be
+// closed; an error is announced as an alert, the others as a status.
 
 export class Banners {
   /** @param state  the app state (its `banner` is what is shown) */
@@ -9,7 +10,7 @@ export class Banners {
   }
 
   /** Shows `text` ('' hides the banner). actions: buttons [{ label, run }] (any of
-   * them also closes the banner); link: a text to select and copy. */
+   * them also closes the banner), followed by Close; link: a text to select and copy. */
   show(text, kind = 'error', actions = [], link = null) {
     const { $ } = this;
     $('banner-text').textContent = text;
@@ -30,7 +31,7 @@ export class Banners {
       input.addEventListener('focus', () => input.select());
       buttons.unshift(input);
     }
-    if (text && kind !== 'error' && !actions.length) {
+    if (text) {
       const close = document.createElement('button');
       close.textContent = 'Close';
       close.addEventListener('click', () => this.hide());
@@ -39,6 +40,7 @@ export class Banners {
     $('banner-actions').replaceChildren(...buttons);
     const banner = $('banner');
     banner.className = kind;
+    banner.setAttribute('role', kind === 'error' ? 'alert' : 'status');
     banner.hidden = !text;
     this.state.banner = text ? { text, kind } : null;
   }

@@ -18,6 +18,7 @@ export function wirePickers({ state, signals, doc, restored }, $ = (id) => docum
     select.append(o);
   }
   select.value = restored ? '' : DEFAULT_ID;
+  for (const picker of [select, $('preset'), $('speed')]) releaseAfterPointerPick(picker);
   select.addEventListener('change', () => {
     const file = scenarios.find((s) => s.id === select.value);
     if (file) doc.replace(`open ${file.id}`, JSON.parse(file.text), { restart: true });
@@ -63,5 +64,18 @@ export function wirePickers({ state, signals, doc, restored }, $ = (id) => docum
       row.classList.toggle('invalid', Boolean(issue));
       row.querySelector('.message').textContent = issue ? issue.message : '';
     }
+  });
+}
+
+/** A picker chosen with the mouse hands the keyboard back to the view, so the
+ * arrow keys drive instead of stepping through its options; chosen with the
+ * keyboard, it keeps the focus. */
+function releaseAfterPointerPick(select) {
+  let pointer = false;
+  select.addEventListener('pointerdown', () => (pointer = true));
+  select.addEventListener('keydown', () => (pointer = false));
+  select.addEventListener('change', () => {
+    if (pointer) select.blur();
+    pointer = false;
   });
 }
