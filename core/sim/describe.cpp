@@ -96,6 +96,8 @@ json describeModel(const Simulation& sim, const Scenario& scenario) {
   m["controller"] = sim.controllerKind ? sim.controllerKind->name : std::string("none");
   // names of the controller's phases, by its telemetry value
   m["phases"] = sim.controllerKind ? json(sim.controllerKind->phases) : json::array();
+  // the telemetry column that carries the phase; null without a controller
+  m["phaseColumn"] = sim.controllerKind ? json(sim.controllerKind->phaseColumn) : json(nullptr);
   m["planar"] = sim.model.robot.planar;
   m["base"] = sim.model.robot.base;
   m["maxWheelSpeed"] = sim.model.robot.maxWheelSpeed;

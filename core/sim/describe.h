@@ -25,9 +25,9 @@ nlohmann::json describePresets();
 /// terrain meshes (binary, added by the front end): bodies and their boxes
 /// (`boxes`: [{ centre, size }] in the body frame), wheels, Track1 of the
 /// scenario, joint drives (with `lower` and `upper` when limited), sections,
-/// telemetry columns, the frame layout (sim/frame.h), preset, controller and
-/// its phase names, planar, base, maxWheelSpeed, mass, dt, duration,
-/// warnings, name and description.
+/// telemetry columns, the frame layout (sim/frame.h), preset, controller, its
+/// phase names and the column of its phase (`phaseColumn`), planar, base, maxWheelSpeed, mass, dt,
+/// duration, warnings, name and description.
 nlohmann::json describeModel(const Simulation& sim, const Scenario& scenario);
 
 /// The end-of-run summary: "ok" (true only when the outcome is "ok"),

@@ -171,6 +171,17 @@ describe('the app', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
+  test('steps/s counts the steps taken each second, beside the speed of the core', async () => {
+    await choose('#scenario', 'flat-rocker8');  // dt 0.4 ms at 1×: 2 500 steps each second of real time
+    await waitFor(() => window.__roverlab.time > 1.0);
+    const text = await page.textContent('#rate');
+    const [, rtf, taken, core] = text.match(/real-time factor ([\d.]+)× · ([\d,]+) steps\/s \(core ([\d,]+) steps\/s\)/).map((x) => Number(String(x).replaceAll(',', '')));
+    expect(taken).toBeCloseTo(rtf / 4e-4, -2);
+    expect(taken).toBeGreaterThan(500);  // the run keeps up with real time, within what a loaded machine allows
+    expect(taken).toBeLessThan(2500 * 1.5);
+    expect(core).toBeGreaterThan(taken);  // the worker waits most of each second at 1×
+  }, 120_000);
+
   test('a robot that leaves the terrain stops the run with a banner, not success', async () => {
     // The wheel rig at 10 rad/s on a 3 m slab rolls off its end and falls.
     const scenario = JSON.parse(readFileSync(new URL('../../terrains/flat-wheel-rig.json', import.meta.url), 'utf8'));

@@ -44,6 +44,7 @@ describe('World.model()', () => {
     expect(m.preset).toBe('articulated6');
     expect(m.controller).toBe('step-climb');
     expect(m.phases.length).toBeGreaterThan(1);
+    expect(m.columns.at(-1)).toBe(m.phaseColumn);
     expect(m.layout.bodies).toBe(m.bodies.length);
     expect(m.layout.wheels).toBe(m.wheels.length);
     expect(m.layout.size - m.layout.row).toBe(m.columns.length);

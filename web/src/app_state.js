@@ -40,7 +40,7 @@ export function createAppState() {
     // --- what the page shows
     banner: null,         // { text, kind } of the banner over the view
     tab: undefined,       // the side panel's tab, once one was picked: 'sim', 'edit', 'stance', 'crawler'
-    phase: undefined,     // the step-climb controller's phase, last shown
+    phase: undefined,     // the automatic controller's phase, last shown
     tipping: undefined,   // the robot nears tipping over
     flipped: undefined,   // the robot lies upside down
     fps: undefined,       // frames per second measured by the view quality watch

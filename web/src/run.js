@@ -196,8 +196,14 @@ export class Run {
       if (!state.scrubbing) timeline.value = String(state.history.end);
     }
     const st = state.stats;
-    if (st.realTimeFactor !== undefined)
-      $('rate').textContent = `real-time factor ${st.realTimeFactor.toFixed(2)}× · ${Math.round(st.stepsPerSecond ?? 0)} steps/s`;
+    if (st.realTimeFactor !== undefined && state.model) {
+      // Steps taken per second of wall time (the real-time factor over dt), and
+      // what the core could take while it steps (its speed, the ceiling of "max").
+      const taken = st.realTimeFactor / state.model.dt;
+      const core = Math.round(st.stepsPerSecond ?? 0).toLocaleString('en-US');
+      $('rate').textContent =
+        `real-time factor ${st.realTimeFactor.toFixed(2)}× · ${Math.round(taken).toLocaleString('en-US')} steps/s (core ${core} steps/s)`;
+    }
     const busy = this.client.busy;
     if (now - this.lastPlot > PLOT_EVERY_MS && state.telemetry?.rows && !busy) {  // nothing new while the worker builds
       this.lastPlot = now;

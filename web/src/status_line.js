@@ -13,10 +13,10 @@ export function showStatus(state, $ = (id) => document.getElementById(id)) {
   const last = telemetry.rows - 1;
   const at = (name) => telemetry.value(last, columns.indexOf(name));
   const lines = [];
-  const phase = columns.indexOf('climb_phase');
+  const phase = state.model.phaseColumn ? columns.indexOf(state.model.phaseColumn) : -1;
   if (phase >= 0) {
     const name = state.model.phases[telemetry.value(last, phase)] ?? '?';
-    lines.push(`step-climb: ${$('controller').checked ? name : `off (operator mode; was ${name})`}`);
+    lines.push(`${state.model.controller}: ${$('controller').checked ? name : `off (operator mode; was ${name})`}`);
     state.phase = name;
   }
   const pitches = columns.filter((c) => c.endsWith('_pitch_rad')).map((c) => at(c));
