@@ -182,6 +182,16 @@ describe('the app', () => {
     expect(core).toBeGreaterThan(taken);  // the worker waits most of each second at 1×
   }, 120_000);
 
+  test('the description of the running scenario is shown under the pickers', async () => {
+    for (const id of ['climb-articulated6', 'flat-rocker8']) {
+      await choose('#scenario', id);
+      const { description } = JSON.parse(readFileSync(new URL(`../../terrains/${id}.json`, import.meta.url), 'utf8'));
+      expect(description.length).toBeGreaterThan(10);
+      await waitFor((text) => document.getElementById('about').textContent === text, description);
+      expect(await page.isVisible('#about')).toBe(true);
+    }
+  }, 120_000);
+
   test('a robot that leaves the terrain stops the run with a banner, not success', async () => {
     // The wheel rig at 10 rad/s on a 3 m slab rolls off its end and falls.
     const scenario = JSON.parse(readFileSync(new URL('../../terrains/flat-wheel-rig.json', import.meta.url), 'utf8'));

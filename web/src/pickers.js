@@ -51,6 +51,9 @@ export function wirePickers({ state, signals, doc, restored }, $ = (id) => docum
     doc.replace(`${key} = ${value}`, next, { restart: true });
   };
   signals.scenarioLoaded.add((model) => {
+    // What the scenario is about, from its own description, under the pickers.
+    $('about').textContent = model.description ?? '';
+    $('about').hidden = !model.description;
     $('preset').value = model.preset;
     const specs = state.presets.find((p) => p.preset === model.preset)?.params ?? [];
     renderParams($('params'), { scenario: state.scenario, specs, onChange: onParamChange });
