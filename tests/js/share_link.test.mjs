@@ -261,6 +261,16 @@ describe('malformed links', () => {
     await expectFailure(await withCamera('{"position": [0, 0, 1e999], "target": [0, 0, 0]}'), 'bad-camera', '"camera.position[2]" must be a finite number (m), got Infinity');
     await expectFailure(await withCamera('{"position": [1, 2, 3], "target": [1, 2, 3]}'), 'bad-camera', 'same point');
     await expectFailure(await withCamera('{"position": [1, 2, 3], "target": [0, 0, 0], "fov": 50}'), 'bad-camera', '"fov"');
+    await expectFailure(await withCamera('{"position": [1, 2, 3], "target": [0, 0, 0], "follow": "yes"}'), 'bad-camera', '"camera.follow" must be true or false');
+  });
+
+  test('a camera that follows the robot keeps its flag (position and target are offsets from the robot)', async () => {
+    const scenario = readScenario('depression-rocker8.json');
+    const follow = { position: [-2.2, -4.2, 2], target: [0, 0, 0], follow: true };
+    expect(await decodeShare(await encodeShare({ scenario, camera: follow }))).toEqual({ ok: true, payload: { scenario, camera: follow } });
+    // follow: false is the same as no flag (world points)
+    const still = await decodeShare(await encodeShare({ scenario, camera: { ...camera, follow: false } }));
+    expect(still.payload.camera).toEqual(camera);
   });
 });
 

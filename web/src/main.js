@@ -3,7 +3,9 @@
 // state they share is declared in app_state.js. An app panel is one module
 // and one line below.
 import { createAppState } from './app_state.js';
+import { openingScenario, wireAddress } from './address.js';
 import { Banners } from './banners.js';
+import { wireCameraPresets } from './camera_presets.js';
 import { wireControls } from './controls.js';
 import { loadCore } from './core.js';
 import { wireCrawlerTab } from './crawler_tab.js';
@@ -40,7 +42,9 @@ const storage = (() => {
   }
 })();
 const restored = EditorDocument.restore(storage);
-const doc = new EditorDocument(restored?.scenario ?? JSON.parse(scenarios.find((s) => s.id === DEFAULT_ID).text), { storage });
+// The address's scenario (?scenario=ID), the autosaved work, or the default.
+const opening = openingScenario({ href: location.href, restored, fallback: scenarios.find((s) => s.id === DEFAULT_ID) });
+const doc = new EditorDocument(opening.scenario, { storage });
 window.addEventListener('pagehide', () => doc.saveNow());
 const corePromise = loadCore();  // a core on this thread too: the editor's geometry and checks
 
@@ -48,9 +52,10 @@ const corePromise = loadCore();  // a core on this thread too: the editor's geom
 const client = new SimClient({ state, signals, banners, speed: () => Number($('speed').value) });
 const run = new Run({ state, signals, stage, plots: new Plots($('plots')), client, banners });
 const sharing = new Sharing({ state, doc, stage, client, banners, saved: restored });
-wirePickers({ state, signals, doc, restored });
+wirePickers({ state, signals, doc, initialId: opening.id });
 wireControls({ state, run, client, doc, banners });
 watchViewQuality({ state, signals, stage });
+wireCameraPresets({ state, stage });
 installTestHooks({ state, signals, stage, doc });
 
 // The side panel's tabs.
@@ -62,8 +67,9 @@ wireCrawlerTab({ state, signals, corePromise });
 // Start: the worker builds the document's scenario; the editor waits for the page's core.
 client.start();
 client.load(doc.scenario);
-if (restored && !fragmentOf(location.href))
+if (restored && !opening.id && !fragmentOf(location.href))
   banners.show(`Restored your work autosaved ${new Date(restored.savedAt).toLocaleString()}.`, 'info');
+wireAddress({ doc, banners, opening });
 editorTab
   .start(corePromise)
   .then(() => sharing.openLink())

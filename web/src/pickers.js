@@ -2,9 +2,9 @@
 // each choice or change is an undoable command on the editor's document
 // that restarts the run; a rejected parameter is marked at its field.
 import { renderParams } from './params_panel.js';
-import { DEFAULT_ID, scenarios, withMaterial, withParam, withPreset, withSimulation } from './scenarios.js';
+import { scenarios, withMaterial, withParam, withPreset, withSimulation } from './scenarios.js';
 
-export function wirePickers({ state, signals, doc, restored }, $ = (id) => document.getElementById(id)) {
+export function wirePickers({ state, signals, doc, initialId }, $ = (id) => document.getElementById(id)) {
   const select = $('scenario');
   const mine = document.createElement('option');
   mine.value = '';
@@ -17,7 +17,7 @@ export function wirePickers({ state, signals, doc, restored }, $ = (id) => docum
     o.textContent = s.name ? `${s.id} — ${s.name}` : s.id;
     select.append(o);
   }
-  select.value = restored ? '' : DEFAULT_ID;
+  select.value = initialId;  // '' for the user's own scenario
   for (const picker of [select, $('preset'), $('speed')]) releaseAfterPointerPick(picker);
   select.addEventListener('change', () => {
     const file = scenarios.find((s) => s.id === select.value);

@@ -200,6 +200,12 @@ export class RobotView {
     return out.set(frame[o], frame[o + 1], frame[o + 2]);
   }
 
+  /** The base's heading as posed (rad, about z from x): where its x axis points in the ground plane. */
+  heading() {
+    const forward = new THREE.Vector3(1, 0, 0).applyQuaternion(this.bodies[this.model.base].quaternion);
+    return Math.atan2(forward.y, forward.x);
+  }
+
   dispose() {
     this.object.traverse((o) => {
       o.geometry?.dispose();

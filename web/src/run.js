@@ -152,7 +152,8 @@ export class Run {
       const start = new THREE.Vector3(frame[o], frame[o + 1], frame[o + 2]);
       stage.show(state.model.terrain, state.view.object, start);
       if (state.pendingCamera) {
-        stage.setCameraPose(state.pendingCamera);
+        stage.setCameraPose(state.pendingCamera);  // follows the robot if the link's camera did
+        this.$('follow').checked = stage.follow;
         state.pendingCamera = null;
       }
       state.startBase = start;

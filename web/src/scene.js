@@ -7,6 +7,9 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { mergeTerrain } from './terrain_geometry.js';
 import { mergedTerrainObject, viewFor } from './terrain_mesh.js';
 
+// Where a new run's camera stands, from the robot's start (m): behind and to its right, above.
+const START_OFFSET = new THREE.Vector3(-2.2, -4.2, 2.0);
+
 /** The terrain's three.js object: from its merged mesh (made in the worker), or merged here from its pieces. */
 const terrainOf = (terrain) => mergedTerrainObject(terrain.mesh ?? mergeTerrain(terrain.pieces));
 
@@ -77,7 +80,7 @@ export class Stage {
     this.camera.far = view.far * 2;
     this.camera.updateProjectionMatrix();
     this.controls.target.copy(start);
-    this.camera.position.copy(start).add(new THREE.Vector3(-2.2, -4.2, 2.0));
+    this.camera.position.copy(start).add(START_OFFSET);
     this.controls.update();
     this.lastTarget = start.clone();
     this.changed = true;
@@ -111,15 +114,46 @@ export class Stage {
     );
   }
 
-  /** Camera position and orbit target as plain arrays (for share links). */
+  /** Camera position and orbit target as plain arrays (m, for share links and
+   * the test hooks). Following the robot (`follow`), both are offsets from the
+   * followed point, the robot's base: the view the receiver gets is the same
+   * view of the robot wherever it starts; otherwise they are world points. */
   cameraPose() {
-    return { position: this.camera.position.toArray(), target: this.controls.target.toArray() };
+    const position = this.camera.position.clone();
+    const target = this.controls.target.clone();
+    if (!this.follow || !this.lastTarget) return { position: position.toArray(), target: target.toArray() };
+    return { position: position.sub(this.lastTarget).toArray(), target: target.sub(this.lastTarget).toArray(), follow: true };
   }
 
-  /** Puts the camera at a pose from cameraPose(). */
-  setCameraPose({ position, target }) {
-    this.camera.position.set(...position);
-    this.controls.target.set(...target);
+  /** Puts the camera at a pose from cameraPose() (and follows the robot if the pose does). */
+  setCameraPose({ position, target, follow = false }) {
+    const origin = follow && this.lastTarget ? this.lastTarget : new THREE.Vector3();
+    this.camera.position.set(...position).add(origin);
+    this.controls.target.set(...target).add(origin);
+    this.follow = follow;
+    this.controls.update();
+    this.changed = true;
+  }
+
+  /** A camera preset around the followed point (the robot's base), turned
+   * with the robot's heading `yaw` (rad): 'side' (from its left, nearly
+   * level), 'top' (from above, forward up the screen), 'behind' (from behind
+   * and above), 'start' (the view a new run starts with). The first three keep
+   * the user's distance. */
+  cameraPreset(name, yaw = 0) {
+    const target = this.lastTarget ?? this.controls.target;
+    const distance = Math.max(0.5, this.camera.position.distanceTo(this.controls.target));
+    const offsets = {
+      side: new THREE.Vector3(0, 1, 0.12),
+      top: new THREE.Vector3(-0.02, 0, 1),  // not quite vertical: the orbit needs a view direction off its up axis
+      behind: new THREE.Vector3(-1, 0, 0.45),
+    };
+    let offset;
+    if (name === 'start') offset = START_OFFSET.clone();
+    else if (offsets[name]) offset = offsets[name].applyAxisAngle(new THREE.Vector3(0, 0, 1), yaw).setLength(distance);
+    else throw new Error(`cameraPreset: unknown preset '${name}'`);
+    this.controls.target.copy(target);
+    this.camera.position.copy(target).add(offset);
     this.controls.update();
     this.changed = true;
   }
@@ -128,11 +162,13 @@ export class Stage {
   track(position) {
     this.sun.position.copy(position).add(new THREE.Vector3(-6, -8, 14));
     this.sun.target.position.copy(position);
-    if (!this.follow || !this.lastTarget) return;
-    const delta = position.clone().sub(this.lastTarget);
-    this.camera.position.add(delta);
-    this.controls.target.add(delta);
-    this.lastTarget.copy(position);
+    if (!this.lastTarget) return;
+    if (this.follow) {
+      const delta = position.clone().sub(this.lastTarget);
+      this.camera.position.add(delta);
+      this.controls.target.add(delta);
+    }
+    this.lastTarget.copy(position);  // the robot's base: what presets and shared views are taken around
   }
 
   /** Renders at a fraction of the device pixel ratio (1 = full resolution). */

@@ -80,7 +80,10 @@ export async function encodeShare(payload) {
     throw new ShareError(E.TOO_DEEP, `The payload nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep; a share payload needs at most 7.`);
   }
   const value = { scenario: payload.scenario };
-  if (payload.camera != null) value.camera = { position: payload.camera.position, target: payload.camera.target };
+  if (payload.camera != null) {
+    const { position, target, follow } = payload.camera;
+    value.camera = follow ? { position, target, follow: true } : { position, target };
+  }
   const bytes = new TextEncoder().encode(JSON.stringify(value));
   if (bytes.length > MAX_DECOMPRESSED_BYTES) {
     throw new ShareError(E.TOO_LARGE, `The scenario is ${bytes.length} bytes as JSON; a share link holds at most ${MAX_DECOMPRESSED_BYTES} bytes. Save it as a file instead.`);
@@ -256,10 +259,15 @@ function checkPayload(value) {
   return null;
 }
 
+// A camera: position and orbit target (m); with follow true both are offsets
+// from the robot's base (the view follows the robot), otherwise world points.
+const CAMERA_FIELDS = ['position', 'target', 'follow'];
+
 function cameraProblem(camera) {
   if (!isObject(camera)) return `it is ${kind(camera)}, not an object {"position": [x, y, z], "target": [x, y, z]}`;
-  const extra = Object.keys(camera).find((k) => k !== 'position' && k !== 'target');
-  if (extra !== undefined) return `it has a field ${quote(extra)}; a camera has only "position" and "target"`;
+  const extra = Object.keys(camera).find((k) => !CAMERA_FIELDS.includes(k));
+  if (extra !== undefined) return `it has a field ${quote(extra)}; a camera has only "position", "target" and "follow"`;
+  if (camera.follow !== undefined && typeof camera.follow !== 'boolean') return `"camera.follow" must be true or false, got ${show(camera.follow)}`;
   for (const key of ['position', 'target']) {
     const v = camera[key];
     if (v === undefined) return `"camera.${key}" is missing`;

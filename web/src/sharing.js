@@ -10,6 +10,7 @@ export class Sharing {
   constructor(deps) {
     Object.assign(this, deps);
     window.addEventListener('hashchange', () => this.openLink());
+    document.getElementById('share').addEventListener('click', () => this.share());
   }
 
   async share() {
@@ -25,7 +26,8 @@ export class Sharing {
       } catch {
         // No clipboard permission (or an insecure context): the link is shown to copy by hand.
       }
-      banners.show(`${copied ? 'Link copied' : 'Copy this link'} (${url.length} characters). It opens this scenario, its terrain and this view.`, 'info', [], url);
+      const view = stage.follow ? 'this view of the robot (following it)' : 'this view';
+      banners.show(`${copied ? 'Link copied' : 'Copy this link'} (${url.length} characters). It opens this scenario, its terrain and ${view}.`, 'info', [], url);
     } catch (error) {
       banners.show(`No link was made: ${error.message}`);
     }

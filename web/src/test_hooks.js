@@ -21,6 +21,7 @@ import * as THREE from 'three';
  *   drawn          views drawn so far (the stage's renders)
  *   cameraSettled  the orbit is at rest: the camera kept its offset from its target over the last two draws
  *   viewCurrent    the canvas holds the scene as it is: drawn since its last change or resize
+ *   camera         { position, target } (world points, m) and follow (the camera follows the robot)
  *   screenOf(p)    page coordinates [x, y] of a world point p
  *   inView(p)      p is in front of the camera and inside the view
  */
@@ -79,6 +80,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
   field('drawn', () => stage.draws);
   field('cameraSettled', () => still >= 2);
   field('viewCurrent', () => !stage.changed);
+  field('camera', () => ({ position: stage.camera.position.toArray(), target: stage.controls.target.toArray(), follow: stage.follow }));
   hooks.screenOf = (p) => project(p).xy;
   hooks.inView = (p) => {
     const { v } = project(p);

@@ -1,0 +1,120 @@
+// Addresses and share links opened cold, as a colleague does: `?scenario=ID`
+// opens that scenario, picking one puts it in the address (Back returns), and
+// a share link opened in a fresh browser restores the scenario, its
+// parameters and the camera: a view following the robot as the same view of
+// the robot, a still view as the same world points.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+import { collectErrors, launchBrowser, resultsDir, startDevServer } from './support.mjs';
+
+let browser;
+let server;
+let url;
+
+const VIEWPORT = { width: 1280, height: 800 };
+const state = (p) => p.evaluate(() => ({ ...window.__roverlab, doc: undefined, screenOf: undefined, inView: undefined }));
+// Generous time limits: on a busy two-core machine a fresh page takes tens of seconds to start.
+const waitFor = (p, fn, arg, timeout = 120_000) => p.waitForFunction(fn, arg, { timeout });
+const sub = (a, b) => a.map((x, i) => x - b[i]);
+const length = (v) => Math.hypot(...v);
+
+/** A page in a browser context of its own (no autosave, nothing shared): a cold open. */
+async function coldPage(href) {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(href, { waitUntil: 'load', timeout: 90_000 });
+  await waitFor(page, () => window.__roverlab?.ready && window.__roverlab?.editorReady);
+  return { page, errors };
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  ({ server, url } = await startDevServer());
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+}, 60_000);
+
+describe('addresses and share links', { timeout: 300_000 }, () => {
+  test('?scenario=ID opens that scenario; picking one puts it in the address and Back returns', async () => {
+    const { page, errors } = await coldPage(`${url}?scenario=flat-articulated6`);
+    await waitFor(page, () => window.__roverlab.scenarioId === 'flat-articulated6' && window.__roverlab.time > 0.1);
+    expect((await state(page)).preset).toBe('articulated6');
+    await page.selectOption('#scenario', 'slope-rocker8');
+    await waitFor(page, () => window.__roverlab.preset === 'rocker8' && window.__roverlab.time > 0.1);
+    expect(new URL(page.url()).searchParams.get('scenario')).toBe('slope-rocker8');
+    await page.goBack();
+    await waitFor(page, () => window.__roverlab.scenarioId === 'flat-articulated6' && window.__roverlab.preset === 'articulated6');
+    expect(new URL(page.url()).searchParams.get('scenario')).toBe('flat-articulated6');
+    // An edit makes it the user's own: the address names no scenario any more.
+    await page.evaluate(() => {
+      const { doc } = window.__roverlab;
+      doc.replace('name', { ...doc.scenario, name: 'mine' });
+    });
+    await waitFor(page, () => !new URL(location.href).searchParams.has('scenario'));
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('an unknown ?scenario= says so and the default runs', async () => {
+    const { page, errors } = await coldPage(`${url}?scenario=no-such-thing`);
+    await waitFor(page, () => window.__roverlab.banner?.kind === 'warning');
+    expect((await state(page)).banner.text).toContain('no-such-thing');
+    expect((await state(page)).scenarioId).toBe('climb-articulated6');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('a share link opened cold restores the scenario, a parameter and the view of the robot it followed', async () => {
+    const { page } = await coldPage(`${url}?scenario=flat-rocker8`);
+    // A parameter changed, the robot driven away from its start, the camera set from the robot's side.
+    await page.fill('#params input[data-name="wheel_radius"]', '0.2');
+    await page.dispatchEvent('#params input[data-name="wheel_radius"]', 'change');
+    await waitFor(page, () => Math.abs(window.__roverlab.wheelRadius - 0.2) < 1e-9 && window.__roverlab.time > 1);
+    await page.keyboard.down('ArrowUp');
+    await waitFor(page, () => window.__roverlab.base[0] - window.__roverlab.startBase[0] > 0.5);
+    await page.keyboard.up('ArrowUp');
+    await page.click('#camera-presets button[data-preset="side"]');
+    await page.click('#share');
+    await waitFor(page, () => Boolean(window.__roverlab.shareUrl));
+    const a = await state(page);
+    const orbitA = sub(a.camera.position, a.camera.target);
+    expect(a.camera.follow).toBe(true);
+
+    const { page: other, errors } = await coldPage(a.shareUrl);
+    await waitFor(other, () => window.__roverlab.linkOpened && window.__roverlab.drawn > 2);
+    const b = await state(other);
+    expect(Math.abs(b.wheelRadius - 0.2)).toBeLessThan(1e-9);
+    expect(b.camera.follow).toBe(true);
+    expect(await other.isChecked('#follow')).toBe(true);
+    // The same orbit (direction and distance from the target) ...
+    expect(length(sub(sub(b.camera.position, b.camera.target), orbitA))).toBeLessThan(1e-6);
+    // ... around the robot where it is now: the target is on its base (a frame
+    // of motion behind at most, the view is drawn between frames) and it is in view.
+    expect(length(sub(b.camera.target, b.base))).toBeLessThan(0.3);
+    expect(await other.evaluate(() => window.__roverlab.inView(window.__roverlab.base))).toBe(true);
+    await other.screenshot({ path: path.join(resultsDir, 'link-follow.png') });
+    expect(errors).toEqual([]);
+    await other.context().close();
+
+    // A still camera (follow off) is shared as world points and opens still.
+    await page.click('#follow');
+    await page.click('#share');
+    await waitFor(page, (previous) => window.__roverlab.shareUrl !== previous, a.shareUrl);
+    const still = await state(page);
+    expect(still.camera.follow).toBe(false);
+    const { page: third } = await coldPage(still.shareUrl);
+    await waitFor(third, () => window.__roverlab.linkOpened && window.__roverlab.time > 0.5);
+    const c = await state(third);
+    expect(c.camera.follow).toBe(false);
+    expect(await third.isChecked('#follow')).toBe(false);
+    expect(length(sub(c.camera.position, still.camera.position))).toBeLessThan(1e-6);
+    expect(length(sub(c.camera.target, still.camera.target))).toBeLessThan(1e-6);
+    await third.context().close();
+    await page.context().close();
+  });
+});

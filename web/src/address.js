@@ -1,0 +1,85 @@
+// The address names the scenario on show: `?scenario=ID` opens that file of
+// terrains/ (a bookmark, a link to a ready scenario); picking one puts its id
+// there as a new history entry, so Back returns to the one before; once the
+// scenario is the user's own (edited, loaded, from a share link) the address
+// names none.
+import { scenarios } from './scenarios.js';
+
+const PARAM = 'scenario';
+const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
+
+/** The scenario id in an address, or null. */
+export function scenarioIdOf(href) {
+  return new URL(href).searchParams.get(PARAM);
+}
+
+/** The address with `id` as its scenario (null: none), the rest kept. */
+export function addressWith(href, id) {
+  const url = new URL(href);
+  if (id) url.searchParams.set(PARAM, id);
+  else url.searchParams.delete(PARAM);
+  return url.pathname + url.search + url.hash;
+}
+
+/**
+ * What the page opens with: the address's scenario, unless autosaved work that
+ * differs from it is restored (then the work opens and `ask` holds the file,
+ * to offer). Returns { scenario, id (the picker's, '' for the user's own), ask, unknown }.
+ */
+export function openingScenario({ href, restored, fallback }) {
+  const wanted = scenarioIdOf(href);
+  const file = wanted ? scenarios.find((s) => s.id === wanted) : null;
+  const unknown = wanted && !file ? wanted : null;
+  if (file) {
+    const scenario = JSON.parse(file.text);
+    if (!restored || same(restored.scenario, scenario)) return { scenario, id: file.id, ask: null, unknown };
+    return { scenario: restored.scenario, id: '', ask: file, unknown };
+  }
+  if (restored) return { scenario: restored.scenario, id: '', ask: null, unknown };
+  return { scenario: JSON.parse(fallback.text), id: fallback.id, ask: null, unknown };
+}
+
+/** Keeps the address and the scenario picker together (see the top of this file). */
+export function wireAddress({ doc, banners, opening }, $ = (id) => document.getElementById(id)) {
+  const select = $('scenario');
+  let fromHistory = false;
+  const open = (file) => {
+    select.value = file.id;
+    doc.replace(`open ${file.id}`, JSON.parse(file.text), { restart: true });
+  };
+  doc.onChange((scenario, info) => {
+    if (info.kind === 'preview') return;
+    const target = addressWith(location.href, select.value || null);
+    if (target === location.pathname + location.search + location.hash) return;
+    const picked = info.kind === 'edit' && select.value && info.label === `open ${select.value}` && !fromHistory;
+    if (picked) history.pushState(null, '', target);
+    else history.replaceState(null, '', target);
+  });
+  window.addEventListener('popstate', () => {
+    const file = scenarios.find((s) => s.id === scenarioIdOf(location.href));
+    if (!file || select.value === file.id) return;
+    fromHistory = true;
+    try {
+      open(file);
+    } finally {
+      fromHistory = false;
+    }
+  });
+  if (opening.unknown) {
+    history.replaceState(null, '', addressWith(location.href, null));
+    banners.show(`The address names a scenario “${opening.unknown}” that this app does not have; the Scenario picker lists the ones it has.`, 'warning');
+  } else if (opening.ask) {
+    const file = opening.ask;
+    history.replaceState(null, '', addressWith(location.href, null));  // the user's work is on show
+    banners.show(
+      `The address opens “${file.id}”. Opening it replaces the work autosaved in this browser (Undo brings it back while this page is open).`,
+      'warning',
+      [
+        { label: `Open ${file.id}`, run: () => open(file) },
+        { label: 'Keep my work', run: () => {} },
+      ],
+    );
+  } else {
+    history.replaceState(null, '', addressWith(location.href, opening.id || null));
+  }
+}
