@@ -141,7 +141,7 @@ describe('large and hostile scenarios', { timeout: 120_000 }, () => {
     const { page, errors } = await freshPage();
     await page.goto(url, { waitUntil: 'load', timeout: 90_000 });
     // The app settled: the default scenario runs and the frame-rate watch has had its say.
-    await waitFor(page, () => window.__roverlab.ready && window.__roverlab.editorReady && window.__roverlab.fps !== undefined);
+    await waitFor(page, () => window.__roverlab.ready && window.__roverlab.editorReady && window.__roverlab.qualityStep !== undefined);
     const opened = [];
     for (const round of ['first', 'again']) {
       if (round === 'again') {

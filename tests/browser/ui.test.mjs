@@ -182,6 +182,25 @@ describe('the app', () => {
     expect(core).toBeGreaterThan(taken);  // the worker waits most of each second at 1×
   }, 120_000);
 
+  test('the frame rate is shown beside the real-time factor; unticked shadows say why', async () => {
+    await waitFor(() => window.__roverlab.qualityStep !== undefined && window.__roverlab.fps !== undefined);
+    await drawn(2);
+    expect(await page.textContent('#rate')).toMatch(/real-time factor [\d.]+× · .* · [\d.]+ fps$/);
+    const { qualityStep } = await state();
+    expect(await page.isChecked('#shadows')).toBe(!qualityStep.lowered);
+    expect(await page.isVisible('#shadows-note')).toBe(qualityStep.lowered);
+    if (qualityStep.lowered) expect(await page.textContent('#shadows-note')).toMatch(/frames\/s .*tick to turn shadows back on/);
+  }, 120_000);
+
+  test('the view is never shown cleared: the quality step and a resized window draw it again at once', async () => {
+    await waitFor(() => window.__roverlab.qualityStep !== undefined);
+    for (const width of [1100, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await drawn(3);
+    }
+    expect((await state()).blankFrames).toBe(0);
+  }, 120_000);
+
   test('the description of the running scenario is shown under the pickers', async () => {
     for (const id of ['climb-articulated6', 'flat-rocker8']) {
       await choose('#scenario', id);

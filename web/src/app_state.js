@@ -43,7 +43,8 @@ export function createAppState() {
     phase: undefined,     // the automatic controller's phase, last shown
     tipping: undefined,   // the robot nears tipping over
     flipped: undefined,   // the robot lies upside down
-    fps: undefined,       // frames per second measured by the view quality watch
+    fps: undefined,       // frames drawn per second, over the last second (view_quality.js)
+    qualityStep: undefined,  // { fps, lowered } once the view quality watch measured the first 3 s
     // --- the editor and links
     editor: undefined,    // { issues, valid, track1, large } of the editor's last inspection
     editorReady: undefined,

@@ -76,6 +76,7 @@ editorTab
   .catch((error) => banners.show(`The terrain editor failed to start: ${error.message}`));
 
 function loop(now) {
+  stage.frameStart();
   signals.frame.dispatch(run.draw(now), now);
   requestAnimationFrame(loop);
 }

@@ -202,8 +202,9 @@ export class Run {
       // what the core could take while it steps (its speed, the ceiling of "max").
       const taken = st.realTimeFactor / state.model.dt;
       const core = Math.round(st.stepsPerSecond ?? 0).toLocaleString('en-US');
+      const fps = state.fps === undefined ? '' : ` · ${state.fps.toFixed(state.fps < 10 ? 1 : 0)} fps`;
       $('rate').textContent =
-        `real-time factor ${st.realTimeFactor.toFixed(2)}× · ${Math.round(taken).toLocaleString('en-US')} steps/s (core ${core} steps/s)`;
+        `real-time factor ${st.realTimeFactor.toFixed(2)}× · ${Math.round(taken).toLocaleString('en-US')} steps/s (core ${core} steps/s)${fps}`;
     }
     const busy = this.client.busy;
     if (now - this.lastPlot > PLOT_EVERY_MS && state.telemetry?.rows && !busy) {  // nothing new while the worker builds

@@ -41,18 +41,29 @@ export class Stage {
     this.retiring = [];   // disposers waiting for the next show()
     this.retired = [];    // disposers to run after the next render
     this.draws = 0;       // views drawn so far
+    this.cleared = false; // the drawing buffer was cleared (resized) and not drawn since
+    this.blankFrames = 0; // animation frames that began with a view drawn before and cleared since
     this.resize();
     new ResizeObserver(() => this.resize()).observe(canvas);
   }
 
+  /** Fits the drawing buffer to the canvas. Resizing clears it, so a view
+   * already drawn is drawn again at once, before the page shows the empty canvas. */
   resize() {
     const canvas = this.renderer.domElement;
     const w = canvas.clientWidth || window.innerWidth;
     const h = canvas.clientHeight || window.innerHeight;
     this.renderer.setSize(w, h, false);
     this.changed = true;
+    this.cleared = true;
     this.camera.aspect = w / Math.max(h, 1);
     this.camera.updateProjectionMatrix();
+    if (this.draws > 0) this.render();
+  }
+
+  /** At the start of an animation frame: counts a frame the page showed with the canvas cleared and not drawn again. */
+  frameStart() {
+    if (this.cleared && this.draws > 0) this.blankFrames++;
   }
 
   /** Replaces terrain and robot; frames the camera on the robot's start.
@@ -191,6 +202,7 @@ export class Stage {
     const moved = this.controls.update();
     if (ifMoved && !moved && !this.changed) return;
     this.changed = false;
+    this.cleared = false;
     this.renderer.render(this.scene, this.camera);
     this.draws++;
     for (const dispose of this.retired.splice(0)) dispose();

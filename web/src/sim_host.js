@@ -1,5 +1,11 @@
 // The simulation side of the worker protocol, free of worker globals so that
-// tests drive it directly: createSimHost(core, post) returns handle(message).
+// tests drive it directly: createSimHost(core, post, schedule) returns handle(message).
+//
+// Stepping: at a finite speed, each tick takes the steps its wall time owes
+// (pacing.js). At speed "max" the host steps on its own between ticks, in
+// slices of SLICE_MS run through schedule(fn) (a zero-delay task), so the core
+// works while the page draws instead of waiting for the next tick; each tick
+// then reports what was taken since the last one.
 //
 // Messages in (main → worker):
 //   { type: 'load', scenario, id, keep }
@@ -47,8 +53,16 @@ import { mergeTerrain, mergedBuffers } from './terrain_geometry.js';
 // The simulation's share of a frame: half the time between render frames,
 // at least 8 ms (half a 60 Hz frame), at most 100 ms (the page stays responsive).
 const budgetFor = (wallSeconds) => Math.min(100, Math.max(8, 500 * wallSeconds));
+// A slice of stepping at speed "max" (ms): ticks and inputs wait at most this long.
+const SLICE_MS = 8;
 
-export function createSimHost(core, post) {
+/**
+ * @param core      the WASM core module
+ * @param post      post(message, transfer): sends a message to the page
+ * @param schedule  schedule(fn): runs fn in a later task, soon (the worker's zero-delay
+ *                  task; without it, speed "max" steps only within ticks)
+ */
+export function createSimHost(core, post, schedule = null) {
   let world = null;
   let playing = false;
   let speed = 1;
@@ -57,6 +71,27 @@ export function createSimHost(core, post) {
   let stepsPerSecond;
   let realTimeFactor;
   let reported = false;
+  // Stepping at speed "max" between ticks: steps and ms since the last frame, and whether a slice is scheduled.
+  const free = { steps: 0, ms: 0, scheduled: false };
+
+  const freeRunning = () => Boolean(schedule) && playing && speed === Infinity && world !== null && !world.error();
+
+  /** One slice of stepping at speed "max", then the next one (while it still runs free). */
+  function slice() {
+    free.scheduled = false;
+    if (!freeRunning()) return;
+    const { taken, ms } = advance(stepBudget(msPerStep, SLICE_MS));
+    free.steps += taken;
+    free.ms += ms;
+    if (world.error()) return;
+    runFree();
+  }
+
+  function runFree() {
+    if (free.scheduled || !freeRunning()) return;
+    free.scheduled = true;
+    schedule(slice);
+  }
 
   function dispose() {
     world?.delete();
@@ -116,6 +151,7 @@ export function createSimHost(core, post) {
         dispose();
         world = created;
         pacing = { debt: 0 };
+        free.steps = free.ms = 0;
         reported = false;
         realTimeFactor = undefined;
         const model = world.model();
@@ -162,6 +198,7 @@ export function createSimHost(core, post) {
         world.reset();
         reported = false;
         pacing = { debt: 0 };
+        free.steps = free.ms = 0;
         sendFrame(0, 0);
         return;
       case 'step': {
@@ -174,7 +211,14 @@ export function createSimHost(core, post) {
         if (!world) return;
         let taken = 0;
         let ms = 0;
-        if (playing) {
+        if (schedule && playing && speed === Infinity) {
+          // Stepped between ticks (slice()); the first tick at "max" starts it.
+          ({ steps: taken, ms } = free);
+          free.steps = 0;
+          free.ms = 0;
+          if (message.wallSeconds > 0) realTimeFactor = smooth(realTimeFactor, (taken * world.dt()) / message.wallSeconds);
+          runFree();
+        } else if (playing) {
           const maxSteps = stepBudget(msPerStep, budgetFor(message.wallSeconds));
           const plan = stepsForTick(pacing, { wallSeconds: message.wallSeconds, speed, dt: world.dt(), maxSteps });
           pacing = plan.state;

@@ -15,12 +15,13 @@ import * as THREE from 'three';
  *   realTimeFactor, stepMs  the worker's stepping; firstFrameMs: when the first frame was shown
  *   shownContacts  contacts drawn: { wheel, box }
  *   issues, error, outcome, warnings, banner, buildMs, loadMs, loadLog, loading, progress,
- *   restarts, tab, phase, tipping, flipped, fps, editor, editorReady, shareUrl, linkOpened,
+ *   restarts, tab, phase, tipping, flipped, fps, qualityStep, editor, editorReady, shareUrl, linkOpened,
  *   linkError, stance, stancePose, crawler: as in app_state.js
  *   doc            the editor's document (EditorDocument)
  *   drawn          views drawn so far (the stage's renders)
  *   cameraSettled  the orbit is at rest: the camera kept its offset from its target over the last two draws
  *   viewCurrent    the canvas holds the scene as it is: drawn since its last change or resize
+ *   blankFrames    animation frames that began with the view cleared by a resize and not drawn again (0 in a good run)
  *   camera         { position, target } (world points, m) and follow (the camera follows the robot)
  *   screenOf(p)    page coordinates [x, y] of a world point p
  *   inView(p)      p is in front of the camera and inside the view
@@ -67,7 +68,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
   };
   const fromState = [
     'issues', 'outcome', 'warnings', 'banner', 'buildMs', 'loadMs', 'loadLog', 'loading', 'progress', 'restarts',
-    'tab', 'phase', 'tipping', 'flipped', 'fps', 'editor', 'editorReady', 'shareUrl', 'linkOpened', 'linkError',
+    'tab', 'phase', 'tipping', 'flipped', 'fps', 'qualityStep', 'editor', 'editorReady', 'shareUrl', 'linkOpened', 'linkError',
     'stance', 'stancePose', 'crawler',
   ];
   const hooks = {};
@@ -80,6 +81,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
   field('drawn', () => stage.draws);
   field('cameraSettled', () => still >= 2);
   field('viewCurrent', () => !stage.changed);
+  field('blankFrames', () => stage.blankFrames);
   field('camera', () => ({ position: stage.camera.position.toArray(), target: stage.controls.target.toArray(), follow: stage.follow }));
   hooks.screenOf = (p) => project(p).xy;
   hooks.inView = (p) => {
