@@ -209,20 +209,19 @@ export function createSimHost(core, post, schedule = null) {
       }
       case 'tick': {
         if (!world) return;
-        let taken = 0;
-        let ms = 0;
+        // What was stepped between ticks at speed "max" (slice()) counts for this tick.
+        let { steps: taken, ms } = free;
+        free.steps = free.ms = 0;
         if (schedule && playing && speed === Infinity) {
-          // Stepped between ticks (slice()); the first tick at "max" starts it.
-          ({ steps: taken, ms } = free);
-          free.steps = 0;
-          free.ms = 0;
           if (message.wallSeconds > 0) realTimeFactor = smooth(realTimeFactor, (taken * world.dt()) / message.wallSeconds);
-          runFree();
+          runFree();  // the first tick at "max" starts the slices
         } else if (playing) {
           const maxSteps = stepBudget(msPerStep, budgetFor(message.wallSeconds));
           const plan = stepsForTick(pacing, { wallSeconds: message.wallSeconds, speed, dt: world.dt(), maxSteps });
           pacing = plan.state;
-          ({ taken, ms } = advance(plan.steps));
+          const stepped = advance(plan.steps);
+          taken += stepped.taken;
+          ms += stepped.ms;
           if (message.wallSeconds > 0) realTimeFactor = smooth(realTimeFactor, (taken * world.dt()) / message.wallSeconds);
         }
         sendFrame(taken, ms);
