@@ -1,12 +1,14 @@
-// Addresses and share links opened cold, as a colleague does: `?scenario=ID`
-// opens that scenario, picking one puts it in the address (Back returns), and
-// a share link opened in a fresh browser restores the scenario, its
-// parameters and the camera: a view following the robot as the same view of
-// the robot, a still view as the same world points.
+// Addresses, share links and autosaved work opened cold, as a colleague (or
+// the user after a reload) does: `?scenario=ID` opens that scenario, picking
+// one puts it in the address (Back returns); a share link opened in a fresh
+// browser restores the scenario, its parameters and the camera (a view
+// following the robot as the same view of the robot, a still view as the same
+// world points); autosaved work the core rejects is no dead end.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { collectErrors, launchBrowser, resultsDir, startDevServer } from './support.mjs';
+import { collectErrors, launchBrowser, resultsDir, root, startDevServer } from './support.mjs';
 
 let browser;
 let server;
@@ -115,6 +117,37 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
     expect(length(sub(c.camera.position, still.camera.position))).toBeLessThan(1e-6);
     expect(length(sub(c.camera.target, still.camera.target))).toBeLessThan(1e-6);
     await third.context().close();
+    await page.context().close();
+  });
+
+  test('autosaved work the core rejects: the default runs, the work and its history stay, Undo brings back a valid one', async () => {
+    // The autosave of a session whose last change (a wheel radius past its range) is not valid.
+    const valid = JSON.parse(readFileSync(path.join(root, 'terrains/flat-rocker8.json'), 'utf8'));
+    const invalid = { ...valid, robot: { ...valid.robot, params: { wheel_radius: 5 } } };
+    const history = { undo: [{ label: 'wheel_radius = 5', before: valid, after: invalid, restart: true }], redo: [] };
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    await context.addInitScript((text) => {
+      if (sessionStorage.getItem('seeded')) return;  // once: the page's own autosave counts after that
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('roverlab.autosave.v1', text);
+    }, JSON.stringify({ savedAt: Date.now(), scenario: invalid, history }));
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await page.goto(url, { waitUntil: 'load' });
+    await waitFor(page, () => window.__roverlab?.ready && window.__roverlab.banner?.kind === 'warning' && window.__roverlab.time > 0.2);
+    const s = await state(page);
+    expect(s.banner.text).toMatch(/Your saved work is not valid, so climb-articulated6 runs instead/);
+    expect(s.banner.text).toMatch(/robot\.params\.wheel_radius/);
+    expect(s.preset).toBe('articulated6');  // the default runs: view, parameters and plots are there
+    expect(await page.locator('#params input').count()).toBeGreaterThan(5);
+    expect(await page.locator('#plots canvas').count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => window.__roverlab.doc.scenario.robot.params.wheel_radius)).toBe(5);  // the work is kept
+    await page.screenshot({ path: path.join(resultsDir, 'autosave-rejected.png') });
+    await page.click('#banner-actions button:has-text("Undo")');
+    await waitFor(page, () => window.__roverlab.preset === 'rocker8' && window.__roverlab.time > 0.2 && window.__roverlab.issues.length === 0);
+    expect(await page.evaluate(() => window.__roverlab.doc.scenario.robot.params)).toBeUndefined();
+    expect(await page.evaluate(() => window.__roverlab.doc.canRedo)).toBe(true);
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 });

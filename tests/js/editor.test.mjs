@@ -270,6 +270,41 @@ describe('undo history and autosave', () => {
     expect(EditorDocument.restore(storage)).toBeNull();
     expect(EditorDocument.restore(null)).toBeNull();
   });
+
+  test('the autosave keeps the undo history: after a reload, Undo and Redo go on', () => {
+    const storage = memoryStorage();
+    const doc = new EditorDocument(depression, { storage });
+    doc.replace('rename', { ...depression, name: 'one' });
+    doc.replace('rename', { ...depression, name: 'two' });
+    doc.undo();
+    doc.saveNow();
+    const saved = EditorDocument.restore(storage);
+    const again = new EditorDocument(saved.scenario, { storage, history: saved.history });
+    expect(again.scenario.name).toBe('one');
+    again.undo();
+    expect(again.scenario).toEqual(depression);
+    again.redo();
+    again.redo();
+    expect(again.scenario.name).toBe('two');
+    // A history of another shape is dropped, not trusted.
+    expect(new EditorDocument(depression, { history: { undo: [{ label: 1 }], redo: 'x' } }).canUndo).toBe(false);
+  });
+
+  test('a history too large for the browser storage keeps its newest steps', () => {
+    const storage = memoryStorage();
+    const doc = new EditorDocument(depression, { storage });
+    // Each step holds two ~0.3 MB scenarios: only the newest few fit in 2 MB.
+    const big = (k) => ({ ...depression, name: `big ${k}`, description: 'x'.repeat(300_000) });
+    for (let k = 0; k < 10; k++) doc.replace('big', big(k));
+    doc.saveNow();
+    const text = storage.getItem(AUTOSAVE_KEY);
+    expect(text.length).toBeLessThan(2_100_000);
+    const { history, scenario } = EditorDocument.restore(storage);
+    expect(scenario.name).toBe('big 9');
+    expect(history.undo.length).toBeGreaterThan(0);
+    expect(history.undo.length).toBeLessThan(10);
+    expect(history.undo.at(-1).after.name).toBe('big 9');  // the newest step kept
+  });
 });
 
 describe('edits shared by the panel and the 3-D view', () => {

@@ -13,6 +13,7 @@ import { EditorDocument } from './editor/document.js';
 import { EditorTab } from './editor_tab.js';
 import { wirePickers } from './pickers.js';
 import { Plots } from './plots.js';
+import { rejectedAtStart } from './rejected_work.js';
 import { Run } from './run.js';
 import { DEFAULT_ID, scenarios } from './scenarios.js';
 import { Stage } from './scene.js';
@@ -44,7 +45,7 @@ const storage = (() => {
 const restored = EditorDocument.restore(storage);
 // The address's scenario (?scenario=ID), the autosaved work, or the default.
 const opening = openingScenario({ href: location.href, restored, fallback: scenarios.find((s) => s.id === DEFAULT_ID) });
-const doc = new EditorDocument(opening.scenario, { storage });
+const doc = new EditorDocument(opening.scenario, { storage, history: opening.scenario === restored?.scenario ? restored.history : null });
 window.addEventListener('pagehide', () => doc.saveNow());
 const corePromise = loadCore();  // a core on this thread too: the editor's geometry and checks
 
@@ -66,7 +67,7 @@ wireCrawlerTab({ state, signals, corePromise });
 
 // Start: the worker builds the document's scenario; the editor waits for the page's core.
 client.start();
-client.load(doc.scenario);
+client.load(doc.scenario, { onRejected: (issues) => rejectedAtStart({ state, signals, doc, client, banners, issues }) });
 if (restored && !opening.id && !fragmentOf(location.href))
   banners.show(`Restored your work autosaved ${new Date(restored.savedAt).toLocaleString()}.`, 'info');
 wireAddress({ doc, banners, opening });

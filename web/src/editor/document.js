@@ -4,11 +4,14 @@
 // as it was and as it became (scenarios are a few kB, so whole snapshots are
 // simpler and safer than inverse operations). A drag previews its changes and
 // becomes one command when it ends: one drag, one undo step. Listeners hear
-// of every change; the autosave writes the scenario (debounced) to storage so
-// that a reload or a closed tab loses nothing.
+// of every change; the autosave writes the scenario and its undo history
+// (debounced, the newest commands that fit HISTORY_BYTES) to storage so that
+// a reload or a closed tab loses nothing, not even the way back.
 
 export const AUTOSAVE_KEY = 'roverlab.autosave.v1';
 const HISTORY_LIMIT = 200;
+// The autosaved history's size (characters of JSON): browsers give a page about 5 MB of storage.
+const HISTORY_BYTES = 2_000_000;
 
 const clone = (x) => structuredClone(x);
 const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
@@ -18,10 +21,11 @@ export class EditorDocument {
    * @param {object} scenario  the starting scenario
    * @param {{ storage?: Storage, delayMs?: number }} options  storage for the autosave (none: no autosave)
    */
-  constructor(scenario, { storage = null, delayMs = 300 } = {}) {
+  constructor(scenario, { storage = null, delayMs = 300, history = null } = {}) {
     this.scenario = clone(scenario);
-    this.undoStack = [];
-    this.redoStack = [];
+    // history: { undo, redo } of an autosave (restore()), when it holds this scenario.
+    this.undoStack = validCommands(history?.undo);
+    this.redoStack = validCommands(history?.redo);
     this.listeners = new Set();
     this.storage = storage;
     this.delayMs = delayMs;
@@ -142,15 +146,55 @@ export class EditorDocument {
     this.timer = setTimeout(() => this.saveNow(), this.delayMs);
   }
 
-  /** Writes the autosave at once (also on page hide). */
+  /** Writes the autosave at once (also on page hide): the scenario, and as much of the history as fits. */
   saveNow() {
     if (!this.storage) return;
     clearTimeout(this.timer);
     this.timer = null;
+    const scenario = JSON.stringify(this.scenario);
+    const [undo, redo] = newestThatFit([this.undoStack, this.redoStack], HISTORY_BYTES - scenario.length);
+    const text = (history) => `{"savedAt":${Date.now()},"scenario":${scenario},"history":${JSON.stringify(history)}}`;
     try {
-      this.storage.setItem(AUTOSAVE_KEY, JSON.stringify({ savedAt: Date.now(), scenario: this.scenario }));
+      this.storage.setItem(AUTOSAVE_KEY, text({ undo, redo }));
     } catch {
-      // Storage full or disabled: the work stays in the page; nothing else to do.
+      try {
+        this.storage.setItem(AUTOSAVE_KEY, text({ undo: [], redo: [] }));  // storage full: the work first
+      } catch {
+        // Storage full or disabled: the work stays in the page; nothing else to do.
+      }
     }
+  }
+}
+
+/** The commands of an autosaved stack that have the shape of one (a stack from elsewhere is dropped). */
+function validCommands(stack) {
+  if (!Array.isArray(stack)) return [];
+  const ok = (c) => c && typeof c.label === 'string' && c.before && typeof c.before === 'object' && c.after && typeof c.after === 'object';
+  return stack.every(ok) ? stack.slice(-HISTORY_LIMIT) : [];
+}
+
+// A command's JSON length, measured once (a step of a large terrain holds two copies of it).
+const lengths = new WeakMap();
+function jsonLength(command) {
+  if (!lengths.has(command)) lengths.set(command, JSON.stringify(command).length);
+  return lengths.get(command);
+}
+
+/** The newest commands of each stack (the end of each array) whose JSON fits `budget` characters in all. */
+function newestThatFit(stacks, budget) {
+  const kept = stacks.map(() => []);
+  let left = budget;
+  const sizes = stacks.map((stack) => stack.map(jsonLength));
+  // Newest first, alternating stacks, so both keep their nearest steps.
+  for (let age = 0; ; age++) {
+    let any = false;
+    for (let k = 0; k < stacks.length; k++) {
+      const i = stacks[k].length - 1 - age;
+      if (i < 0 || left < 0) continue;
+      any = true;
+      left -= sizes[k][i];
+      if (left >= 0) kept[k].unshift(stacks[k][i]);
+    }
+    if (!any || left < 0) return kept;
   }
 }
