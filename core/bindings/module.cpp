@@ -25,6 +25,7 @@ EMSCRIPTEN_BINDINGS(roverlab) {
       .function("issues", &World::issues)
       .function("reset", &World::reset)
       .function("step", &World::step)
+      .function("seek", &World::seek)
       .function("error", &World::error)
       .function("outcome", &World::outcome)
       .function("warnings", &World::warnings)

@@ -74,6 +74,8 @@ bool World::reset() {
   }
   sim_ = std::move(made).value();
   samples_.clear();
+  checkpoints_ = Checkpoints();
+  checkpoints_.offer(*sim_);
   layout_ = frameLayout(*sim_);
   writeFrame(*sim_, layout_, frame_);
   return true;
@@ -85,10 +87,18 @@ int World::step(int n) {
       runSteps(*sim_, std::max(0, n), stepsIn(kSampleInterval, sim_->model.dt), [&](Simulation& s) {
         telemetryRow(s, row_);
         samples_.insert(samples_.end(), row_.begin(), row_.end());
+        checkpoints_.offer(s);
         return true;
       }));
   writeFrame(*sim_, layout_, frame_);
   return taken;
+}
+
+bool World::seek(double t) {
+  if (!sim_ || !checkpoints_.seek(*sim_, t)) return false;
+  samples_.clear();
+  writeFrame(*sim_, layout_, frame_);
+  return true;
 }
 
 val World::samples() {

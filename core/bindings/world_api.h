@@ -8,6 +8,7 @@
 
 #include "bindings/js_values.h"
 #include "scenario/scenario.h"
+#include "sim/checkpoint.h"
 #include "sim/frame.h"
 #include "sim/simulation.h"
 
@@ -44,6 +45,14 @@ class World {
   /// Every 10 ms of simulated time the telemetry row is kept for samples().
   int step(int n);
 
+  /// Back to an earlier time t (s) of this run, to go on from there (a new
+  /// branch: what was simulated after t is forgotten). From the checkpoint at
+  /// or before t (sim/checkpoint.h: every 0.1 s, coarser on long runs) it steps
+  /// up to t with the commands of that checkpoint. False, and nothing
+  /// changed, when t is after the current time. A run that stopped goes again
+  /// if t is before it stopped.
+  bool seek(double t);
+
   /// Telemetry rows kept since the last call (flat, `columns` numbers each) as
   /// a Float64Array of its own; the store is emptied.
   val samples();
@@ -76,6 +85,7 @@ class World {
   FrameLayout layout_;
   std::vector<double> frame_;
   std::vector<double> row_, samples_;
+  Checkpoints checkpoints_;
 };
 
 }  // namespace roverlab

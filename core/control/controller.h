@@ -27,6 +27,8 @@ class Controller {
   virtual void update(const WorldModel& model, WorldState& state, const WorldData& data) = 0;
   /// Its phase, an index into its kind's `phases`.
   virtual int phase() const = 0;
+  /// A copy with the same internal state (a run's checkpoint, sim/checkpoint.h).
+  virtual std::unique_ptr<Controller> clone() const = 0;
 };
 
 /// A registered kind of controller.

@@ -380,6 +380,9 @@ class StepClimbController final : public Controller {
     runStepClimb(climb_, model, state, data);
   }
   int phase() const override { return static_cast<int>(climb_.state.phase); }
+  std::unique_ptr<Controller> clone() const override {
+    return std::make_unique<StepClimbController>(*this);
+  }
 
  private:
   StepClimb climb_;

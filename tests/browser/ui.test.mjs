@@ -74,7 +74,7 @@ describe('the app', () => {
     expect((await state()).time).toBe(paused);
     await page.click('#step');
     await waitFor((t) => window.__roverlab.time > t, paused);
-    expect((await state()).time - paused).toBeCloseTo(4e-4, 9);  // one step of dt
+    expect((await state()).time - paused).toBeCloseTo(0.01, 9);  // 10 ms: 25 steps of dt = 0.4 ms
     // Scrub to the middle of the recording: the view shows that time.
     const middle = await page.$eval('#timeline', (el) => (Number(el.min) + Number(el.max)) / 2);
     await page.$eval('#timeline', (el, v) => {
@@ -88,6 +88,46 @@ describe('the app', () => {
     await page.click('#play');
     await waitFor(() => window.__roverlab.playing && !window.__roverlab.scrubbing);
   }, 120_000);
+
+  test('scrubbed back, the phase shown is that time\'s; Play and Step go on from there (a new branch)', async () => {
+    await choose('#scenario', 'climb-articulated6');
+    await waitFor(() => window.__roverlab.time > 0.3 && window.__roverlab.phase !== undefined);
+    const early = await state();
+    await waitFor((p) => window.__roverlab.phase !== p && window.__roverlab.time > 2, early.phase);
+    await page.click('#play');  // pause
+    await waitFor(() => !window.__roverlab.playing);
+    await drawn(5);
+    const before = await state();
+    const scrubTo = async (t) => {
+      await page.$eval('#timeline', (el, v) => {
+        el.value = String(v);
+        el.dispatchEvent(new Event('input'));
+      }, t);
+      await waitFor(() => window.__roverlab.scrubbing);
+    };
+    await scrubTo(early.time);
+    // The overlay's phase is the one at the scrubbed time, not the newest.
+    await waitFor((p) => window.__roverlab.phase === p, early.phase);
+    expect(await page.textContent('#phase')).toContain(early.phase);
+    // Play goes on from the scrubbed time: the run's clock restarts there.
+    await page.click('#play');
+    await waitFor((t) => window.__roverlab.playing && !window.__roverlab.scrubbing && window.__roverlab.time < t, before.time);
+    const branched = await state();
+    expect(branched.time).toBeGreaterThanOrEqual(early.time - 0.02);  // the timeline holds frames every 1/60 s
+    expect(branched.frames).toBeLessThan(before.frames);  // the frames after it were dropped
+    // Step from a scrubbed time: 10 ms on from it.
+    await page.click('#play');  // pause
+    await waitFor(() => !window.__roverlab.playing);
+    await drawn(5);
+    const at = await page.$eval('#timeline', (el) => Number(el.min) + 0.25 * (Number(el.max) - Number(el.min)));
+    await scrubTo(at);
+    const scrubbed = Number(await page.inputValue('#timeline'));  // the slider keeps whole milliseconds
+    await page.click('#step');
+    await waitFor(() => !window.__roverlab.scrubbing);
+    // (the run goes back to the whole step nearest the scrubbed time: within dt / 2 = 0.2 ms)
+    await waitFor((t) => Math.abs(window.__roverlab.time - (t + 0.01)) < 2.5e-4, scrubbed);
+    expect(errors).toEqual([]);
+  }, 180_000);
 
   test('a parameter change restarts the run with the new value', async () => {
     await choose('#scenario', 'flat-wheel-rig');

@@ -25,6 +25,16 @@ describe('Telemetry', () => {
     expect(t.rows).toBe(1);
   });
 
+  test('a run gone back to an earlier time replaces the rows from that time on', () => {
+    const t = new Telemetry(['time_s', 'x']);
+    t.append(new Float64Array([0, 0, 0.01, 1, 0.02, 2, 0.03, 3]));
+    expect(t.rowAt(0.025)).toBe(2);
+    expect(t.rowAt(-1)).toBe(-1);
+    t.append(new Float64Array([0.02, 20, 0.03, 30]));  // the new branch from 0.015 s
+    expect(t.rows).toBe(4);
+    expect([t.value(1, 1), t.value(2, 1), t.value(3, 1)]).toEqual([1, 20, 30]);
+  });
+
   test('refuses partial rows', () => {
     expect(() => new Telemetry(['a', 'b']).append(new Float64Array(3))).toThrow(/not whole rows of 2/);
   });
@@ -50,5 +60,14 @@ describe('History', () => {
     expect(h.start).toBe(1);
     h.push(frame(0.5));
     expect(h.length).toBe(1);
+  });
+
+  test('a time going back keeps the frames before it (a run gone back to a scrubbed time)', () => {
+    const h = new History({ interval: 0 });
+    for (const t of [0, 1, 2, 3]) h.push(frame(t));
+    h.push(frame(1.5));
+    expect(h.frames.map((f) => f[0])).toEqual([0, 1, 1.5]);
+    h.push(frame(0));  // a reset
+    expect(h.frames.map((f) => f[0])).toEqual([0]);
   });
 });

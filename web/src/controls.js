@@ -7,10 +7,7 @@ import { exportCsv } from './files.js';
 export function wireControls({ state, run, client, doc, banners }, $ = (id) => document.getElementById(id)) {
   const controllerOn = () => $('controller').checked;
   $('play').addEventListener('click', () => run.togglePlaying());
-  $('step').addEventListener('click', () => {
-    run.setPlaying(false);
-    client.send({ type: 'step', steps: 1 });
-  });
+  $('step').addEventListener('click', () => run.stepOnce());
   $('reset').addEventListener('click', () => run.reset(controllerOn()));
   $('controller').addEventListener('input', () => client.send({ type: 'controller', on: controllerOn() }));
   $('speed').addEventListener('change', () => client.send({ type: 'speed', speed: Number($('speed').value) }));

@@ -12,14 +12,22 @@ export class History {
     this.frames.length = 0;
   }
 
-  /** Adds a frame (Float64Array, [0] = time) unless it is too close to the last; a time going back clears first. */
+  /** Adds a frame (Float64Array, [0] = time) unless it is too close to the last. A time going
+   * back (a reset, a run gone back to a scrubbed time) first drops the frames from that time on. */
   push(frame) {
     const last = this.frames.at(-1);
-    if (last && frame[0] < last[0] - 1e-12) this.clear();
+    if (last && frame[0] < last[0] - 1e-12) this.truncate(frame[0]);
     else if (last && frame[0] - last[0] < this.interval - 1e-12) return false;
     this.frames.push(frame);
     if (this.frames.length > this.capacity) this.frames.splice(0, this.frames.length - this.capacity);
     return true;
+  }
+
+  /** Drops the frames at or after time t (s). */
+  truncate(t) {
+    let n = this.frames.length;
+    while (n > 0 && this.frames[n - 1][0] >= t - 1e-12) n--;
+    this.frames.length = n;
   }
 
   get length() {

@@ -12,6 +12,7 @@ import { showStatus } from './status_line.js';
 import { Telemetry } from './telemetry.js';
 
 const PLOT_EVERY_MS = 250;
+const STEP_SECONDS = 0.01;  // what Step advances: one telemetry sample, a visible tick of the clock
 const VIEW_OPTIONS = ['follow', 'forces', 'f-normal', 'f-tangential', 'f-resultant', 'force-scale', 'trails'];
 
 export class Run {
@@ -68,15 +69,48 @@ export class Run {
   }
 
   setPlaying(on) {
+    if (on) this.branchAtScrub();
     this.state.playing = on;
     this.client.send({ type: on ? 'play' : 'pause' });
     this.$('play').textContent = on ? '❚❚ Pause' : '▶ Play';
     if (on) this.leaveScrub();
   }
 
-  /** Play or pause (a stopped run does not play again before a reset). */
+  /** Play or pause (a stopped run does not play again before a reset, or from a scrubbed time before it stopped). */
   togglePlaying() {
-    this.setPlaying(!this.state.playing && !this.state.error);
+    const fromScrub = this.state.scrubbing && this.scrubbedTime() < this.state.history.end;
+    this.setPlaying(!this.state.playing && (!this.state.error || fromScrub));
+  }
+
+  scrubbedTime() {
+    return Number(this.$('timeline').value);
+  }
+
+  /** While scrubbed back: the run goes back to the scrubbed time and goes on from
+   * there (the worker's seek), a new branch replacing what came after. */
+  branchAtScrub() {
+    const { state } = this;
+    if (!state.scrubbing || !state.view) return;
+    const t = this.scrubbedTime();
+    if (!(t < state.history.end)) return;
+    this.client.send({ type: 'seek', time: t });
+    this.clearStop();
+    this.banners.hide();
+    state.history.truncate(t + 1e-9);
+    state.view.clearTrails();
+    for (const frame of state.history.frames) state.view.record(frame);
+    state.latest = state.previous = null;
+  }
+
+  /** One press of Step: pauses and advances 10 ms (one telemetry sample), from the scrubbed time if scrubbed back. */
+  stepOnce() {
+    const { state } = this;
+    if (!state.model) return;
+    if (state.playing) this.setPlaying(false);
+    if (state.error && !state.scrubbing) return;
+    this.branchAtScrub();
+    this.leaveScrub();
+    this.client.send({ type: 'step', steps: Math.max(1, Math.round(STEP_SECONDS / state.model.dt)) });
   }
 
   leaveScrub() {
@@ -124,6 +158,7 @@ export class Run {
     const old = state.view;
     if (old) stage.retire(() => old.dispose());  // after the new robot is drawn: its shaders are reused
     state.model = model;
+    $('play').disabled = $('step').disabled = false;  // disabled until the first run is built
     state.issues = [];
     state.warnings = model.warnings;
     $('phase').textContent = '';  // the status of the run before
@@ -210,7 +245,8 @@ export class Run {
     if (now - this.lastPlot > PLOT_EVERY_MS && state.telemetry?.rows && !busy) {  // nothing new while the worker builds
       this.lastPlot = now;
       this.plots.update(state.telemetry);
-      showStatus(state, $);
+      // The status of the time on show: the scrubbed one, or the newest.
+      showStatus(state, $, state.scrubbing ? Math.max(0, state.telemetry.rowAt(this.scrubbedTime())) : state.telemetry.rows - 1);
     }
     // While the worker builds a scenario the robot stands still: the view is
     // redrawn only when the camera moves, leaving the processor to the build.

@@ -9,6 +9,10 @@ import { DEFAULT_ID, scenarios } from './scenarios.js';
 const PROGRESS_AFTER_MS = 300;  // a build taking longer shows the progress note
 const LOG_LENGTH = 20;
 
+const kB = (bytes) => Math.round(bytes / 1024).toLocaleString('en-US');
+/** " (320 of 650 kB)" from the worker's progress, or "" before any. */
+const coreBytes = (p) => (!p ? '' : p.total ? ` (${kB(p.loaded)} of ${kB(p.total)} kB)` : ` (${kB(p.loaded)} kB)`);
+
 const defaultScenario = () => JSON.parse(scenarios.find((s) => s.id === DEFAULT_ID).text);
 
 export class SimClient {
@@ -20,6 +24,7 @@ export class SimClient {
     Object.assign(this, { state, signals, banners, speed, $ });
     this.worker = null;
     this.workerReady = false;
+    this.coreProgress = null;  // { loaded, total } bytes of the core the worker loads
     // Loads in flight: id → { id, scenario, keep, restore, onBuilt, onRejected, sentAt }.
     // The worker answers each with 'model' or 'issues' and the same id, in order.
     this.loads = new Map();
@@ -45,6 +50,7 @@ export class SimClient {
   start() {
     this.worker = new Worker(new URL('./sim_worker.js', import.meta.url), { type: 'module' });
     this.workerReady = false;
+    this.coreProgress = null;
     this.worker.onmessage = ({ data }) => this.onMessage(data);
     this.send({ type: 'presets' });
     this.send({ type: 'speed', speed: this.speed() });
@@ -104,8 +110,10 @@ export class SimClient {
     }
     this.progressTimer ??= setInterval(() => this.watchLoads(), 50);
     const ms = performance.now() - oldest.sentAt;
-    if (ms < PROGRESS_AFTER_MS) return;
-    const text = `${this.workerReady ? 'Building the scenario' : 'Starting the simulation'}… ${(ms / 1000).toFixed(1)} s`;
+    if (ms < PROGRESS_AFTER_MS && this.workerReady) return;  // while the core loads, at once
+    const text = this.workerReady
+      ? `Building the scenario… ${(ms / 1000).toFixed(1)} s`
+      : `Loading the simulation core${coreBytes(this.coreProgress)}… ${(ms / 1000).toFixed(1)} s`;
     $('progress-text').textContent = text;
     $('progress').hidden = false;
     state.progress = text;
@@ -135,6 +143,9 @@ export class SimClient {
   onMessage(data) {
     const { state, signals } = this;
     switch (data.type) {
+      case 'coreProgress':
+        this.coreProgress = data;
+        return this.watchLoads();
       case 'ready':
         this.workerReady = true;
         return;

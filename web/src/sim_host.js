@@ -18,6 +18,8 @@
 //   { type: 'play' } { type: 'pause' }  start / stop real-time stepping
 //   { type: 'step', steps }             advance a number of steps now (paused single step); answers 'frame'
 //   { type: 'reset' }                   back to t = 0; answers 'frame'
+//   { type: 'seek', time }              back to an earlier time of the run (s), to go on from
+//                                       there (World.seek: a new branch); answers 'frame'
 //   { type: 'speed', speed }            0.1 … 10, or Infinity for as fast as possible
 //   { type: 'wheels', left, right }     wheel speed commands (rad/s)
 //   { type: 'joint', name, target }     a joint drive's target (rad or m)
@@ -199,6 +201,15 @@ export function createSimHost(core, post, schedule = null) {
         reported = false;
         pacing = { debt: 0 };
         free.steps = free.ms = 0;
+        sendFrame(0, 0);
+        return;
+      case 'seek':
+        if (!world) return;
+        if (world.seek(Number(message.time))) {
+          reported = false;
+          pacing = { debt: 0 };
+          free.steps = free.ms = 0;
+        }
         sendFrame(0, 0);
         return;
       case 'step': {

@@ -1,5 +1,7 @@
 // The Web Worker that holds the WASM world (protocol: sim_host.js). It posts
-// { type: 'ready' } once the core is loaded; messages that come earlier wait.
+// { type: 'coreProgress', loaded, total } (bytes of the core's .wasm) while it
+// loads the core and { type: 'ready' } once it is loaded; messages that come
+// earlier wait.
 import { loadCore } from './core.js';
 import { createSimHost } from './sim_host.js';
 
@@ -19,7 +21,7 @@ self.onmessage = (event) => {
   else pending.push(event.data);
 };
 
-loadCore()
+loadCore({ onProgress: (loaded, total) => self.postMessage({ type: 'coreProgress', loaded, total }) })
   .then((core) => {
     // Zero-delay tasks for stepping at speed "max" (setTimeout would wait at least 4 ms when nested).
     const channel = new MessageChannel();

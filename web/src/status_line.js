@@ -1,16 +1,15 @@
 // The status over the view: the controller's phase and a warning when the
 // robot nears tipping over or has flipped over (base tilted more than 120°),
-// from the latest telemetry row. Pitch and roll are the core's tilt angles
+// from the telemetry row of the time on show (the newest, or the scrubbed one). Pitch and roll are the core's tilt angles
 // (docs/dynamics.md): past 90° they keep growing to 180° instead of wrapping.
 
 const TIP_PITCH = (70 * Math.PI) / 180;  // rad: a section steeper than this is close to going over
 const TIP_ROLL = (25 * Math.PI) / 180;   // rad
 
-/** Shows the status of the last telemetry row; records phase, tipping and flipped in the state. */
-export function showStatus(state, $ = (id) => document.getElementById(id)) {
+/** Shows the status of a telemetry row (the time on show); records phase, tipping and flipped in the state. */
+export function showStatus(state, $, last) {
   const { telemetry } = state;
   const { columns } = telemetry;
-  const last = telemetry.rows - 1;
   const at = (name) => telemetry.value(last, columns.indexOf(name));
   const lines = [];
   const phase = state.model.phaseColumn ? columns.indexOf(state.model.phaseColumn) : -1;

@@ -15,12 +15,13 @@ export class Telemetry {
     this.rows = 0;
   }
 
-  /** Appends flat rows (a multiple of the column count); a time going back clears first. */
+  /** Appends flat rows (a multiple of the column count); a time going back (a reset, a run
+   * gone back to a scrubbed time) first drops the rows from that time on. */
   append(samples) {
     if (!samples?.length) return;
     const n = samples.length / this.width;
     if (!Number.isInteger(n)) throw new Error(`telemetry: ${samples.length} numbers are not whole rows of ${this.width}`);
-    if (this.rows && samples[0] < this.value(this.rows - 1, 0)) this.clear();
+    while (this.rows && samples[0] <= this.value(this.rows - 1, 0)) this.rows--;
     if ((this.rows + n) * this.width > this.data.length) {
       const grown = new Float64Array(Math.max(this.data.length * 2, (this.rows + n) * this.width));
       grown.set(this.data.subarray(0, this.rows * this.width));
@@ -33,6 +34,18 @@ export class Telemetry {
       this.data.copyWithin(0, drop * this.width, this.rows * this.width);
       this.rows = this.maxRows;
     }
+  }
+
+  /** The last row at or before time t (s), or -1. */
+  rowAt(t) {
+    let lo = -1;
+    let hi = this.rows;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (this.value(mid, 0) <= t + 1e-12) lo = mid;
+      else hi = mid;
+    }
+    return lo;
   }
 
   value(row, column) {
