@@ -129,6 +129,27 @@ describe('the app', () => {
     expect(errors).toEqual([]);
   }, 180_000);
 
+  test('the view saves as a PNG screenshot and, over a chosen time range, as a WebM video', async () => {
+    await choose('#scenario', 'flat-rocker8');
+    await waitFor(() => window.__roverlab.time > 2);
+    const [shot] = await Promise.all([page.waitForEvent('download'), page.click('#screenshot')]);
+    expect(shot.suggestedFilename()).toMatch(/^roverlab-[a-z0-9-]+-t\d+\.\d{3}s\.png$/);
+    const png = readFileSync(await shot.path());
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(png.length).toBeGreaterThan(10_000);  // a picture, not an empty canvas
+    await page.fill('#record-from', '0.5');
+    await page.fill('#record-to', '1.5');
+    const [video] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.click('#record')]);
+    expect(video.suggestedFilename()).toMatch(/^roverlab-[a-z0-9-]+-t0\.500s-to-1\.500s\.webm$/);
+    const webm = readFileSync(await video.path());
+    expect([...webm.subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]);  // the EBML header of a WebM file
+    expect((await state()).lastRecording).toMatchObject({ from: 0.5, to: 1.5 });
+    expect(webm.length).toBeGreaterThan(1000);
+    expect((await state()).scrubbing).toBe(true);  // the view was played back from the recording
+    await page.click('#play');
+    await waitFor(() => window.__roverlab.playing);
+  }, 120_000);
+
   test('a parameter change restarts the run with the new value', async () => {
     await choose('#scenario', 'flat-wheel-rig');
     await waitFor(() => window.__roverlab.time > 1.0);

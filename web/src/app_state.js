@@ -48,6 +48,7 @@ export function createAppState() {
     // --- the editor and links
     editor: undefined,    // { issues, valid, track1, large } of the editor's last inspection
     editorReady: undefined,
+    lastRecording: undefined,  // { bytes, from, to } of the last video saved (recording.js)
     shareUrl: undefined,  // the last share link made
     linkOpened: undefined,  // a share link's scenario was opened
     linkError: undefined, // why the last share link was not opened (its code)

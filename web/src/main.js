@@ -13,6 +13,7 @@ import { EditorDocument } from './editor/document.js';
 import { EditorTab } from './editor_tab.js';
 import { wirePickers } from './pickers.js';
 import { Plots } from './plots.js';
+import { wireRecording } from './recording.js';
 import { rejectedAtStart } from './rejected_work.js';
 import { Run } from './run.js';
 import { DEFAULT_ID, scenarios } from './scenarios.js';
@@ -57,6 +58,7 @@ wirePickers({ state, signals, doc, initialId: opening.id });
 wireControls({ state, run, client, doc, banners });
 watchViewQuality({ state, signals, stage });
 wireCameraPresets({ state, stage });
+wireRecording({ state, stage, run, banners });
 installTestHooks({ state, signals, stage, doc });
 
 // The side panel's tabs.

@@ -15,7 +15,7 @@ import * as THREE from 'three';
  *   realTimeFactor, stepMs  the worker's stepping; firstFrameMs: when the first frame was shown
  *   shownContacts  contacts drawn: { wheel, box }
  *   issues, error, outcome, warnings, banner, buildMs, loadMs, loadLog, loading, progress,
- *   restarts, tab, phase, tipping, flipped, fps, qualityStep, editor, editorReady, shareUrl, linkOpened,
+ *   restarts, tab, phase, tipping, flipped, fps, qualityStep, editor, editorReady, lastRecording, shareUrl, linkOpened,
  *   linkError, stance, stancePose, crawler: as in app_state.js
  *   doc            the editor's document (EditorDocument)
  *   drawn          views drawn so far (the stage's renders)
@@ -68,7 +68,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
   };
   const fromState = [
     'issues', 'outcome', 'warnings', 'banner', 'buildMs', 'loadMs', 'loadLog', 'loading', 'progress', 'restarts',
-    'tab', 'phase', 'tipping', 'flipped', 'fps', 'qualityStep', 'editor', 'editorReady', 'shareUrl', 'linkOpened', 'linkError',
+    'tab', 'phase', 'tipping', 'flipped', 'fps', 'qualityStep', 'editor', 'editorReady', 'lastRecording', 'shareUrl', 'linkOpened', 'linkError',
     'stance', 'stancePose', 'crawler',
   ];
   const hooks = {};

@@ -1,0 +1,104 @@
+// Pictures of the 3-D view: a screenshot (PNG) of the view as it is, and a
+// video (WebM, through MediaRecorder) of the recorded run played back from
+// one time to another of the timeline, at the speed it was simulated. File
+// names come from the scenario and the simulated time.
+
+const VIDEO_FPS = 30;
+const VIDEO_BITS_PER_SECOND = 4_000_000;
+const ENCODER_START_MS = 10_000;
+
+/** "roverlab-<scenario>-t1.234s" (letters, digits and dashes only). */
+export function pictureName(scenario, t) {
+  const name = (scenario?.name || 'scenario').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return `roverlab-${name || 'scenario'}-t${t.toFixed(3)}s`;
+}
+
+function downloadBlob(name, blob) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+export function wireRecording({ state, stage, run, banners }, $ = (id) => document.getElementById(id)) {
+  const canvas = $('view');
+  const note = (text) => {
+    $('record-note').textContent = text;
+    $('record-note').hidden = !text;
+  };
+  const shownTime = () => (state.scrubbing ? run.scrubbedTime() : (state.latest?.[0] ?? 0));
+
+  $('screenshot').addEventListener('click', () => {
+    stage.render();  // the drawing buffer as the view is now
+    canvas.toBlob((blob) => (blob ? downloadBlob(`${pictureName(state.scenario, shownTime())}.png`, blob) : banners.show('No screenshot: the browser could not encode the view.')), 'image/png');
+  });
+
+  let recording = null;
+  $('record').addEventListener('click', () => (recording ? recording.stop() : start()));
+
+  function start() {
+    const { history } = state;
+    if (history.length < 2) return note('Nothing recorded yet: run the scenario first.');
+    if (typeof MediaRecorder === 'undefined' || !canvas.captureStream) return note('This browser cannot record video (no MediaRecorder).');
+    const from = Math.max(history.start, Number($('record-from').value) || 0);
+    const to = Math.min(history.end, $('record-to').value === '' ? history.end : Number($('record-to').value));
+    if (!(to > from)) return note(`Choose a time range within the recording (${history.start.toFixed(1)}–${history.end.toFixed(1)} s): "to" after "from".`);
+    const type = ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm'].find((t) => MediaRecorder.isTypeSupported(t));
+    const recorder = new MediaRecorder(canvas.captureStream(VIDEO_FPS), { mimeType: type, videoBitsPerSecond: VIDEO_BITS_PER_SECOND });
+    const chunks = [];
+    // The playback starts once the encoder delivers its first data: a browser
+    // may take a second or more to start it (the view holds the first frame meanwhile).
+    let began = null;
+    recorder.ondataavailable = (e) => {
+      if (!e.data.size) return;
+      chunks.push(e.data);
+      began ??= performance.now();
+    };
+    run.setPlaying(false);
+    const timeline = $('timeline');
+    const asked = performance.now();
+    let frame = 0;
+    const show = (t) => {
+      timeline.value = String(t);
+      timeline.dispatchEvent(new Event('input'));  // the run shows the recorded frame at t
+    };
+    const tick = (now) => {
+      if (!recording) return;
+      if (began === null) {
+        show(from);
+        if (now - asked > ENCODER_START_MS) {
+          note(`No video: the browser's video encoder did not start within ${ENCODER_START_MS / 1000} s.`);
+          recording.stop();
+          return;
+        }
+        note('Recording: starting the video encoder…');
+        frame = requestAnimationFrame(tick);
+        return;
+      }
+      const t = Math.min(to, from + (now - began) / 1000);
+      show(t);
+      note(`Recording ${t.toFixed(2)} of ${from.toFixed(2)}–${to.toFixed(2)} s… (Record video again stops)`);
+      if (t >= to) recording.stop();
+      else frame = requestAnimationFrame(tick);
+    };
+    recording = {
+      stop: () => {
+        cancelAnimationFrame(frame);
+        recording = null;
+        $('record').textContent = 'Record video';
+        if (recorder.state !== 'inactive') recorder.stop();
+      },
+    };
+    recorder.onstop = () => {
+      if (began === null) return;  // nothing was recorded
+      const blob = new Blob(chunks, { type: 'video/webm' });
+      state.lastRecording = { bytes: blob.size, from, to };
+      note(`Saved ${(blob.size / 1024).toFixed(0)} kB of video (${from.toFixed(2)}–${to.toFixed(2)} s).`);
+      downloadBlob(`${pictureName(state.scenario, from)}-to-${to.toFixed(3)}s.webm`, blob);
+    };
+    recorder.start(100);
+    $('record').textContent = 'Stop recording';
+    frame = requestAnimationFrame(tick);
+  }
+}
