@@ -25,6 +25,7 @@ export class StanceTab {
     this.active = false;
     this.timer = null;
     signals.tabChanged.add((tab) => this.setActive(tab === 'stance'));
+    signals.scenarioLoaded.add(() => this.active && this.setActive(true));  // a new robot stays hidden behind the stance
     doc.onChange(() => this.active && this.showHint());
     $('stance-compute').addEventListener('click', () => this.compute());
     $('stance-example').addEventListener('click', () => this.openExample());
@@ -76,9 +77,11 @@ export class StanceTab {
     if (state.playing) this.run.setPlaying(false);
     $('stance-s').max = String(this.playback.length - 1);
     $('stance-s').disabled = false;
-    $('stance-s').value = '0';
+    // The first pose with a stance (at the start the rover may not stand on the rows yet).
+    const first = Math.max(0, [...Array(this.playback.length).keys()].findIndex((i) => this.playback.pose(i).stance));
+    $('stance-s').value = String(first);
     this.setActive(true);
-    this.show(0);
+    this.show(first);
   }
 
   show(index) {

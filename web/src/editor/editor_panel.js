@@ -75,7 +75,7 @@ export class EditorPanel {
     this.templateValues = TEMPLATES[0] ? defaultValues(TEMPLATES[0]) : {};
     this.nodeMessage = '';
     this.nodeAxis = 0;  // the coordinate typed for a Track1 node: 0 x, 1 y, 2 z
-    this.templatesOpen = false;  // the template section stays as the person left it across renders
+    this.templatesOpen = false;  // the template section: render() keeps it as the person left it
     this.live = false;
   }
 
@@ -202,6 +202,8 @@ export class EditorPanel {
     this.templateId = id;
     this.templateValues = defaultValues(template);
     this.templatesOpen = true;
+    const shown = this.root.querySelector('#templates');
+    if (shown) shown.open = true;
     this.applyTemplate();
     this.render();
   }
@@ -217,6 +219,7 @@ export class EditorPanel {
   render() {
     if (!this.inspection) this.inspect();
     const scroll = this.root.scrollTop;
+    this.templatesOpen = this.root.querySelector('#templates')?.open ?? this.templatesOpen;
     if (this.inspection.large) {
       this.root.replaceChildren(this.toolbar(), this.templates(), this.messages(), this.largeNote(), this.robotStart());
       this.markIssues();
@@ -315,15 +318,13 @@ export class EditorPanel {
         ` ${p.unit}`,
       ),
     );
-    const section = el(
+    return el(
       'details',
       { class: 'editor-block', id: 'templates', open: this.templatesOpen },
       el('summary', {}, 'Start from a template'),
       el('div', { class: 'tparams' }, select, ...params),
       el('button', { id: 'template-apply', onclick: () => this.applyTemplate() }, 'Replace the terrain with this template'),
     );
-    section.addEventListener('toggle', () => (this.templatesOpen = section.open));
-    return section;
   }
 
   messages() {
