@@ -41,6 +41,57 @@ export function demoCrawler() {
   };
 }
 
+/** Worked examples, one per situation the panel tells apart (the link turns from 10° to 80°, L = 1 m). */
+export const CRAWLER_EXAMPLES = [
+  { id: 'side-ae', name: 'O1 meets side AE: a correction is needed (n = 1, v = 4)', params: demoCrawler() },
+  { id: 'vertex-a', name: 'the link meets vertex A (n = 1, v = 7)', params: { ...demoCrawler(), A: [0.3, 0.45], l: 0.25, b: 0.2, alpha: 70 * DEG } },
+  { id: 'tilted', name: 'α < 0: the link meets vertex E (n = 2, v = 8)', params: { ...demoCrawler(), A: [0.35, 0.55], l: 0.45, b: 0.35, alpha: -30 * DEG } },
+  { id: 'touching', name: 'O1 just touches vertex A: passable (n = 3, v = 1)', params: { ...demoCrawler(), A: [Math.cos(40 * DEG), Math.sin(40 * DEG)], l: 0.3, b: 0.3 } },
+  { id: 'clear', name: 'the obstacle is out of reach: no contact (n = 5)', params: { ...demoCrawler(), A: [1.1, 0.6], l: 0.4, b: 0.3, alpha: 10 * DEG } },
+];
+
+// What the panel shows, for someone who has not read seed 003: the symbols and the figure.
+const INTRO = 'A crawling robot turns its link OO1 about the support O; will it pass the rectangular obstacle ABDE, touch it, or need a correction? Type the values or drag the obstacle in the figure.';
+const SYMBOLS = [
+  ['n', 'contact mode 1–5: 1, 2 a correction is needed; 3, 4 passable by touching; 5 no contact (odd: α ≥ 0, even: α < 0)'],
+  ['v', 'contact kind 1–10: which point meets which first, e.g. v = 4: O1 on side AE'],
+  ['L', 'link length |OO1| (m)'],
+  ['φn, φk', 'start and end angle of the link from the x axis, counterclockwise (°)'],
+  ['xA, yA', 'vertex A of the obstacle (m); O is the origin'],
+  ['l, b', 'the obstacle\'s sides |AE| and |AB| (m)'],
+  ['α', 'angle of side AE to the x axis (°)'],
+];
+const FIGURE = 'Figure: the link at φn (black) and at φk (dashed), the swept sector (blue), the obstacle (brown: drag it; the square handles on E and B set l, α and b), the first contact (red) and, when a correction is needed, the arc of the shortened link (green).';
+
+/**
+ * Places labels next to their anchors without overlapping: each label in turn
+ * takes the first spot, tried around its anchor from its preferred direction
+ * outwards, that overlaps no box placed before it nor `obstacles` and lies
+ * inside width × height (else its preferred spot).
+ * labels: [{ text, at: [x, y], w, h, angle }] (angle: preferred direction, rad, canvas axes);
+ * obstacles: [{ x, y, w, h }]; returns [{ text, x, y, w, h }] (x, y: top left).
+ */
+export function placeLabels(labels, obstacles, width, height) {
+  const taken = [...obstacles];
+  const placed = [];
+  const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  const inside = (r) => r.x >= 0 && r.y >= 0 && r.x + r.w <= width && r.y + r.h <= height;
+  for (const { text, at, w, h, angle = -Math.PI / 4 } of labels) {
+    const spots = [];
+    for (const gap of [3, 12, 24])
+      for (let k = 0; k < 16; k++) {
+        const a = angle + (k % 2 ? 1 : -1) * Math.ceil(k / 2) * (Math.PI / 8);
+        const cx = at[0] + Math.cos(a) * (w / 2 + gap);
+        const cy = at[1] + Math.sin(a) * (h / 2 + gap);
+        spots.push({ text, x: cx - w / 2, y: cy - h / 2, w, h });
+      }
+    const spot = spots.find((r) => inside(r) && !taken.some((t) => overlaps(r, t))) ?? spots[0];
+    placed.push(spot);
+    taken.push(spot);
+  }
+  return placed;
+}
+
 /** Vertices A, B, D, E of the obstacle (seed 003: B = A + T_A(0, b), D = A + T_A(l, b), E = A + T_A(l, 0)). */
 export function obstacleVertices({ A, l, b, alpha }) {
   const c = Math.cos(alpha);
@@ -71,7 +122,21 @@ export class CrawlerPanel {
     this.result = null;
     this.drag = null;
 
+    this.labels = [];  // the figure's labels as drawn: [{ text, x, y, w, h }] (canvas pixels)
+
     this.element = el('div', { class: 'crawler-panel' });
+    const intro = el('details', { class: 'crawler-intro', id: 'crawler-intro', open: '' });
+    intro.append(el('summary', {}, 'What this shows'), el('p', {}, INTRO));
+    const symbols = el('dl', { class: 'crawler-symbols' });
+    for (const [name, meaning] of SYMBOLS) symbols.append(el('dt', {}, name), el('dd', {}, meaning));
+    intro.append(symbols, el('p', {}, FIGURE));
+    this.example = el('select', { id: 'crawler-example' });
+    this.example.append(el('option', { value: '' }, 'your values'));
+    for (const e of CRAWLER_EXAMPLES) this.example.append(el('option', { value: e.id }, e.name));
+    this.example.value = CRAWLER_EXAMPLES[0].id;
+    this.example.addEventListener('change', () => this.example.value && this.showExample(this.example.value));
+    const examples = el('label', { class: 'crawler-examples' }, 'Example ');
+    examples.append(this.example);
     this.canvas = el('canvas', { width: 560, height: 420, class: 'crawler-canvas' });
     this.canvas.style.touchAction = 'none';
     this.canvas.style.maxWidth = '100%';
@@ -90,7 +155,7 @@ export class CrawlerPanel {
     }
     this.form.addEventListener('submit', (e) => e.preventDefault());
     this.output = el('div', { class: 'crawler-output', 'aria-live': 'polite' });
-    this.element.append(this.canvas, this.form, this.output);
+    this.element.append(intro, examples, this.canvas, this.form, this.output);
     root.appendChild(this.element);
 
     this.onPointerDown = (e) => this.pointerDown(e);
@@ -110,6 +175,14 @@ export class CrawlerPanel {
     this.fitView();
     this.writeForm();
     this.update();
+  }
+
+  /** Shows example `id` of CRAWLER_EXAMPLES. */
+  showExample(id) {
+    const example = CRAWLER_EXAMPLES.find((e) => e.id === id);
+    if (!example) throw new Error(`no crawler example '${id}'`);
+    this.setParams(example.params);
+    this.example.value = id;
   }
 
   /** Removes the panel's DOM and listeners. */
@@ -142,6 +215,7 @@ export class CrawlerPanel {
   }
 
   readForm() {
+    this.example.value = '';
     const v = {};
     for (const [key, input] of Object.entries(this.inputs)) {
       v[key] = input.value === '' ? NaN : Number(input.value);
@@ -232,6 +306,7 @@ export class CrawlerPanel {
       // B sets b: the pointer's offset from A along AB's direction (α + 90°).
       prm.b = -(p[0] - prm.A[0]) * Math.sin(prm.alpha) + (p[1] - prm.A[1]) * Math.cos(prm.alpha);
     }
+    this.example.value = '';
     this.writeForm();
     this.update();
   }
@@ -300,6 +375,8 @@ export class CrawlerPanel {
     ctx.fillRect(0, 0, width, height);
     const s = this.view.scale;
     const O = this.toCanvas([0, 0]);
+    const labels = [];  // names to place once everything is drawn: { text, at, angle, color }
+    const marks = [];  // points a name must not cover
 
     // Axes.
     ctx.strokeStyle = '#ccc';
@@ -348,15 +425,18 @@ export class CrawlerPanel {
       ctx.closePath();
       ctx.fill();
       ctx.stroke();
-      ctx.fillStyle = '#5a3a1b';
-      ctx.font = '13px sans-serif';
-      ['A', 'B', 'D', 'E'].forEach((name, i) => ctx.fillText(name, pts[i][0] + 5, pts[i][1] - 5));
       // Handles: E (l and α), B (b).
       ctx.fillStyle = '#fff';
       for (const q of [pts[3], pts[1]]) {
         ctx.fillRect(q[0] - 5, q[1] - 5, 10, 10);
         ctx.strokeRect(q[0] - 5, q[1] - 5, 10, 10);
       }
+      // Each vertex's name outwards from the obstacle's centre.
+      const centre = [(pts[0][0] + pts[2][0]) / 2, (pts[0][1] + pts[2][1]) / 2];
+      ['A', 'B', 'D', 'E'].forEach((name, i) =>
+        labels.push({ text: name, at: pts[i], angle: Math.atan2(pts[i][1] - centre[1], pts[i][0] - centre[0]), color: '#5a3a1b' }),
+      );
+      marks.push(...pts);
     }
 
     if (validTurn) {
@@ -373,16 +453,19 @@ export class CrawlerPanel {
       segment(p.phiStart, '#444');
       segment(p.phiEnd, '#888', [8, 5]);
       if (r.ok && r.contact) segment(r.phiContact, '#c0392b');
-      ctx.fillStyle = '#333';
-      ctx.fillText('O1(φn)', ...at(p.phiStart, p.L * 1.04));
-      ctx.fillText('O1(φk)', ...at(p.phiEnd, p.L * 1.04));
+      for (const [name, phi] of [['O1(φn)', p.phiStart], ['O1(φk)', p.phiEnd]]) {
+        const end = at(phi);
+        marks.push(end);
+        labels.push({ text: name, at: end, angle: -phi, color: '#333' });
+      }
     }
     // Support O.
     ctx.fillStyle = '#222';
     ctx.beginPath();
     ctx.arc(O[0], O[1], 6, 0, 2 * Math.PI);
     ctx.fill();
-    ctx.fillText('O', O[0] - 16, O[1] + 16);
+    marks.push(O);
+    labels.unshift({ text: 'O', at: O, angle: (3 * Math.PI) / 4, color: '#222' });
 
     // Contact point (or stretch, for the link along a side).
     if (r.ok && r.contact) {
@@ -403,5 +486,18 @@ export class CrawlerPanel {
     ctx.font = '14px sans-serif';
     const label = r.ok ? (r.contact ? `n = ${r.mode}, v = ${r.kind}` : 'n = 5') : 'input issue';
     ctx.fillText(label, 10, 20);
+
+    // The names, placed so that none covers another, a handle or a point.
+    ctx.font = '13px sans-serif';
+    const heading = { x: 6, y: 4, w: ctx.measureText(label).width + 10, h: 22 };
+    const around = marks.map(([x, y]) => ({ x: x - 6, y: y - 6, w: 12, h: 12 }));
+    const sized = labels.map((l) => ({ ...l, w: Math.ceil(ctx.measureText(l.text).width) + 2, h: 15 }));
+    this.labels = placeLabels(sized, [heading, ...around], width, height);
+    ctx.textBaseline = 'middle';
+    this.labels.forEach((box, i) => {
+      ctx.fillStyle = sized[i].color;
+      ctx.fillText(box.text, box.x + 1, box.y + box.h / 2);
+    });
+    ctx.textBaseline = 'alphabetic';
   }
 }

@@ -1,6 +1,7 @@
 // Keyboard driving: throttle and skid steering for every preset (steering
 // only where the robot is 3-D), and a key pair per joint drive that nudges
-// its target within the joint's range. Returns the help text to show.
+// its target within the joint's range. Returns the help text to show, and
+// the keys as on-screen buttons (touch_drive.js).
 const JOINT_KEYS = [
   ['q', 'a'],
   ['w', 's'],
@@ -29,6 +30,23 @@ export class Driver {
     });
     lines.push('Space play/pause · . step · Backspace reset');
     return lines.join('\n');
+  }
+
+  /** The driving keys as buttons: the arrows (the steering ones only where the
+   * robot steers) and each joint's pair, { key, label, title }. */
+  buttons() {
+    const arrows = [
+      { key: 'ArrowUp', label: '▲', title: 'drive forward' },
+      { key: 'ArrowDown', label: '▼', title: 'drive back' },
+    ];
+    if (!this.model.planar)
+      arrows.push({ key: 'ArrowLeft', label: '◀', title: 'skid steer left' }, { key: 'ArrowRight', label: '▶', title: 'skid steer right' });
+    const joints = this.model.joints.slice(0, JOINT_KEYS.length).map((j, i) => ({
+      name: j.name,
+      plus: { key: JOINT_KEYS[i][0], label: '+', title: `${j.name} + (${JOINT_KEYS[i][0].toUpperCase()})` },
+      minus: { key: JOINT_KEYS[i][1], label: '−', title: `${j.name} − (${JOINT_KEYS[i][1].toUpperCase()})` },
+    }));
+    return { arrows, joints };
   }
 
   /** Handles a key; returns true when it was a driving or joint key. */

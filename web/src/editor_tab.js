@@ -56,6 +56,15 @@ export class EditorTab {
     this.refresh(null);
   }
 
+  /** Replaces the terrain with template `id` (its default values) and runs the robot on it. */
+  tryTemplate(id) {
+    if (!this.panel) return;
+    this.panel.useTemplate(id);
+    if (!this.panel.valid) return;
+    this.banners.hide();
+    this.client.load(this.doc.scenario);
+  }
+
   /** Inspects the document again; while the tab is open, shows it (info.kind: the terrain changed). */
   refresh(info) {
     const { panel, view } = this;

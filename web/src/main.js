@@ -8,6 +8,7 @@ import { Banners } from './banners.js';
 import { wireCameraPresets } from './camera_presets.js';
 import { wireControls } from './controls.js';
 import { loadCore } from './core.js';
+import { wireHelp } from './help.js';
 import { wireCrawlerTab } from './crawler_tab.js';
 import { EditorDocument } from './editor/document.js';
 import { EditorTab } from './editor_tab.js';
@@ -25,6 +26,7 @@ import { SimClient } from './sim_client.js';
 import { StanceTab } from './stance_tab.js';
 import { wireTabs } from './tabs.js';
 import { installTestHooks } from './test_hooks.js';
+import { wireTouchDrive } from './touch_drive.js';
 import { watchViewQuality } from './view_quality.js';
 import './style.css';
 
@@ -64,8 +66,10 @@ installTestHooks({ state, signals, stage, doc });
 // The side panel's tabs.
 wireTabs({ state, signals });
 const editorTab = new EditorTab({ state, signals, doc, stage, client, run, banners, sharing });
-new StanceTab({ state, signals, doc, stage, run, corePromise });
+const stanceTab = new StanceTab({ state, signals, doc, stage, run, corePromise });
 wireCrawlerTab({ state, signals, corePromise });
+wireHelp({ state, signals, editorTab, stanceTab });
+wireTouchDrive({ state, signals });
 
 // Start: the worker builds the document's scenario; the editor waits for the page's core.
 client.start();

@@ -1,6 +1,7 @@
 // The Rover stance tab (seed 002, kinematic): rocker8 placed along Track1 of
 // the document's quad terrain by the core's geometric algorithm, shown pose
-// by pose (slider, Play) in place of the running robot.
+// by pose (slider, Play) in place of the running robot. On a scenario without
+// quad rows a hint says so and offers the depression terrain.
 import * as THREE from 'three';
 
 import { tooLargeForPage } from './editor/editor_panel.js';
@@ -8,6 +9,14 @@ import { formatIssues } from './issues.js';
 import { RockerPlayback } from './rocker_playback.js';
 
 const PLAY_EVERY_MS = 120;
+/** The scenario of terrains/ the hint opens: seed 002's quad terrain with Track1. */
+export const STANCE_EXAMPLE = 'depression-rocker8';
+
+/** The scenario's terrain has both quad rows (Track1 is generated on the left one). */
+export function hasQuadRows(scenario) {
+  const quads = scenario?.terrain?.quads;
+  return Boolean(quads?.left?.length && quads?.right?.length);
+}
 
 export class StanceTab {
   constructor({ state, signals, doc, stage, run, corePromise }, $ = (id) => document.getElementById(id)) {
@@ -16,7 +25,10 @@ export class StanceTab {
     this.active = false;
     this.timer = null;
     signals.tabChanged.add((tab) => this.setActive(tab === 'stance'));
+    signals.scenarioLoaded.add(() => this.active && this.setActive(true));  // a new robot stays hidden behind the stance
+    doc.onChange(() => this.active && this.showHint());
     $('stance-compute').addEventListener('click', () => this.compute());
+    $('stance-example').addEventListener('click', () => this.openExample());
     $('stance-play').addEventListener('click', () => this.playback?.length && this.play());
     $('stance-s').addEventListener('input', () => this.show(Number($('stance-s').value)));
   }
@@ -24,9 +36,23 @@ export class StanceTab {
   /** Shows the stance (when computed) instead of the running robot, or the robot again. */
   setActive(on) {
     this.active = on;
+    if (on) this.showHint();
     if (this.playback) this.playback.object.visible = on && this.playback.length > 0;
     if (this.state.view) this.state.view.object.visible = !on || !this.playback?.length;
     if (!on) this.stop();
+  }
+
+  /** The hint is shown while the scenario has no quad rows. */
+  showHint() {
+    this.$('stance-hint').hidden = hasQuadRows(this.doc.scenario);
+  }
+
+  /** Opens STANCE_EXAMPLE (as its scenario picker does) and places the rover on it. */
+  openExample() {
+    const select = this.$('scenario');
+    select.value = STANCE_EXAMPLE;
+    select.dispatchEvent(new Event('change'));
+    return this.compute();
   }
 
   async compute() {
@@ -51,9 +77,11 @@ export class StanceTab {
     if (state.playing) this.run.setPlaying(false);
     $('stance-s').max = String(this.playback.length - 1);
     $('stance-s').disabled = false;
-    $('stance-s').value = '0';
+    // The first pose with a stance (at the start the rover may not stand on the rows yet).
+    const first = Math.max(0, [...Array(this.playback.length).keys()].findIndex((i) => this.playback.pose(i).stance));
+    $('stance-s').value = String(first);
     this.setActive(true);
-    this.show(0);
+    this.show(first);
   }
 
   show(index) {

@@ -75,6 +75,7 @@ export class EditorPanel {
     this.templateValues = TEMPLATES[0] ? defaultValues(TEMPLATES[0]) : {};
     this.nodeMessage = '';
     this.nodeAxis = 0;  // the coordinate typed for a Track1 node: 0 x, 1 y, 2 z
+    this.templatesOpen = false;  // the template section: render() keeps it as the person left it
     this.live = false;
   }
 
@@ -194,6 +195,19 @@ export class EditorPanel {
     this.commands.applyTemplate(TEMPLATES.find((t) => t.id === this.templateId), this.templateValues);
   }
 
+  /** Picks template `id` with its default values, shows it in the open template section and applies it. */
+  useTemplate(id) {
+    const template = TEMPLATES.find((t) => t.id === id);
+    if (!template) throw new Error(`no template '${id}'`);
+    this.templateId = id;
+    this.templateValues = defaultValues(template);
+    this.templatesOpen = true;
+    const shown = this.root.querySelector('#templates');
+    if (shown) shown.open = true;
+    this.applyTemplate();
+    this.render();
+  }
+
   fail(path, message) {
     this.fieldErrors.set(path, message);
     this.render();
@@ -205,6 +219,7 @@ export class EditorPanel {
   render() {
     if (!this.inspection) this.inspect();
     const scroll = this.root.scrollTop;
+    this.templatesOpen = this.root.querySelector('#templates')?.open ?? this.templatesOpen;
     if (this.inspection.large) {
       this.root.replaceChildren(this.toolbar(), this.templates(), this.messages(), this.largeNote(), this.robotStart());
       this.markIssues();
@@ -305,7 +320,7 @@ export class EditorPanel {
     );
     return el(
       'details',
-      { class: 'editor-block', open: false },
+      { class: 'editor-block', id: 'templates', open: this.templatesOpen },
       el('summary', {}, 'Start from a template'),
       el('div', { class: 'tparams' }, select, ...params),
       el('button', { id: 'template-apply', onclick: () => this.applyTemplate() }, 'Replace the terrain with this template'),
@@ -333,7 +348,9 @@ export class EditorPanel {
     const row = this.doc.scenario.terrain?.quads?.[side] ?? [];
     const quads = this.inspection.quads[side];
     const table = el('table', { class: 'quads', id: `quads-${side}` });
-    table.append(el('tr', {}, ...['#', 'a', 'b', 'm (far midpoint)', ''].map((h) => el('th', {}, h))));
+    table.append(
+      el('tr', {}, ...[['#', 'idx'], ['a'], ['b'], ['m (far midpoint)'], ['', 'remove']].map(([h, cls]) => el('th', cls ? { class: cls } : {}, h))),
+    );
     row.forEach((seg, i) => {
       const q = quads[i];
       const base = `terrain.quads.${side}[${i}]`;
@@ -347,7 +364,8 @@ export class EditorPanel {
         ? [
             el('span', { class: 'eq', title: 'plane equation n · x = d (m)' }, planeEquation(q)),
             el('span', { class: 'vec' }, `n (${q.normal.map((v) => fmt(v)).join(', ')})`),
-            el('span', { class: 'vec' }, `ab (${q.sideAB.map((v) => fmt(v, 2)).join(', ')})  am (${q.sideAM.map((v) => fmt(v, 2)).join(', ')})`),
+            el('span', { class: 'vec' }, `ab (${q.sideAB.map((v) => fmt(v, 2)).join(', ')})`),
+            el('span', { class: 'vec' }, `am (${q.sideAM.map((v) => fmt(v, 2)).join(', ')})`),
           ]
         : [el('span', { class: 'vec' }, 'no quad: see the message above')];
       table.append(
@@ -358,7 +376,7 @@ export class EditorPanel {
           ...cells,
           el('td', {}, el('button', { class: 'icon', title: 'Remove this segment (the next ones join the previous)', onclick: () => this.removeQuad(side, i) }, '×')),
         ),
-        el('tr', { class: 'planerow' }, el('td', { colSpan: 4, class: 'plane' }, ...info)),
+        el('tr', { class: 'planerow' }, el('td', { colSpan: 4, class: 'plane' }, el('div', { class: 'planeinfo' }, ...info))),
       );
     });
     if (!row.length) table.append(el('tr', {}, el('td', { colSpan: 5, class: 'empty' }, 'no segments yet: add one below')));

@@ -1,0 +1,89 @@
+// The side panel's help: one paragraph per tab and a "Try this" button that
+// does something worth seeing at once. Shown in #tab-help under the tabs, a
+// details element the person can fold away; each tab's help is open the
+// first time that tab is shown in this browser (remembered in local storage)
+// and folded after.
+const SEEN_KEY = 'roverlab.help.seen.v1';
+
+/** Each tab's help: its text and what its button says; the actions are in wireHelp. */
+export const TAB_HELP = {
+  sim: {
+    text:
+      'The robot runs in real time on the scenario picked in the toolbar. Drive it with the arrow keys (or the on-screen pad ' +
+      'on a touch screen), pause, step and scrub the timeline; change its parameters below and the run restarts; ' +
+      'the plots follow the run and the telemetry exports as CSV. Drag in the view to orbit, scroll or pinch to zoom.',
+    tryLabel: 'Try this: watch articulated6 climb the 0.65 m step',
+  },
+  edit: {
+    text:
+      'Edit the terrain the robot runs on: two rows of quads typed as three points each (the plane, normal and side ' +
+      'vectors are shown), Track1, boxes and wedges, and the robot’s start; drag the points in the 3-D view. ' +
+      '“Run on this terrain” restarts the robot on it; Undo, Save, Load and Share are at the top.',
+    tryLabel: 'Try this: replace the terrain with stairs and run on it',
+  },
+  stance: {
+    text:
+      'Seed 002’s geometric algorithm places the rocker rover (rocker8) on a terrain of two quad rows, pose by pose ' +
+      'along Track1: which wheels touch, how the body rolls and pitches. Step through the poses with the slider or Play.',
+    tryLabel: 'Try this: open the depression terrain and place the rover',
+  },
+  crawler: {
+    text:
+      'Seed 003: will a crawler’s link, turning about its support, pass a rectangular obstacle, touch it, or need a ' +
+      'correction? The contact mode n, the kind v of the first contact and the correction update as you type or drag.',
+    tryLabel: 'Try this: a link that meets the obstacle’s corner A',
+  },
+};
+
+/** The scenario the Simulate tab's button opens. */
+export const TRY_SCENARIO = 'climb-articulated6';
+
+export function wireHelp({ state, signals, editorTab, stanceTab }, $ = (id) => document.getElementById(id)) {
+  const storage = (() => {
+    try {
+      return window.localStorage;
+    } catch {
+      return null;
+    }
+  })();
+  const seen = new Set(readSeen(storage));
+  const actions = {
+    sim: () => {
+      const select = $('scenario');
+      select.value = TRY_SCENARIO;
+      select.dispatchEvent(new Event('change'));  // as if picked: the run restarts and plays
+    },
+    edit: () => editorTab.tryTemplate('stairs'),
+    stance: () => stanceTab.openExample(),
+    crawler: () => state.crawler?.showExample('vertex-a'),
+  };
+  let current = null;
+  const show = (tab) => {
+    if (tab === current) return;  // the same tab again: the help stays as it is
+    current = tab;
+    const help = TAB_HELP[tab];
+    $('tab-help-text').textContent = help.text;
+    $('tab-help-try').textContent = help.tryLabel;
+    $('tab-help').open = !seen.has(tab);
+    if (!seen.has(tab)) {
+      seen.add(tab);
+      try {
+        storage?.setItem(SEEN_KEY, JSON.stringify([...seen]));
+      } catch {
+        // storage full or disabled: the help opens again next time
+      }
+    }
+  };
+  $('tab-help-try').addEventListener('click', () => actions[state.tab ?? 'sim']());
+  signals.tabChanged.add(show);
+  show('sim');
+}
+
+function readSeen(storage) {
+  try {
+    const list = JSON.parse(storage?.getItem(SEEN_KEY) ?? '[]');
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
