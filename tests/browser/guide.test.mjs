@@ -175,6 +175,10 @@ describe('guidance and layout', { timeout: 120_000 }, () => {
     expect(await forward.isVisible()).toBe(true);
     expect(await page.locator('#drive-arrows button').count()).toBe(4);
     expect(await page.isVisible('#help')).toBe(false);
+    // The camera presets and the drive buttons share the view without covering each other.
+    const [presets, pad] = await Promise.all([page.locator('#camera-presets').boundingBox(), page.locator('#drive-pad').boundingBox()]);
+    const apart = presets.x + presets.width <= pad.x || pad.x + pad.width <= presets.x || presets.y + presets.height <= pad.y || pad.y + pad.height <= presets.y;
+    expect(apart).toBe(true);
     await screenshot('narrow-390.png');
     // Held down, ▲ drives forward as the ↑ key does; released, the wheels stop.
     const x0 = await page.evaluate(() => window.__roverlab.base[0]);

@@ -77,9 +77,7 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
     await page.fill('#params input[data-name="wheel_radius"]', '0.2');
     await page.dispatchEvent('#params input[data-name="wheel_radius"]', 'change');
     await waitFor(page, () => Math.abs(window.__roverlab.wheelRadius - 0.2) < 1e-9 && window.__roverlab.time > 1);
-    await page.keyboard.down('ArrowUp');
-    await waitFor(page, () => window.__roverlab.base[0] - window.__roverlab.startBase[0] > 0.5);
-    await page.keyboard.up('ArrowUp');
+    await waitFor(page, () => window.__roverlab.base[0] - window.__roverlab.startBase[0] > 0.3);  // it drives at 2 rad/s
     await page.click('#camera-presets button[data-preset="side"]');
     await page.click('#share');
     await waitFor(page, () => Boolean(window.__roverlab.shareUrl));
@@ -149,5 +147,26 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
     expect(await page.evaluate(() => window.__roverlab.doc.canRedo)).toBe(true);
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+
+  test('while the core loads, a note says so with its progress; Play waits for the first run', async () => {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    // A slow network: the core's .wasm arrives 3 s late (the worker's request included).
+    await context.route(/\.wasm(\?|$)/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    await waitFor(page, () => /Loading the simulation core/.test(window.__roverlab?.progress ?? ''));
+    expect(await page.isVisible('#progress')).toBe(true);
+    expect(await page.isDisabled('#play')).toBe(true);
+    await waitFor(page, () => /Loading the simulation core \(\d[\d,]* of \d[\d,]* kB\)/.test(window.__roverlab?.progress ?? '') || window.__roverlab?.ready);
+    await waitFor(page, () => window.__roverlab.ready);
+    expect(await page.isDisabled('#play')).toBe(false);
+    expect(await page.isVisible('#progress')).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });
