@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { applyTemplate, defaultValues } from '../../web/src/editor/templates.js';
-import { collectErrors, launchBrowser, resultsDir, startDevServer } from './support.mjs';
+import { launchBrowser, openAppPage, resultsDir, startDevServer } from './support.mjs';
 
 let browser;
 let server;
@@ -40,10 +40,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   let url;
   ({ server, url } = await startDevServer());
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  errors = collectErrors(page);
-  await page.goto(url, { waitUntil: 'load', timeout: 90_000 });
-  await waitFor(() => window.__roverlab?.ready && window.__roverlab?.editorReady);
+  ({ page, errors } = await openAppPage(browser, url));
 }, 180_000);
 
 afterAll(async () => {

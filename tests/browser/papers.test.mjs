@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { collectErrors, imageStats, launchBrowser, resultsDir, startDevServer } from './support.mjs';
+import { imageStats, launchBrowser, openAppPage, resultsDir, startDevServer } from './support.mjs';
 
 let browser;
 let server;
@@ -17,10 +17,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   let url;
   ({ server, url } = await startDevServer());
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  errors = collectErrors(page);
-  await page.goto(url, { waitUntil: 'load', timeout: 90_000 });
-  await waitFor(() => window.__roverlab?.ready && window.__roverlab?.editorReady);
+  ({ page, errors } = await openAppPage(browser, url));
 }, 180_000);
 
 afterAll(async () => {

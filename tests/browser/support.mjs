@@ -88,3 +88,12 @@ export function collectErrors(page) {
   page.on('requestfailed', (request) => errors.push(`request: ${request.url()} ${request.failure()?.errorText}`));
   return errors;
 }
+
+/** A new page at `url` (1280×800 unless told), once the app shows a run and its editor is ready; returns { page, errors }. */
+export async function openAppPage(browser, url, { viewport = { width: 1280, height: 800 } } = {}) {
+  const page = await browser.newPage({ viewport });
+  const errors = collectErrors(page);
+  await page.goto(url, { waitUntil: 'load', timeout: 90_000 });
+  await page.waitForFunction(() => window.__roverlab?.ready && window.__roverlab?.editorReady, null, { timeout: 90_000 });
+  return { page, errors };
+}
