@@ -60,7 +60,8 @@ void Checkpoints::offer(const Simulation& sim) {
 
 bool Checkpoints::seek(Simulation& sim, double t) {
   const double dt = sim.model.dt;
-  if (list_.empty() || t > sim.state.bodies.time + 0.5 * dt || t < list_.front().state.bodies.time - 0.5 * dt)
+  if (!std::isfinite(t) || list_.empty() || t > sim.state.bodies.time + 0.5 * dt ||
+      t < list_.front().state.bodies.time - 0.5 * dt)
     return false;
   size_t i = list_.size();
   while (i > 0 && list_[i - 1].state.bodies.time > t + 0.5 * dt) --i;

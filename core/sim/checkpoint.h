@@ -49,8 +49,8 @@ class Checkpoints {
   void offer(const Simulation& sim);
   /// Goes back to time t (s): the last checkpoint at or before t, then steps
   /// up to t; the checkpoints after t are dropped (the run goes on from t, a
-  /// new branch). False, and nothing changed, when t is after the run's time
-  /// or before the first checkpoint.
+  /// new branch). False, and nothing changed, when t is after the run's time,
+  /// before the first checkpoint, or not a finite number.
   bool seek(Simulation& sim, double t);
   size_t size() const { return list_.size(); }
   double interval() const { return interval_; }

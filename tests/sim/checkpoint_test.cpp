@@ -3,9 +3,12 @@
 // went back (bit for bit: the checkpoint holds everything that changes,
 // the controller's phase included); seeking forward or before the start is
 // refused; a long run keeps its checkpoints bounded.
-#include <catch2/catch.hpp>
-
 #include "sim/checkpoint.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+
 #include "sim/run.h"
 #include "support/scenario_files.h"
 #include "world/state_hash.h"
@@ -62,6 +65,8 @@ TEST_CASE("a seek after the run's time or before its start is refused and change
   const auto hash = stateHash(sim.state);
   CHECK_FALSE(checkpoints.seek(sim, 0.6));
   CHECK_FALSE(checkpoints.seek(sim, -1.0));
+  CHECK_FALSE(checkpoints.seek(sim, std::nan("")));
+  CHECK_FALSE(checkpoints.seek(sim, -std::numeric_limits<double>::infinity()));
   CHECK(stateHash(sim.state) == hash);
   // Seeking back drops the checkpoints after the new time (the run branches there).
   const size_t before = checkpoints.size();
