@@ -20,7 +20,9 @@ const plots = () => page.evaluate(() => window.__roverlab.plots);
 const waitFor = (fn, arg, timeout = 60_000) => page.waitForFunction(fn, arg, { timeout });
 const chartOf = (p, key) => p.charts.find((c) => c.key === key);
 
+/** A screenshot once the 3-D view has been drawn at its current size. */
 async function screenshot(name) {
+  await waitFor(() => window.__roverlab.viewCurrent);
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(path.join(resultsDir, name), await page.screenshot());
 }
@@ -144,7 +146,9 @@ describe('the plot dock', () => {
       expect(pitch.cursor.values[i]).toBeCloseTo(row[columns.indexOf(name)] * DEG, 2);
     });
     // Pressing a quarter of the way along a time chart moves the timeline there.
-    const over = await page.locator('.plot-card[data-key="wheel_normal_N"] .u-over').boundingBox();
+    const chart = page.locator('.plot-card[data-key="wheel_normal_N"] .u-over');
+    await chart.scrollIntoViewIfNeeded();
+    const over = await chart.boundingBox();
     await page.mouse.click(over.x + over.width / 4, over.y + over.height / 2);
     const picked = await page.$eval('#timeline', (el) => Number(el.value));
     expect(Math.abs(picked - middle)).toBeGreaterThan(0.2);

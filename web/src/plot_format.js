@@ -1,5 +1,5 @@
 // Numbers on the plots: "nice" tick steps (1, 2 or 5 × 10^k), tick labels
-// with one SI prefix per axis (0, 500, 1k, 1.5k rather than 1,500.000), and
+// with one SI prefix per axis (0, 0.5k, 1k, 1.5k rather than 1,500.000), and
 // short values for the legends. Pure functions (tests/js/plots.test.mjs).
 
 const PREFIXES = [
@@ -47,8 +47,15 @@ export function formatTicks(values) {
   let step = Infinity;
   for (let i = 1; i < finite.length; i++) step = Math.min(step, Math.abs(finite[i] - finite[i - 1]));
   if (!Number.isFinite(step) || step === 0) step = largest || 1;
-  const decimals = Math.min(6, Math.max(0, Math.ceil(-Math.log10(step / factor) - 1e-9)));
-  return values.map((v) => (v === null || !Number.isFinite(v) ? '' : trimZero((v / factor).toFixed(decimals)) + prefix));
+  // As many decimals as the step needs to show (2.5 needs one, 0.25 two).
+  let decimals = 0;
+  const scaled = step / factor;
+  while (decimals < 6 && Math.abs(Math.round(scaled * 10 ** decimals) - scaled * 10 ** decimals) > 1e-6 * 10 ** decimals * scaled) decimals++;
+  return values.map((v) => {
+    if (v === null || !Number.isFinite(v)) return '';
+    const text = trimZero((v / factor).toFixed(decimals).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, ''));
+    return text === '0' ? text : text + prefix;
+  });
 }
 
 /** A value for a legend: about 4 significant digits, an SI prefix from 10 000 up. */
@@ -60,8 +67,6 @@ export function formatValue(v) {
     const [factor, prefix] = prefixFor(a);
     return trimZero((v / factor).toPrecision(4).replace(/\.?0+$/, '')) + prefix;
   }
-  if (a === 0) return '0';
-  if (Number.isInteger(v)) return String(v);
-  const decimals = Math.min(6, Math.max(0, 3 - Math.floor(Math.log10(a))));
-  return trimZero(v.toFixed(decimals));
+  if (a === 0 || Number.isInteger(v)) return String(v);
+  return String(Number(v.toPrecision(4)));
 }

@@ -196,9 +196,9 @@ export class Plots {
       this.publish();
       return;
     }
-    const h = Math.round(Math.min(Math.max(this.height ?? this.defaultHeight(), MIN_DOCK_PX), this.maxHeight()));
+    const enlarged = this.restHeight !== null;  // enlarged, the dock follows the window's height
+    const h = Math.round(Math.min(Math.max(enlarged ? Infinity : (this.height ?? this.defaultHeight()), MIN_DOCK_PX), this.maxHeight()));
     this.dock.style.height = `${h}px`;
-    const enlarged = this.restHeight !== null;
     this.dock.querySelector('#plot-max').textContent = enlarged ? '⤡ Smaller' : '⤢ Enlarge';
     this.publish();
   }
@@ -215,7 +215,6 @@ export class Plots {
       this.restHeight = null;
     } else {
       this.restHeight = this.height ?? this.defaultHeight();
-      this.height = this.maxHeight();
     }
     this.open = true;
     this.applyHeight();
