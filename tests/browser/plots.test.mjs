@@ -3,7 +3,8 @@
 // a chart" shows that column's data, the charts' cursor follows the scrubbed
 // timeline (and pressing on a chart moves the timeline), PNG and CSV exports,
 // a scenario switch, and 1920×1080. Screenshots: test-results/plots-dock.png
-// (1280×800, dock enlarged during climb-articulated6) and plots-dock-1920.png.
+// (1280×800, dock enlarged during climb-articulated6), plots-dock-1920.png
+// and the exported image, plots-export.png.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -23,6 +24,8 @@ const chartOf = (p, key) => p.charts.find((c) => c.key === key);
 /** A screenshot once the 3-D view has been drawn at its current size. */
 async function screenshot(name) {
   await waitFor(() => window.__roverlab.viewCurrent);
+  const drawn = await page.evaluate(() => window.__roverlab.drawn);
+  await waitFor((n) => window.__roverlab.drawn >= n + 2 && window.__roverlab.viewCurrent, drawn);
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(path.join(resultsDir, name), await page.screenshot());
 }
@@ -161,6 +164,7 @@ describe('the plot dock', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#plot-png')]);
     expect(download.suggestedFilename()).toMatch(/^roverlab-plots-articulated6-climbs-the-0.65-m-step-\d{8}-\d{6}\.png$/);
     const png = readFileSync(await download.path());
+    writeFileSync(path.join(resultsDir, 'plots-export.png'), png);
     expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const width = png.readUInt32BE(16);
     const height = png.readUInt32BE(20);

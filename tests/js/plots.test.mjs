@@ -32,6 +32,7 @@ describe('plot numbers', () => {
     expect(formatValue(-1.7071)).toBe('-1.707');
     expect(formatValue(25431)).toBe('25.43k');
     expect(formatValue(3)).toBe('3');
+    expect(formatValue(0.000099661)).toBe('9.97e-5');
     expect(formatValue(NaN)).toBe('–');
   });
 });

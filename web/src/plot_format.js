@@ -58,7 +58,7 @@ export function formatTicks(values) {
   });
 }
 
-/** A value for a legend: about 4 significant digits, an SI prefix from 10 000 up. */
+/** A value for a legend: about 4 significant digits, an SI prefix from 10 000 up, below 0.001 as 1.23e-4. */
 export function formatValue(v) {
   if (v === null || v === undefined || Number.isNaN(v)) return '–';
   if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
@@ -68,5 +68,6 @@ export function formatValue(v) {
     return trimZero((v / factor).toPrecision(4).replace(/\.?0+$/, '')) + prefix;
   }
   if (a === 0 || Number.isInteger(v)) return String(v);
+  if (a < 1e-3) return v.toExponential(2);
   return String(Number(v.toPrecision(4)));
 }
