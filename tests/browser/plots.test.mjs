@@ -50,7 +50,7 @@ beforeAll(async () => {
   errors = collectErrors(page);
   await page.goto(url, { waitUntil: 'load' });
   await waitFor(() => window.__roverlab?.ready);
-  await choose('climb-articulated6', 3);
+  await choose('climb-articulated6', 1.5);
 }, 120_000);
 
 afterAll(async () => {
@@ -217,7 +217,7 @@ describe('the plot dock', () => {
     expect(p.quantities).not.toContain('col:climb_phase');
     const narrow = chartOf(p, 'wheel_normal_N').width;
     await page.setViewportSize({ width: 1920, height: 1080 });
-    await choose('climb-articulated6', 2);
+    await choose('climb-articulated6', 1);
     await waitFor(() => window.__roverlab.plots.charts.some((c) => c.key === 'col:wheel_front_left_speed_rad_s'));
     const wide = await plots();
     const rowTops = await page.$$eval('.plot-card', (cards) => new Set(cards.map((c) => c.offsetTop)).size);

@@ -49,6 +49,8 @@ export class Plots {
       this.picker.blur();  // the keys drive the robot again
       if (key) this.addChart(key);
     });
+    // A button pressed with the mouse gives the keys back to driving (Space would press it again).
+    for (const button of dock.querySelectorAll('#plot-bar button')) button.addEventListener('pointerup', () => button.blur());
     this.wireGrip(dock.querySelector('#plot-grip'));
     new ResizeObserver(() => this.layout()).observe(this.body);
     window.addEventListener('resize', () => this.applyHeight());
