@@ -2,7 +2,7 @@
 // (by its grip and Enlarge) and its charts with it, a quantity picked in "Add
 // a chart" shows that column's data, the charts' cursor follows the scrubbed
 // timeline (and pressing on a chart moves the timeline), PNG and CSV exports,
-// a scenario switch, and 1920×1080. Screenshots: test-results/plots-dock.png
+// a scenario switch, 1920×1080, and the dock stepping aside for the other tabs. Screenshots: test-results/plots-dock.png
 // (1280×800, dock enlarged during climb-articulated6), plots-dock-1920.png
 // and the exported image, plots-export.png.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -226,6 +226,13 @@ describe('the plot dock', () => {
     expect((await page.locator('#view').boundingBox()).height).toBeGreaterThanOrEqual(219);
     await screenshot('plots-dock-1920.png');
     await page.setViewportSize({ width: 1280, height: 800 });
+    // The other tabs need the view: the dock steps aside, and comes back with its charts.
+    await page.click('#tab-edit');
+    await waitFor(() => window.__roverlab.tab === 'edit' && window.__roverlab.plots.hidden);
+    expect(await page.isVisible('#plot-dock')).toBe(false);
+    await page.click('#tab-sim');
+    await waitFor(() => !window.__roverlab.plots.hidden);
+    expect(await page.isVisible('.plot-card[data-key="pitch_rad"] canvas')).toBe(true);
     expect(errors).toEqual([]);
   }, 60_000);
 });

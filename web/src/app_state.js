@@ -44,7 +44,7 @@ export function createAppState() {
     tipping: undefined,   // the robot nears tipping over
     flipped: undefined,   // the robot lies upside down
     fps: undefined,       // frames per second measured by the view quality watch
-    plots: undefined,     // the plot dock (plots.js): { open, height, keys, quantities, cursorTime, charts: [{ key, title, columns, width, height, points, last, cursor }] }
+    plots: undefined,     // the plot dock (plots.js): { open, hidden, height, keys, quantities, cursorTime, charts: [{ key, title, columns, width, height, points, last, cursor }] }
     // --- the editor and links
     editor: undefined,    // { issues, valid, track1, large } of the editor's last inspection
     editorReady: undefined,

@@ -267,6 +267,7 @@ export class SideChart {
     if (left.map((w) => w.label).join() !== this.shown?.map((w) => w.label).join()) {
       this.shown = left;
       this.values = fillLegend(this.legend, left.map((w) => w.label));
+      this.legendChanged = true;
     }
     this.draw();
   }

@@ -57,6 +57,8 @@ export class Plots {
     $('timeline')?.addEventListener('input', () => this.setCursor(Number($('timeline').value)));
     signals?.tabChanged.add((tab) => {
       dock.hidden = tab !== 'sim';  // the other tabs need the view
+      if (!dock.hidden && this.telemetry) this.update(this.telemetry);
+      this.publish();
     });
     this.applyHeight();
   }
@@ -74,14 +76,15 @@ export class Plots {
   /** Redraws every chart from the telemetry (telemetry.js). */
   update(telemetry) {
     this.telemetry = telemetry;
+    if (!this.open || this.dock.hidden) return;  // drawn when shown again
     const k = Math.max(1, Math.ceil(telemetry.rows / MAX_POINTS));
     this.cursorTime = this.state?.scrubbing ? Number(this.$('timeline').value) : null;
     for (const c of this.charts) {
       c.cursorTime = this.cursorTime;
       c.setData(telemetry, k);
     }
-    // A legend that took another line (the side view's, once it knows its wheels): the charts laid out again.
-    if (this.charts.some((c) => c.head.offsetHeight !== c.headHeight)) this.layout();
+    // A legend filled anew (the side view's, once it knows its wheels): the charts laid out again.
+    if (this.charts.some((c) => c.legendChanged)) this.layout();
     this.showCursorTime();
     this.publish();
   }
@@ -208,6 +211,7 @@ export class Plots {
   setOpen(open) {
     this.open = open;
     this.applyHeight();
+    if (open && this.telemetry) this.update(this.telemetry);
   }
 
   /** Enlarge: the dock takes all but MIN_VIEW_PX of the height; again: back to the height before. */
@@ -257,10 +261,15 @@ export class Plots {
     const cellH = Math.max(100, Math.floor((H - (rows - 1) * GAP) / rows));
     this.body.style.gridTemplateColumns = `repeat(${cols}, ${cellW}px)`;
     this.body.style.gridAutoRows = `${cellH}px`;
-    for (const c of this.charts) {
-      c.headHeight = c.head.offsetHeight;
-      c.setSize(cellW - 2, cellH - c.headHeight - 2);
-    }
+    // Each head keeps the height its title and legend take now (values have a fixed width):
+    // a value that makes the legend wrap clips the legend, never the chart.
+    for (const c of this.charts) c.head.style.height = '';
+    const heads = this.charts.map((c) => c.head.offsetHeight);
+    this.charts.forEach((c, i) => {
+      c.head.style.height = `${heads[i]}px`;
+      c.legendChanged = false;
+      c.setSize(cellW - 2, cellH - heads[i] - 2);
+    });
     this.publish();
   }
 
