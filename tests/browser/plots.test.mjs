@@ -104,8 +104,10 @@ describe('the plot dock', () => {
   test('a quantity or a column picked in "Add a chart" shows its data (angles in degrees)', async () => {
     const options = await page.$$eval('#plot-add option', (os) => os.map((o) => o.value));
     expect(options).toEqual(expect.arrayContaining(['joint_rad', 'wheel_speed_rad_s', 'col:climb_phase', 'col:wheel_front_left_speed_rad_s']));
-    await page.selectOption('#plot-add', 'joint_rad');
-    await page.selectOption('#plot-add', 'col:wheel_front_left_speed_rad_s');
+    for (const key of ['joint_rad', 'col:wheel_front_left_speed_rad_s']) {
+      await page.click('#plot-add');  // the pointer on the picker, then a choice in its list
+      await page.selectOption('#plot-add', key);
+    }
     await waitFor(() => {
       const p = window.__roverlab.plots;
       return ['joint_rad', 'col:wheel_front_left_speed_rad_s'].every((k) => p.charts.find((c) => c.key === k)?.points > 10);
@@ -120,6 +122,18 @@ describe('the plot dock', () => {
     expect(await page.inputValue('#plot-add')).toBe('');  // ready for the next pick
     // The new chart is in the dock, with a card of its own.
     expect(await page.locator('.plot-card[data-key="col:wheel_front_left_speed_rad_s"] canvas').count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('plot-add');  // the keys drive again
+    // With the keyboard, the arrows go through the list and Enter adds the chart.
+    await page.focus('#plot-add');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.inputValue('#plot-add')).toBe('base_position_m');
+    expect((await plots()).keys).not.toContain('base_position_m');
+    await page.keyboard.press('Enter');
+    await waitFor(() => window.__roverlab.plots.charts.some((c) => c.key === 'base_position_m'));
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('plot-add');
+    await page.click('.plot-card[data-key="base_position_m"] .plot-close');
+    await waitFor(() => !window.__roverlab.plots.keys.includes('base_position_m'));
+    await page.evaluate(() => document.activeElement?.blur());
   }, 60_000);
 
   test('the charts show a cursor at the scrubbed time; pressing on a chart moves the timeline', async () => {

@@ -43,11 +43,26 @@ export class Plots {
       this.build();
     });
     dock.querySelector('#plot-png').addEventListener('click', () => this.exportPng());
-    this.picker.addEventListener('change', () => {
+    // A chart picked with the mouse is added at once and the keys drive the robot again; with the
+    // keyboard, the arrows go through the list and Enter adds the chart (the picker keeps the focus).
+    let byPointer = false;
+    const pick = () => {
       const key = this.picker.value;
       this.picker.value = '';
-      this.picker.blur();  // the keys drive the robot again
       if (key) this.addChart(key);
+    };
+    this.picker.addEventListener('pointerdown', () => {
+      byPointer = true;
+    });
+    this.picker.addEventListener('change', () => {
+      if (!byPointer) return;
+      byPointer = false;
+      pick();
+      this.picker.blur();
+    });
+    this.picker.addEventListener('keydown', (e) => {
+      byPointer = false;
+      if (e.key === 'Enter') pick();
     });
     // A button pressed with the mouse gives the keys back to driving (Space would press it again).
     for (const button of dock.querySelectorAll('#plot-bar button')) button.addEventListener('pointerup', () => button.blur());
