@@ -1,6 +1,7 @@
 // Files: the scenario saved as JSON, a scenario file loaded (built in the
 // worker while the current run goes on; it replaces the work only if valid),
-// and the telemetry downloaded as CSV.
+// and the telemetry downloaded as CSV (its "#" lines and name: export_names.js;
+// the version from package.json).
 import { version } from '../../package.json';
 import { csvComments, exportName } from './export_names.js';
 import { formatIssues } from './issues.js';
@@ -27,9 +28,6 @@ export function exportCsv(state, date = new Date()) {
   const comments = csvComments({ scenario, model, telemetry, version, date });
   download(exportName(scenario?.name ?? model.name, date, 'csv'), telemetry.toCsv(comments), 'text/csv');
 }
-
-/** The app's version (package.json), for files that record it. */
-export const appVersion = version;
 
 /** A scenario file's text: built in the worker; it replaces the document only if valid. */
 export function loadScenarioFile({ doc, client, banners }, text, fileName) {
