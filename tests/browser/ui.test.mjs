@@ -172,7 +172,7 @@ describe('the app', () => {
     await waitFor(() => window.__roverlab.time > 1.0);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
     const text = readFileSync(await download.path(), 'utf8');
-    const [header, ...rows] = text.trim().split('\n');
+    const [header, ...rows] = text.trim().split('\n').filter((line) => !line.startsWith('#'));  // after the # lines about the run
     expect(header.split(',')).toEqual(
       expect.arrayContaining(['time_s', 'base_x_m', 'base_z_m', 'base_pitch_rad', 'wheel_normal_N', 'wheel_slip']),
     );

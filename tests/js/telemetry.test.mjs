@@ -13,6 +13,7 @@ describe('Telemetry', () => {
     const lines = t.toCsv().trim().split('\n');
     expect(lines[0]).toBe('time_s,x_m');
     expect(lines[2]).toBe('0.01,2');
+    expect(lines[3]).toBe('0.02,4');  // 6 significant digits: not 0.020000000000000004
     expect(lines).toHaveLength(3001);
   });
 

@@ -1,9 +1,12 @@
 // Files: the scenario saved as JSON, a scenario file loaded (built in the
 // worker while the current run goes on; it replaces the work only if valid),
-// and the telemetry downloaded as CSV.
+// and the telemetry downloaded as CSV (its "#" lines and name: export_names.js;
+// the version from package.json).
+import { version } from '../../package.json';
+import { csvComments, exportName } from './export_names.js';
 import { formatIssues } from './issues.js';
 
-/** Offers `text` as a file named `name` to download. */
+/** Offers `text` (a string or a Blob) as a file named `name` to download. */
 export function download(name, text, type) {
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([text], { type }));
@@ -18,10 +21,12 @@ export function saveScenario(scenario) {
   download(`${name}.json`, JSON.stringify(scenario, null, 2), 'application/json');
 }
 
-/** The run's telemetry as CSV (nothing before a model is built). */
-export function exportCsv(state) {
-  if (!state.model) return;
-  download(`roverlab-${state.model.preset}-${Date.now()}.csv`, state.telemetry.toCsv(), 'text/csv');
+/** The run's telemetry as CSV, with "#" lines about the run first (nothing before a model is built). */
+export function exportCsv(state, date = new Date()) {
+  const { model, telemetry, scenario } = state;
+  if (!model || !telemetry) return;
+  const comments = csvComments({ scenario, model, telemetry, version, date });
+  download(exportName(scenario?.name ?? model.name, date, 'csv'), telemetry.toCsv(comments), 'text/csv');
 }
 
 /** A scenario file's text: built in the worker; it replaces the document only if valid. */

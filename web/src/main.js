@@ -54,7 +54,7 @@ const corePromise = loadCore();  // a core on this thread too: the editor's geom
 
 // The simulation in its worker, and the run it shows.
 const client = new SimClient({ state, signals, banners, speed: () => Number($('speed').value) });
-const run = new Run({ state, signals, stage, plots: new Plots($('plots')), client, banners });
+const run = new Run({ state, signals, stage, plots: new Plots($('plot-dock'), { state, signals }), client, banners });
 const sharing = new Sharing({ state, doc, stage, client, banners, saved: restored });
 wirePickers({ state, signals, doc, initialId: opening.id });
 wireControls({ state, run, client, doc, banners });

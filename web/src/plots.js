@@ -1,146 +1,334 @@
-// Plots of the recorded telemetry (uPlot): section pitch angles vs time
-// (seed 000 fig. 11), wheel-centre trajectories in the side view (fig. 10,
-// a plain canvas: x–z curves are not functions of time), normal and
-// tangential force per wheel, slip per wheel, the normal force on each body
-// box from the terrain, body roll and pitch.
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+// The plot dock under the 3-D view: charts of the run's telemetry (seed 000's
+// section pitch and wheel-centre paths, wheel loads, tangential forces and
+// slip, body contact forces, base roll and pitch by default), and any other
+// quantity or column picked in "Add a chart" (plot_quantities.js groups the
+// columns by their names). The dock opens and closes, grows by its grip or
+// the Enlarge button (the view keeps MIN_VIEW_PX), and lays its charts out
+// in a grid that fills it. While the timeline scrubs, every chart shows a
+// cursor at its time; pressing on a chart moves the timeline there. PNG
+// draws the charts, titles and legends into one image. The charts' state
+// is published as state.plots for the browser tests.
+import { download } from './files.js';
+import { exportName } from './export_names.js';
+import { SideChart, TimeChart } from './plot_charts.js';
+import { DEFAULT_KEYS, quantities } from './plot_quantities.js';
+import './plots.css';
 
-const PALETTE = ['#d9822b', '#3d7fbf', '#6aa84f', '#b85450', '#8e6bbf', '#2aa198', '#c0a020', '#555555'];
-const MAX_POINTS = 1500;
-const DEG = 180 / Math.PI;
-
-/** Indices of the columns whose names match, with labels. */
-function pick(columns, test, label) {
-  const out = [];
-  columns.forEach((name, index) => {
-    const m = test(name);
-    if (m) out.push({ index, label: label(name, m) });
-  });
-  return out;
-}
-
-/** Every k-th frame so that at most MAX_POINTS remain. */
-function stride(n) {
-  return Math.max(1, Math.ceil(n / MAX_POINTS));
-}
+const MAX_POINTS = 1500;   // points per series drawn (every k-th sample beyond)
+const MIN_VIEW_PX = 220;   // the 3-D view keeps at least this height
+const MIN_DOCK_PX = 140;   // an open dock's smallest height
+const CELL_MIN_W = 360;    // a chart's narrowest width (px) before the grid drops a column
+const CELL_ROW_H = 280;    // the dock shows another row of charts at once for each such height (px)
+const GAP = 6;             // between charts (px)
 
 export class Plots {
-  constructor(container) {
-    this.container = container;
+  /** dock: the #plot-dock element; state: the app state (state.plots is written); signals: the app's. */
+  constructor(dock, { state, signals } = {}, $ = (id) => document.getElementById(id)) {
+    Object.assign(this, { dock, state, $ });
+    this.body = dock.querySelector('#plots');
+    this.picker = dock.querySelector('#plot-add');
     this.charts = [];
+    this.keys = [...DEFAULT_KEYS];
+    this.list = [];
+    this.telemetry = null;
+    this.open = true;
+    this.height = null;      // the open dock's height (px); null: the default for the window
+    this.restHeight = null;  // the height before Enlarge
+    this.cursorTime = null;
+
+    dock.querySelector('#plot-toggle').addEventListener('click', () => this.setOpen(!this.open));
+    dock.querySelector('#plot-max').addEventListener('click', () => this.toggleEnlarged());
+    dock.querySelector('#plot-reset').addEventListener('click', () => {
+      this.keys = [...DEFAULT_KEYS];
+      this.build();
+    });
+    dock.querySelector('#plot-png').addEventListener('click', () => this.exportPng());
+    // A chart picked with the mouse is added at once and the keys drive the robot again; with the
+    // keyboard, the arrows go through the list and Enter adds the chart (the picker keeps the focus).
+    let byPointer = false;
+    const pick = () => {
+      const key = this.picker.value;
+      this.picker.value = '';
+      if (key) this.addChart(key);
+    };
+    this.picker.addEventListener('pointerdown', () => {
+      byPointer = true;
+    });
+    this.picker.addEventListener('change', () => {
+      if (!byPointer) return;
+      byPointer = false;
+      pick();
+      this.picker.blur();
+    });
+    this.picker.addEventListener('keydown', (e) => {
+      byPointer = false;
+      if (e.key === 'Enter') pick();
+    });
+    // A button pressed with the mouse gives the keys back to driving (Space would press it again).
+    for (const button of dock.querySelectorAll('#plot-bar button')) button.addEventListener('pointerup', () => button.blur());
+    this.wireGrip(dock.querySelector('#plot-grip'));
+    new ResizeObserver(() => this.layout()).observe(this.body);
+    window.addEventListener('resize', () => this.applyHeight());
+    $('timeline')?.addEventListener('input', () => this.setCursor(Number($('timeline').value)));
+    signals?.tabChanged.add((tab) => {
+      dock.hidden = tab !== 'sim';  // the other tabs need the view
+      if (!dock.hidden && this.telemetry) this.update(this.telemetry);
+      this.publish();
+    });
+    this.applyHeight();
   }
 
-  /** Builds the charts for a model's telemetry columns. */
+  /** Builds the charts for a model's telemetry columns (the charts picked before stay when the columns have them). */
   setModel(model) {
-    this.container.textContent = '';
-    this.charts = [];
     this.model = model;
-    const c = model.columns;
-    const wheelNames = model.wheels.map((w) => w.name);
-    const perWheel = (suffix) =>
-      pick(c, (n) => wheelNames.find((w) => n === `${w}_${suffix}`), (n, w) => w.replace(/^wheel_/, ''));
-    this.addChart('Section pitch (deg)', pick(c, (n) => /_pitch_rad$/.test(n), (n) => n.replace(/_pitch_rad$/, '')), DEG);
-    this.addTrajectory();
-    this.addChart('Normal force (N)', perWheel('normal_N'));
-    this.addChart('Tangential force (N)', perWheel('tangential_N'));
-    this.addChart('Slip', perWheel('slip'));
-    this.addChart('Body contact normal force (N)', pick(c, (n) => /^box_.+_normal_N$/.test(n), (n) => n.slice(4, -9)));
-    this.addChart('Base roll, pitch (deg)', pick(c, (n) => /^base_(roll|pitch)_rad$/.test(n), (n) => n.slice(5, -4)), DEG);
-  }
-
-  addChart(title, series, scale = 1) {
-    const box = document.createElement('div');
-    box.className = 'plot';
-    this.container.append(box);
-    const width = Math.max(280, this.container.clientWidth - 16);
-    const chart = new uPlot(
-      {
-        title,
-        width,
-        height: 150,
-        scales: { x: { time: false } },
-        axes: [{ label: 't (s)', size: 30 }, { size: 46 }],
-        legend: { live: false },
-        series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: PALETTE[i % PALETTE.length], width: 1.2 }))],
-      },
-      [[], ...series.map(() => [])],
-      box,
-    );
-    this.charts.push({ kind: 'time', chart, series, scale, title });
-  }
-
-  addTrajectory() {
-    const box = document.createElement('div');
-    box.className = 'plot';
-    const title = document.createElement('div');
-    title.className = 'plot-title';
-    title.textContent = 'Wheel centres, side view (left wheels, x–z in m)';
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.max(280, this.container.clientWidth - 16);
-    canvas.height = 150;
-    box.append(title, canvas);
-    this.container.append(box);
-    const cols = this.model.columns;
-    const wheels = this.model.wheels
-      .map((w) => ({ name: w.name, x: cols.indexOf(`${w.name}_x_m`), y: cols.indexOf(`${w.name}_y_m`), z: cols.indexOf(`${w.name}_z_m`) }))
-      .filter((w) => w.x >= 0 && w.z >= 0);
-    this.charts.push({ kind: 'xz', canvas, wheels, title: title.textContent });
+    this.telemetry = null;
+    this.cursorTime = null;
+    this.list = quantities(model.columns, model.wheels.map((w) => w.name));
+    this.fillPicker();
+    this.build();
   }
 
   /** Redraws every chart from the telemetry (telemetry.js). */
   update(telemetry) {
-    const n = telemetry.rows;
-    const k = stride(n);
-    const t = [];
-    for (let i = 0; i < n; i += k) t.push(telemetry.value(i, 0));
+    this.telemetry = telemetry;
+    if (!this.open || this.dock.hidden) return;  // drawn when shown again
+    const k = Math.max(1, Math.ceil(telemetry.rows / MAX_POINTS));
+    this.cursorTime = this.state?.scrubbing ? Number(this.$('timeline').value) : null;
     for (const c of this.charts) {
-      if (c.kind === 'time') {
-        const data = [t];
-        for (const s of c.series) {
-          const v = [];
-          for (let i = 0; i < n; i += k) v.push(telemetry.value(i, s.index) * c.scale);
-          data.push(v);
-        }
-        c.chart.setData(data);
-      } else {
-        this.drawTrajectory(c, telemetry, k);
-      }
+      c.cursorTime = this.cursorTime;
+      c.setData(telemetry, k);
+    }
+    // A legend filled anew (the side view's, once it knows its wheels): the charts laid out again.
+    if (this.charts.some((c) => c.legendChanged)) this.layout();
+    this.showCursorTime();
+    this.publish();
+  }
+
+  /** The cursor at a time (s) on every chart, or none (null). */
+  setCursor(time) {
+    this.cursorTime = time;
+    for (const c of this.charts) c.setCursor(time);
+    this.showCursorTime();
+    this.publish();
+  }
+
+  showCursorTime() {
+    this.dock.querySelector('#plot-cursor').textContent =
+      this.cursorTime === null ? '' : `cursor t = ${this.cursorTime.toFixed(3)} s`;
+  }
+
+  fillPicker() {
+    const p = this.picker;
+    p.textContent = '';
+    p.append(new Option('Add a chart…', ''));
+    const groups = [
+      ['Quantities', this.list.filter((q) => !q.single)],
+      ['One column', this.list.filter((q) => q.single)],
+    ];
+    for (const [label, items] of groups) {
+      const g = document.createElement('optgroup');
+      g.label = label;
+      for (const q of items) g.append(new Option(q.single ? q.title : `${q.title}${q.unit ? ` (${q.unit})` : ''}`, q.key));
+      p.append(g);
     }
   }
 
-  drawTrajectory(c, telemetry, k) {
-    const n = telemetry.rows;
-    const at = (i, col) => telemetry.value(i, col);
-    const g = c.canvas.getContext('2d');
-    const { width, height } = c.canvas;
-    g.clearRect(0, 0, width, height);
-    const left = n ? c.wheels.filter((w) => w.y < 0 || at(0, w.y) >= -1e-9) : [];
-    let x0 = Infinity, x1 = -Infinity, z0 = Infinity, z1 = -Infinity;
-    for (const w of left)
-      for (let i = 0; i < n; i += k) {
-        const x = at(i, w.x), z = at(i, w.z);
-        x0 = Math.min(x0, x); x1 = Math.max(x1, x); z0 = Math.min(z0, z); z1 = Math.max(z1, z);
-      }
-    if (!(x1 >= x0)) return;
-    const pad = 24;
-    const s = Math.min((width - 2 * pad) / Math.max(x1 - x0, 0.1), (height - 2 * pad) / Math.max(z1 - z0, 0.1));
-    const px = (x) => pad + (x - x0) * s;
-    const pz = (z) => height - pad - (z - z0) * s;  // equal scales: the path's true shape
-    g.strokeStyle = '#bbb';
-    g.strokeRect(pad, pad, width - 2 * pad, height - 2 * pad);
-    g.fillStyle = '#555';
-    g.font = '10px sans-serif';
-    g.fillText(`x ${x0.toFixed(2)} … ${x1.toFixed(2)} m, z ${z0.toFixed(2)} … ${z1.toFixed(2)} m`, pad, 12);
-    left.forEach((w, j) => {
-      g.strokeStyle = PALETTE[j % PALETTE.length];
-      g.beginPath();
-      for (let i = 0; i < n; i += k) {
-        const X = px(at(i, w.x)), Z = pz(at(i, w.z));
-        if (i === 0) g.moveTo(X, Z);
-        else g.lineTo(X, Z);
-      }
-      g.stroke();
+  /** The charts of this.keys that the model's columns have. */
+  build() {
+    for (const c of this.charts) c.destroy();
+    this.charts = [];
+    this.body.textContent = '';
+    for (const key of this.keys) this.makeChart(key);
+    this.layout();
+    if (this.telemetry) this.update(this.telemetry);
+    else this.publish();
+  }
+
+  makeChart(key) {
+    const q = this.list.find((x) => x.key === key);
+    if (!q) return null;
+    const handlers = {
+      onRemove: (k) => this.removeChart(k),
+      onPick: (time) => this.pickTime(time),
+    };
+    const chart = q.key === 'side_view' ? new SideChart(q, handlers) : new TimeChart(q, handlers);
+    chart.cursorTime = this.cursorTime;
+    this.body.append(chart.element);
+    this.charts.push(chart);
+    return chart;
+  }
+
+  addChart(key) {
+    const shown = this.charts.find((c) => c.q.key === key);
+    if (!shown) {
+      this.keys.push(key);
+      this.makeChart(key);
+      this.layout();
+      if (this.telemetry) this.update(this.telemetry);
+      else this.publish();
+    }
+    if (!this.open) this.setOpen(true);
+    const card = (shown ?? this.charts[this.charts.length - 1]).element;
+    card.scrollIntoView({ block: 'nearest' });
+  }
+
+  removeChart(key) {
+    this.keys = this.keys.filter((k) => k !== key);
+    const i = this.charts.findIndex((c) => c.q.key === key);
+    if (i < 0) return;
+    const [chart] = this.charts.splice(i, 1);
+    chart.destroy();
+    chart.element.remove();
+    this.layout();
+    this.publish();
+  }
+
+  /** A time picked on a chart: the timeline moves there (and scrubs, see run.js). */
+  pickTime(time) {
+    const timeline = this.$('timeline');
+    if (!timeline || timeline.disabled || !Number.isFinite(time)) return;
+    timeline.value = String(time);
+    timeline.dispatchEvent(new Event('input'));
+  }
+
+  // ------------------------------------------------------------ size
+
+  /** The height the dock and the view share (px). */
+  available() {
+    const stage = this.$('stage');
+    return (stage?.offsetHeight ?? 0) + (this.dock.hidden ? 0 : this.dock.offsetHeight);
+  }
+
+  maxHeight() {
+    return Math.max(MIN_DOCK_PX, this.available() - MIN_VIEW_PX);
+  }
+
+  defaultHeight() {
+    return Math.round(Math.min(Math.max(0.36 * this.available(), 200), 360));
+  }
+
+  applyHeight() {
+    this.dock.classList.toggle('open', this.open);
+    this.dock.querySelector('#plot-toggle').setAttribute('aria-expanded', String(this.open));
+    this.dock.querySelector('#plot-toggle').textContent = this.open ? '▾ Plots' : '▸ Plots';
+    if (!this.open) {
+      this.dock.style.height = '';
+      this.publish();
+      return;
+    }
+    const enlarged = this.restHeight !== null;  // enlarged, the dock follows the window's height
+    const h = Math.round(Math.min(Math.max(enlarged ? Infinity : (this.height ?? this.defaultHeight()), MIN_DOCK_PX), this.maxHeight()));
+    this.dock.style.height = `${h}px`;
+    this.dock.querySelector('#plot-max').textContent = enlarged ? '⤡ Smaller' : '⤢ Enlarge';
+    this.publish();
+  }
+
+  setOpen(open) {
+    this.open = open;
+    this.applyHeight();
+    if (open && this.telemetry) this.update(this.telemetry);
+  }
+
+  /** Enlarge: the dock takes all but MIN_VIEW_PX of the height; again: back to the height before. */
+  toggleEnlarged() {
+    if (this.restHeight !== null) {
+      this.height = this.restHeight;
+      this.restHeight = null;
+    } else {
+      this.restHeight = this.height ?? this.defaultHeight();
+    }
+    this.open = true;
+    this.applyHeight();
+  }
+
+  /** Dragging the grip (the dock's top edge) sets its height. */
+  wireGrip(grip) {
+    let start = null;
+    grip.addEventListener('pointerdown', (e) => {
+      start = { y: e.clientY, h: this.dock.offsetHeight };
+      grip.setPointerCapture(e.pointerId);
+      e.preventDefault();
     });
+    grip.addEventListener('pointermove', (e) => {
+      if (!start) return;
+      this.open = true;
+      this.restHeight = null;
+      this.height = start.h + (start.y - e.clientY);
+      this.applyHeight();
+    });
+    const end = () => {
+      start = null;
+    };
+    grip.addEventListener('pointerup', end);
+    grip.addEventListener('pointercancel', end);
+  }
+
+  /** Charts in a grid filling the dock's width; as many rows at once as its height holds. */
+  layout() {
+    if (!this.open || this.dock.hidden) return;
+    const W = this.body.clientWidth;
+    const H = this.body.clientHeight;
+    const n = this.charts.length;
+    if (!n || W <= 0 || H <= 0) return;
+    const cols = Math.max(1, Math.min(n, Math.floor((W + GAP) / (CELL_MIN_W + GAP))));
+    const rows = Math.max(1, Math.min(Math.ceil(n / cols), Math.floor((H + GAP) / (CELL_ROW_H + GAP))));
+    const cellW = Math.floor((W - (cols - 1) * GAP) / cols);
+    const cellH = Math.max(100, Math.floor((H - (rows - 1) * GAP) / rows));
+    this.body.style.gridTemplateColumns = `repeat(${cols}, ${cellW}px)`;
+    this.body.style.gridAutoRows = `${cellH}px`;
+    // Each head keeps the height its title and legend take now (values have a fixed width):
+    // a value that makes the legend wrap clips the legend, never the chart.
+    for (const c of this.charts) c.head.style.height = '';
+    const heads = this.charts.map((c) => c.head.offsetHeight);
+    this.charts.forEach((c, i) => {
+      c.head.style.height = `${heads[i]}px`;
+      c.legendChanged = false;
+      c.setSize(cellW - 2, cellH - heads[i] - 2);
+    });
+    this.publish();
+  }
+
+  // ------------------------------------------------------------ export, tests
+
+  /** The charts as one PNG image: a title line, then each card where it stands in the dock. */
+  exportPng(date = new Date()) {
+    const body = this.body;
+    if (!this.charts.length) return;
+    const r = window.devicePixelRatio || 1;
+    const top = 22;
+    const width = body.scrollWidth;
+    const height = top + Math.max(...this.charts.map((c) => c.element.offsetTop + c.element.offsetHeight)) + 4;
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(width * r);
+    canvas.height = Math.round(height * r);
+    const g = canvas.getContext('2d');
+    g.scale(r, r);
+    g.fillStyle = '#f6f8fa';
+    g.fillRect(0, 0, width, height);
+    g.fillStyle = '#223';
+    g.font = '600 12px system-ui, sans-serif';
+    g.textBaseline = 'top';
+    const tel = this.telemetry;
+    const range = tel?.rows ? `, t = ${tel.value(0, 0).toFixed(2)} … ${tel.value(tel.rows - 1, 0).toFixed(2)} s` : '';
+    const cursor = this.cursorTime === null ? '' : `, cursor at t = ${this.cursorTime.toFixed(3)} s`;
+    g.fillText(`Roverlab · ${this.state?.scenario?.name ?? this.model?.name ?? ''}${range}${cursor}`, 6, 5);
+    for (const c of this.charts) c.drawInto(g, c.element.offsetLeft, top + c.element.offsetTop);
+    canvas.toBlob((blob) => {
+      if (blob) download(exportName(this.state?.scenario?.name ?? this.model?.name, date, 'png', 'plots'), blob, 'image/png');
+    }, 'image/png');
+  }
+
+  /** state.plots: the dock and its charts, plain data (test_hooks.js publishes it). */
+  publish() {
+    if (!this.state) return;
+    this.state.plots = {
+      open: this.open,
+      hidden: this.dock.hidden,
+      height: this.dock.offsetHeight,
+      keys: [...this.keys],
+      quantities: this.list.map((q) => q.key),
+      cursorTime: this.cursorTime,
+      charts: this.charts.map((c) => c.snapshot()),
+    };
   }
 }

@@ -1,7 +1,15 @@
 // Telemetry rows of a run, sampled by the core every 10 ms of simulated time
 // (the worker sends them with each frame): the plots and the CSV export read
 // them. Stored row-major in one growing Float64Array; at most `maxRows` rows
-// are kept (the oldest are dropped).
+// are kept (the oldest are dropped). The CSV holds 6 significant digits
+// (integers as they are).
+
+/** A number for the CSV: an integer as is, any other at 6 significant digits without trailing zeros. */
+export function csvNumber(v) {
+  if (Number.isInteger(v)) return String(v);
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+  return String(Number(v.toPrecision(6)));
+}
 export class Telemetry {
   constructor(columns, { maxRows = 60000 } = {}) {
     this.columns = columns;
@@ -52,10 +60,15 @@ export class Telemetry {
     return this.data[row * this.width + column];
   }
 
-  /** CSV text: the column names, then one line per row. */
-  toCsv() {
-    const lines = [this.columns.join(',')];
-    for (let r = 0; r < this.rows; r++) lines.push(Array.from(this.data.subarray(r * this.width, (r + 1) * this.width)).join(','));
+  /** CSV text: `comments` as lines starting with "# ", the column names, then one line per row. */
+  toCsv(comments = []) {
+    const lines = comments.map((c) => `# ${String(c).replaceAll('\n', ' ')}`);
+    lines.push(this.columns.join(','));
+    const cells = new Array(this.width);
+    for (let r = 0; r < this.rows; r++) {
+      for (let c = 0; c < this.width; c++) cells[c] = csvNumber(this.data[r * this.width + c]);
+      lines.push(cells.join(','));
+    }
     return lines.join('\n') + '\n';
   }
 }

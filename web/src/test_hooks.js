@@ -16,7 +16,7 @@ import * as THREE from 'three';
  *   shownContacts  contacts drawn: { wheel, box }
  *   issues, error, outcome, warnings, banner, buildMs, loadMs, loadLog, loading, progress,
  *   restarts, tab, phase, tipping, flipped, fps, qualityStep, editor, editorReady, lastRecording, shareUrl, linkOpened,
- *   linkError, stance, stancePose, crawler: as in app_state.js
+ *   linkError, stance, stancePose, crawler, plots: as in app_state.js
  *   doc            the editor's document (EditorDocument)
  *   drawn          views drawn so far (the stage's renders)
  *   cameraSettled  the orbit is at rest: the camera kept its offset from its target over the last two draws
@@ -69,7 +69,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
   const fromState = [
     'issues', 'outcome', 'warnings', 'banner', 'buildMs', 'loadMs', 'loadLog', 'loading', 'progress', 'restarts',
     'tab', 'phase', 'tipping', 'flipped', 'fps', 'qualityStep', 'editor', 'editorReady', 'lastRecording', 'shareUrl', 'linkOpened', 'linkError',
-    'stance', 'stancePose', 'crawler',
+    'stance', 'stancePose', 'crawler', 'plots',
   ];
   const hooks = {};
   const field = (name, get) => Object.defineProperty(hooks, name, { get, enumerable: true });

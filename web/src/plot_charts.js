@@ -1,0 +1,400 @@
+// The charts of the plot dock, one card each: a title and a one-line legend
+// (the value of each series at the cursor, or the newest), then the chart.
+// TimeChart draws columns against time with uPlot (readable axes: sized to
+// their labels, one SI prefix per axis); SideChart draws the wheel centres'
+// paths in the side view (x–z, equal scales) on a canvas of its own, with
+// ticks, labels and the same legend. Both show a cursor at a time (the
+// timeline's, while it scrubs) and draw themselves into a PNG (drawInto).
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+import { formatTicks, formatValue, ticks } from './plot_format.js';
+import { titleWithUnit } from './plot_quantities.js';
+
+export const PALETTE = ['#d9822b', '#3d7fbf', '#6aa84f', '#b85450', '#8e6bbf', '#2aa198', '#c0a020', '#555555', '#e377c2', '#17becf'];
+const FONT = '11px system-ui, sans-serif';
+const AXIS_COLOR = '#445';
+const GRID = { stroke: '#e4e8ec', width: 1 };
+
+/** The card: head (title, ×, legend) and the chart's host. */
+function makeCard(q, onRemove) {
+  const card = document.createElement('div');
+  card.className = 'plot-card';
+  card.dataset.key = q.key;
+  const head = document.createElement('div');
+  head.className = 'plot-head';
+  const title = document.createElement('span');
+  title.className = 'plot-title';
+  title.textContent = titleWithUnit(q);
+  title.title = q.single ? q.title : `${titleWithUnit(q)}: ${(q.series ?? q.wheels).map((s) => s.name ?? s.label).join(', ')}`;
+  const close = document.createElement('button');
+  close.className = 'plot-close';
+  close.textContent = '×';
+  close.title = 'Remove this chart';
+  close.addEventListener('click', () => onRemove(q.key));
+  const legend = document.createElement('span');
+  legend.className = 'plot-legend';
+  head.append(title, legend, close);
+  const body = document.createElement('div');
+  body.className = 'plot-body';
+  card.append(head, body);
+  return { card, head, legend, body };
+}
+
+/** Legend items (swatch, label, value); returns the value elements. */
+function fillLegend(legend, labels) {
+  legend.textContent = '';
+  return labels.map((label, i) => {
+    const item = document.createElement('span');
+    item.className = 'plot-key';
+    const swatch = document.createElement('i');
+    swatch.style.background = PALETTE[i % PALETTE.length];
+    const value = document.createElement('b');
+    item.append(swatch, `${label} `, value);
+    legend.append(item);
+    return value;
+  });
+}
+
+/** An axis as wide (or tall) as its labels need. */
+function axisSize(self, values, axisIdx, cycleNum) {
+  const axis = self.axes[axisIdx];
+  if (cycleNum > 1) return axis._size;
+  let size = axis.ticks.size + axis.gap;
+  const longest = (values ?? []).reduce((a, v) => (String(v).length > a.length ? String(v) : a), '');
+  if (longest) {
+    self.ctx.font = axis.font[0];
+    size += self.ctx.measureText(longest).width / uPlot.pxRatio;
+  }
+  return Math.ceil(size + 2);
+}
+
+/** Draws a card's head (title, legend) and its canvas at (x, y) of a 2-D context (CSS px). */
+function drawCard(g, { card, head, legend }, canvas, x, y) {
+  const w = card.offsetWidth;
+  g.fillStyle = '#fff';
+  g.fillRect(x, y, w, card.offsetHeight);
+  g.textBaseline = 'top';
+  g.font = `600 ${FONT}`;
+  g.fillStyle = '#223';
+  const title = head.querySelector('.plot-title').textContent;
+  g.fillText(title, x + 4, y + 3);
+  let cx = x + 10 + g.measureText(title).width;
+  let cy = y + 3;
+  g.font = FONT;
+  for (const item of legend.children) {
+    const text = item.textContent;
+    const width = 12 + g.measureText(text).width + 8;
+    if (cx + width > x + w) {
+      cx = x + 4;
+      cy += 14;
+    }
+    g.fillStyle = item.querySelector('i').style.background;
+    g.fillRect(cx, cy + 2, 9, 9);
+    g.fillStyle = '#334';
+    g.fillText(text, cx + 12, cy);
+    cx += width;
+  }
+  const top = y + head.offsetHeight;
+  g.drawImage(canvas, x, top, canvas.clientWidth, canvas.clientHeight);
+}
+
+export class TimeChart {
+  /** q: a quantity (plot_quantities.js); onRemove(key); onPick(time): the user picked a time on the chart. */
+  constructor(q, { onRemove, onPick }) {
+    this.q = q;
+    Object.assign(this, makeCard(q, onRemove));
+    this.values = fillLegend(this.legend, q.series.map((s) => s.label));
+    this.cursorTime = null;
+    this.data = [[], ...q.series.map(() => [])];
+    const values = (u, splits) => formatTicks(splits);
+    this.chart = new uPlot(
+      {
+        width: 300,
+        height: 120,
+        scales: { x: { time: false } },
+        axes: [
+          { font: FONT, labelFont: FONT, label: 't (s)', labelSize: 13, labelGap: 0, size: 18, gap: 2, ticks: { size: 3 }, values, grid: GRID, stroke: AXIS_COLOR },
+          { font: FONT, size: axisSize, gap: 3, ticks: { size: 3 }, values, grid: GRID, stroke: AXIS_COLOR },
+        ],
+        legend: { show: false },
+        cursor: { y: false, drag: { x: false, y: false, setScale: false }, points: { size: 5 } },
+        series: [{}, ...q.series.map((s, i) => ({ label: s.label, stroke: PALETTE[i % PALETTE.length], width: 1.2 }))],
+        hooks: { setCursor: [(u) => this.showValues(u.cursor.idx)] },
+      },
+      this.data,
+      this.body,
+    );
+    // Pressing (and dragging) on the chart picks a time: the timeline moves there.
+    const over = this.chart.over;
+    const pick = (e) => {
+      if (e.buttons & 1) onPick(this.chart.posToVal(e.offsetX, 'x'));
+    };
+    over.addEventListener('pointerdown', pick);
+    over.addEventListener('pointermove', pick);
+    over.addEventListener('pointerleave', () => requestAnimationFrame(() => this.applyCursor()));
+  }
+
+  get element() {
+    return this.card;
+  }
+
+  setSize(width, height) {
+    this.chart.setSize({ width, height: Math.max(60, height) });
+  }
+
+  /** The quantity's columns from the telemetry, every k-th row (unit-converted). */
+  setData(telemetry, k) {
+    const n = telemetry.rows;
+    const t = [];
+    for (let i = 0; i < n; i += k) t.push(telemetry.value(i, 0));
+    const data = [t];
+    for (const s of this.q.series) {
+      const v = [];
+      for (let i = 0; i < n; i += k) v.push(telemetry.value(i, s.index) * this.q.scale);
+      data.push(v);
+    }
+    this.data = data;
+    this.chart.setData(data);
+    this.applyCursor();
+  }
+
+  /** The cursor at a time (s), or none (null): the legend then shows the newest values. */
+  setCursor(time) {
+    this.cursorTime = time;
+    this.applyCursor();
+  }
+
+  applyCursor() {
+    const u = this.chart;
+    if (this.cursorTime === null || !this.data[0].length) {
+      if (u.cursor.left >= 0 && !this.hovered()) u.setCursor({ left: -10, top: -10 });
+      this.showValues(null);
+      return;
+    }
+    if (this.hovered()) return;
+    u.setCursor({ left: u.valToPos(this.cursorTime, 'x'), top: u.bbox.height / uPlot.pxRatio / 2 });
+  }
+
+  hovered() {
+    return this.chart.over.matches(':hover');
+  }
+
+  /** Index of the sample shown in the legend: the cursor's, or the newest. */
+  shownIndex(idx) {
+    return idx ?? (this.data[0].length ? this.data[0].length - 1 : null);
+  }
+
+  showValues(idx) {
+    const i = this.shownIndex(idx);
+    this.values.forEach((el, j) => {
+      el.textContent = i === null ? '–' : formatValue(this.data[j + 1][i]);
+    });
+  }
+
+  /** What the tests read: size, series, points and the cursor's time and values. */
+  snapshot() {
+    const idx = this.chart.cursor.idx;
+    const atCursor = this.cursorTime !== null && idx !== null && idx !== undefined;
+    const last = this.data[0].length - 1;
+    return {
+      key: this.q.key,
+      title: titleWithUnit(this.q),
+      columns: this.q.series.map((s) => s.name),
+      width: this.chart.width,
+      height: this.chart.height,
+      points: this.data[0].length,
+      last: last >= 0 ? this.data.slice(1).map((v) => v[last]) : [],
+      cursor: atCursor ? { time: this.data[0][idx], values: this.data.slice(1).map((v) => v[idx]) } : null,
+    };
+  }
+
+  drawInto(g, x, y) {
+    drawCard(g, this, this.chart.ctx.canvas, x, y);
+    if (this.cursorTime === null || !this.data[0].length) return;
+    // The cursor line (an HTML element on the page) drawn into the image.
+    const u = this.chart;
+    const left = u.valToPos(this.cursorTime, 'x') + u.over.offsetLeft;
+    g.strokeStyle = '#607080';
+    g.setLineDash([4, 3]);
+    g.beginPath();
+    g.moveTo(x + left, y + this.head.offsetHeight + u.over.offsetTop);
+    g.lineTo(x + left, y + this.head.offsetHeight + u.over.offsetTop + u.over.offsetHeight);
+    g.stroke();
+    g.setLineDash([]);
+  }
+
+  destroy() {
+    this.chart.destroy();
+  }
+}
+
+export class SideChart {
+  constructor(q, { onRemove }) {
+    this.q = q;
+    Object.assign(this, makeCard(q, onRemove));
+    this.canvas = document.createElement('canvas');
+    this.body.append(this.canvas);
+    this.cursorTime = null;
+    this.width = 300;
+    this.height = 120;
+    this.telemetry = null;
+    this.k = 1;
+    this.values = [];
+  }
+
+  get element() {
+    return this.card;
+  }
+
+  setSize(width, height) {
+    this.width = width;
+    this.height = Math.max(60, height);
+    const r = window.devicePixelRatio || 1;
+    this.canvas.width = Math.round(this.width * r);
+    this.canvas.height = Math.round(this.height * r);
+    this.canvas.style.width = `${this.width}px`;
+    this.canvas.style.height = `${this.height}px`;
+    this.draw();
+  }
+
+  setData(telemetry, k) {
+    this.telemetry = telemetry;
+    this.k = k;
+    // The left wheels (y ≥ 0 at the start), or every wheel without a y column.
+    const at = (i, col) => telemetry.value(i, col);
+    const left = telemetry.rows ? this.q.wheels.filter((w) => w.y < 0 || at(0, w.y) >= -1e-9) : [];
+    if (left.map((w) => w.label).join() !== this.shown?.map((w) => w.label).join()) {
+      this.shown = left;
+      this.values = fillLegend(this.legend, left.map((w) => w.label));
+      this.legendChanged = true;
+    }
+    this.draw();
+  }
+
+  setCursor(time) {
+    this.cursorTime = time;
+    this.draw();
+  }
+
+  /** The row at or just before the cursor's time (binary search), or the newest. */
+  cursorRow() {
+    const tel = this.telemetry;
+    if (!tel?.rows) return null;
+    if (this.cursorTime === null) return tel.rows - 1;
+    let lo = 0;
+    let hi = tel.rows - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (tel.value(mid, 0) <= this.cursorTime) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  draw() {
+    const g = this.canvas.getContext('2d');
+    const r = window.devicePixelRatio || 1;
+    g.setTransform(r, 0, 0, r, 0, 0);
+    g.clearRect(0, 0, this.width, this.height);
+    const tel = this.telemetry;
+    const wheels = this.shown ?? [];
+    if (!tel?.rows || !wheels.length) return;
+    const n = tel.rows;
+    const k = this.k;
+    const at = (i, col) => tel.value(i, col);
+    let x0 = Infinity, x1 = -Infinity, z0 = Infinity, z1 = -Infinity;
+    for (const w of wheels)
+      for (let i = 0; i < n; i += k) {
+        const x = at(i, w.x), z = at(i, w.z);
+        x0 = Math.min(x0, x); x1 = Math.max(x1, x); z0 = Math.min(z0, z); z1 = Math.max(z1, z);
+      }
+    if (!(x1 >= x0)) return;
+    // Equal scales on x and z (the paths' true shape), the ranges widened to fill the plot.
+    g.font = FONT;
+    const zLabels = formatTicks(ticks(z0 - 0.05, z1 + 0.05, 5));
+    const left = 16 + Math.max(...zLabels.map((s) => g.measureText(s).width)) + 6;
+    const box = { left, top: 6, right: this.width - 10, bottom: this.height - 30 };
+    const w = Math.max(10, box.right - box.left);
+    const h = Math.max(10, box.bottom - box.top);
+    const s = Math.min(w / Math.max(x1 - x0 + 0.1, 0.2), h / Math.max(z1 - z0 + 0.1, 0.2));
+    const cx = (x0 + x1) / 2, cz = (z0 + z1) / 2;
+    const X = (x) => box.left + w / 2 + (x - cx) * s;
+    const Z = (z) => box.top + h / 2 - (z - cz) * s;
+    const xMin = cx - w / 2 / s, xMax = cx + w / 2 / s, zMin = cz - h / 2 / s, zMax = cz + h / 2 / s;
+    // Grid, ticks and labels.
+    g.lineWidth = 1;
+    g.strokeStyle = GRID.stroke;
+    g.fillStyle = AXIS_COLOR;
+    g.textBaseline = 'top';
+    g.textAlign = 'center';
+    const xt = ticks(xMin, xMax, Math.max(2, Math.floor(w / 60)));
+    formatTicks(xt).forEach((label, i) => {
+      const px = Math.round(X(xt[i])) + 0.5;
+      g.beginPath(); g.moveTo(px, box.top); g.lineTo(px, box.bottom + 3); g.stroke();
+      g.fillText(label, px, box.bottom + 5);
+    });
+    g.fillText('x (m)', box.left + w / 2, box.bottom + 17);
+    g.textAlign = 'right';
+    g.textBaseline = 'middle';
+    const zt = ticks(zMin, zMax, Math.max(2, Math.floor(h / 30)));
+    formatTicks(zt).forEach((label, i) => {
+      const pz = Math.round(Z(zt[i])) + 0.5;
+      g.beginPath(); g.moveTo(box.left - 3, pz); g.lineTo(box.right, pz); g.stroke();
+      g.fillText(label, box.left - 5, pz);
+    });
+    g.save();
+    g.translate(2, box.top + h / 2);
+    g.rotate(-Math.PI / 2);
+    g.textAlign = 'center';
+    g.textBaseline = 'top';
+    g.fillText('z (m)', 0, 0);
+    g.restore();
+    g.strokeStyle = AXIS_COLOR;
+    g.strokeRect(box.left + 0.5, box.top + 0.5, w, h);
+    // The paths, and each wheel's centre at the cursor (or the newest).
+    const row = this.cursorRow();
+    g.save();
+    g.beginPath();
+    g.rect(box.left, box.top, w, h);
+    g.clip();
+    wheels.forEach((wheel, j) => {
+      g.strokeStyle = PALETTE[j % PALETTE.length];
+      g.lineWidth = 1.2;
+      g.beginPath();
+      for (let i = 0; i < n; i += k) {
+        if (i === 0) g.moveTo(X(at(i, wheel.x)), Z(at(i, wheel.z)));
+        else g.lineTo(X(at(i, wheel.x)), Z(at(i, wheel.z)));
+      }
+      g.stroke();
+      g.fillStyle = PALETTE[j % PALETTE.length];
+      g.beginPath();
+      g.arc(X(at(row, wheel.x)), Z(at(row, wheel.z)), this.cursorTime === null ? 2.5 : 4, 0, 2 * Math.PI);
+      g.fill();
+    });
+    g.restore();
+    this.values.forEach((el, j) => {
+      el.textContent = `${formatValue(at(row, wheels[j].x))}, ${formatValue(at(row, wheels[j].z))}`;
+    });
+  }
+
+  snapshot() {
+    const row = this.cursorRow();
+    return {
+      key: this.q.key,
+      title: titleWithUnit(this.q),
+      columns: (this.shown ?? []).flatMap((w) => [this.telemetry.columns[w.x], this.telemetry.columns[w.z]]),
+      width: this.width,
+      height: this.height,
+      points: this.telemetry?.rows ? Math.ceil(this.telemetry.rows / this.k) : 0,
+      last: [],
+      cursor: this.cursorTime !== null && row !== null ? { time: this.telemetry.value(row, 0), values: [] } : null,
+    };
+  }
+
+  drawInto(g, x, y) {
+    drawCard(g, this, this.canvas, x, y);
+  }
+
+  destroy() {}
+}
