@@ -6,7 +6,7 @@
 // world points); autosaved work the core rejects is no dead end.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
 import { collectErrors, launchBrowser, resultsDir, root, startDevServer } from './support.mjs';
 
@@ -21,9 +21,17 @@ const waitFor = (p, fn, arg, timeout = 120_000) => p.waitForFunction(fn, arg, { 
 const sub = (a, b) => a.map((x, i) => x - b[i]);
 const length = (v) => Math.hypot(...v);
 
+// The contexts a test opened: closed after it, passed or not (a page left running slows the next).
+const contexts = [];
+async function newContext() {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  contexts.push(context);
+  return context;
+}
+
 /** A page in a browser context of its own (no autosave, nothing shared): a cold open. */
 async function coldPage(href) {
-  const context = await browser.newContext({ viewport: VIEWPORT });
+  const context = await newContext();
   const page = await context.newPage();
   const errors = collectErrors(page);
   await page.goto(href, { waitUntil: 'load', timeout: 90_000 });
@@ -35,6 +43,10 @@ beforeAll(async () => {
   browser = await launchBrowser();
   ({ server, url } = await startDevServer());
 }, 120_000);
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -85,8 +97,10 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
     const orbitA = sub(a.camera.position, a.camera.target);
     expect(a.camera.follow).toBe(true);
 
+    await page.click('#play');  // paused, the sender's page leaves the processor to the receiver's
     const { page: other, errors } = await coldPage(a.shareUrl);
-    await waitFor(other, () => window.__roverlab.linkOpened && window.__roverlab.drawn > 2);
+    // The link's run on show (its first frame placed the camera), not the default one before it.
+    await waitFor(other, () => window.__roverlab.linkOpened && window.__roverlab.preset === 'rocker8' && window.__roverlab.time > 0.1);
     const b = await state(other);
     expect(Math.abs(b.wheelRadius - 0.2)).toBeLessThan(1e-9);
     expect(b.camera.follow).toBe(true);
@@ -108,7 +122,7 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
     const still = await state(page);
     expect(still.camera.follow).toBe(false);
     const { page: third } = await coldPage(still.shareUrl);
-    await waitFor(third, () => window.__roverlab.linkOpened && window.__roverlab.time > 0.5);
+    await waitFor(third, () => window.__roverlab.linkOpened && window.__roverlab.preset === 'rocker8' && window.__roverlab.time > 0.5);
     const c = await state(third);
     expect(c.camera.follow).toBe(false);
     expect(await third.isChecked('#follow')).toBe(false);
@@ -123,7 +137,7 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
     const valid = JSON.parse(readFileSync(path.join(root, 'terrains/flat-rocker8.json'), 'utf8'));
     const invalid = { ...valid, robot: { ...valid.robot, params: { wheel_radius: 5 } } };
     const history = { undo: [{ label: 'wheel_radius = 5', before: valid, after: invalid, restart: true }], redo: [] };
-    const context = await browser.newContext({ viewport: VIEWPORT });
+    const context = await newContext();
     await context.addInitScript((text) => {
       if (sessionStorage.getItem('seeded')) return;  // once: the page's own autosave counts after that
       sessionStorage.setItem('seeded', '1');
@@ -131,7 +145,7 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
     }, JSON.stringify({ savedAt: Date.now(), scenario: invalid, history }));
     const page = await context.newPage();
     const errors = collectErrors(page);
-    await page.goto(url, { waitUntil: 'load' });
+    await page.goto(url, { waitUntil: 'load', timeout: 90_000 });
     await waitFor(page, () => window.__roverlab?.ready && window.__roverlab.banner?.kind === 'warning' && window.__roverlab.time > 0.2);
     const s = await state(page);
     expect(s.banner.text).toMatch(/Your saved work is not valid, so climb-articulated6 runs instead/);
@@ -150,7 +164,7 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
   });
 
   test('while the core loads, a note says so with its progress; Play waits for the first run', async () => {
-    const context = await browser.newContext({ viewport: VIEWPORT });
+    const context = await newContext();
     const page = await context.newPage();
     const errors = collectErrors(page);
     // A slow network: the core's .wasm arrives 3 s late (the worker's request included).
@@ -158,7 +172,7 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
       await new Promise((resolve) => setTimeout(resolve, 3000));
       await route.continue();
     });
-    await page.goto(url, { waitUntil: 'load' });
+    await page.goto(url, { waitUntil: 'load', timeout: 90_000 });
     await waitFor(page, () => /Loading the simulation core/.test(window.__roverlab?.progress ?? ''));
     expect(await page.isVisible('#progress')).toBe(true);
     expect(await page.isDisabled('#play')).toBe(true);

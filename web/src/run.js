@@ -12,7 +12,8 @@ import { showStatus } from './status_line.js';
 import { Telemetry } from './telemetry.js';
 
 const PLOT_EVERY_MS = 250;
-const STEP_SECONDS = 0.01;  // what Step advances: one telemetry sample, a visible tick of the clock
+const STEP_SECONDS = 0.01;
+const IDLE_DRAW_MS = 250;  // a paused view with nothing new is drawn at most this often  // what Step advances: one telemetry sample, a visible tick of the clock
 const VIEW_OPTIONS = ['follow', 'forces', 'f-normal', 'f-tangential', 'f-resultant', 'force-scale', 'trails'];
 
 export class Run {
@@ -20,6 +21,12 @@ export class Run {
     Object.assign(this, { state, signals, stage, plots, client, banners, $ });
     this.lastTick = performance.now();
     this.lastPlot = 0;
+    this.lastDraw = 0;       // when the view was last drawn (ms)
+    this.drawsBefore = 0;
+    this.freshFrame = false; // a frame arrived since the last draw
+    this.lastInput = 0;      // the user's last input anywhere on the page (ms)
+    for (const type of ['pointerdown', 'pointermove', 'wheel', 'keydown', 'input', 'change'])
+      window.addEventListener(type, () => (this.lastInput = performance.now()), { capture: true, passive: true });
     signals.loadStarted.add((entry) => {
       if (entry.keep) return;  // the current run goes on until the new one is built
       this.clearStop();
@@ -197,6 +204,7 @@ export class Run {
     state.previous = state.latest ?? frame;
     state.latest = frame;
     state.arrivedAt = performance.now();
+    this.freshFrame = true;
     if (state.history.push(frame)) state.view.record(frame);
   }
 
@@ -250,7 +258,14 @@ export class Run {
     }
     // While the worker builds a scenario the robot stands still: the view is
     // redrawn only when the camera moves, leaving the processor to the build.
-    stage.render({ ifMoved: busy && !state.scrubbing });
+    // Paused with nothing new (no frame, no scrubbing, no input for a second) it
+    // is drawn when something changed and otherwise at most every IDLE_DRAW_MS.
+    const idle = !state.playing && !state.scrubbing && !this.freshFrame && now - this.lastInput > 1000;
+    const due = now - this.lastDraw >= IDLE_DRAW_MS;
+    stage.render({ ifMoved: (busy && !state.scrubbing) || (idle && !due) });
+    if (stage.draws !== this.drawsBefore) this.lastDraw = now;
+    this.drawsBefore = stage.draws;
+    this.freshFrame = false;
     if (shown && state.firstFrameAt === null) state.firstFrameAt = now;
     return shown;
   }

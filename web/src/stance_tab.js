@@ -95,6 +95,7 @@ export class StanceTab {
         `wheels touching: ${touching.join(' ') || 'none'}; in the air: ${pose.wheels.map((w, k) => (w.contact ? null : k + 1)).filter(Boolean).join(' ') || 'none'}`
       : `s = ${pose.s.toFixed(2)} m: no stance (${pose.reason})`;
     if (pose.stance) this.stage.track(new THREE.Vector3(...pose.position));
+    this.stage.changed = true;  // the rover moved: drawn even while the run is paused
     this.state.stancePose = { index: this.playback.index, s: pose.s, stance: pose.stance, roll: pose.roll, pitch: pose.pitch, touching };
   }
 
