@@ -70,7 +70,7 @@ describe('the app', () => {
     await waitFor(() => !window.__roverlab.playing);
     await drawn(5);  // frames asked for after the pause: the worker has paused
     const paused = (await state()).time;
-    await drawn(20);
+    await drawn(3);  // about three seconds of a paused view
     expect((await state()).time).toBe(paused);
     await page.click('#step');
     await waitFor((t) => window.__roverlab.time > t, paused);
@@ -146,6 +146,31 @@ describe('the app', () => {
     expect((await state()).lastRecording).toMatchObject({ from: 0.5, to: 1.5 });
     expect(webm.length).toBeGreaterThan(1000);
     expect((await state()).scrubbing).toBe(true);  // the view was played back from the recording
+    await page.click('#play');
+    await waitFor(() => window.__roverlab.playing);
+  }, 120_000);
+
+  test('paused with nothing new, the view is drawn about once a second, not at every animation frame', async () => {
+    await choose('#scenario', 'flat-rocker8');
+    const count = async (ms) => {
+      const [d0, t0] = await page.evaluate(() => [window.__roverlab.drawn, performance.now()]);
+      await page.waitForTimeout(ms);
+      const [d1, t1] = await page.evaluate(() => [window.__roverlab.drawn, performance.now()]);
+      return { draws: d1 - d0, seconds: (t1 - t0) / 1000 };
+    };
+    const running = await count(3000);
+    await page.click('#play');  // pause
+    await waitFor(() => !window.__roverlab.playing);
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(1500);  // the last input a second behind
+    const paused = await count(3000);
+    // At most one draw per second of idling (plus one at either end of the span).
+    expect(paused.draws).toBeLessThanOrEqual(Math.ceil(paused.seconds) + 2);
+    expect(running.draws).toBeGreaterThan(paused.draws);
+    // A step draws at once.
+    const before = (await state()).drawn;
+    await page.click('#step');
+    await waitFor((n) => window.__roverlab.drawn > n, before);
     await page.click('#play');
     await waitFor(() => window.__roverlab.playing);
   }, 120_000);

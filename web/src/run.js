@@ -12,8 +12,8 @@ import { showStatus } from './status_line.js';
 import { Telemetry } from './telemetry.js';
 
 const PLOT_EVERY_MS = 250;
-const STEP_SECONDS = 0.01;
-const IDLE_DRAW_MS = 250;  // a paused view with nothing new is drawn at most this often  // what Step advances: one telemetry sample, a visible tick of the clock
+const STEP_SECONDS = 0.01;  // what Step advances: one telemetry sample, a visible tick of the clock
+const IDLE_DRAW_MS = 1000;  // a paused view with nothing new is drawn at most this often
 const VIEW_OPTIONS = ['follow', 'forces', 'f-normal', 'f-tangential', 'f-resultant', 'force-scale', 'trails'];
 
 export class Run {
@@ -201,10 +201,10 @@ export class Run {
       state.startBase = start;
       state.pendingStart = null;
     }
+    this.freshFrame ||= !state.latest || frame[0] !== state.latest[0];  // a paused run's frames repeat the last one
     state.previous = state.latest ?? frame;
     state.latest = frame;
     state.arrivedAt = performance.now();
-    this.freshFrame = true;
     if (state.history.push(frame)) state.view.record(frame);
   }
 
@@ -250,8 +250,14 @@ export class Run {
         `real-time factor ${st.realTimeFactor.toFixed(2)}× · ${Math.round(taken).toLocaleString('en-US')} steps/s (core ${core} steps/s)${fps}`;
     }
     const busy = this.client.busy;
-    if (now - this.lastPlot > PLOT_EVERY_MS && state.telemetry?.rows && !busy) {  // nothing new while the worker builds
+    // Plots and status when there is something new to show (not while the worker builds).
+    const telemetry = state.telemetry;
+    const shownKey = telemetry?.rows
+      ? `${telemetry.rows} ${telemetry.value(telemetry.rows - 1, 0)} ${state.scrubbing ? this.scrubbedTime() : '-'} ${this.plots.charts?.length} ${$('controller').checked}`
+      : null;
+    if (now - this.lastPlot > PLOT_EVERY_MS && shownKey && shownKey !== this.plotKey && !busy) {
       this.lastPlot = now;
+      this.plotKey = shownKey;
       this.plots.update(state.telemetry);
       // The status of the time on show: the scrubbed one, or the newest.
       showStatus(state, $, state.scrubbing ? Math.max(0, state.telemetry.rowAt(this.scrubbedTime())) : state.telemetry.rows - 1);
