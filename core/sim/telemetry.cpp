@@ -54,6 +54,9 @@ std::vector<std::string> telemetryColumns(const Simulation& sim) {
   for (size_t b = 0; b < sim.model.boxes.size(); ++b)
     for (const char* k : {"_contacts", "_normal_N", "_tangential_N"})
       c.push_back(boxName(sim, b) + k);
+  for (const Body& b : bodies)
+    if (isJoint(b) && b.name.rfind("base", 0) != 0)
+      c.push_back(b.name + (b.joint == JointType::Revolute ? "_torque_Nm" : "_force_N"));
   if (sim.controller) c.push_back(sim.controllerKind->phaseColumn);
   return c;
 }
@@ -92,6 +95,8 @@ void telemetryRow(const Simulation& sim, std::vector<double>& row) {
     for (const BodyContact& c : b.contacts) tangential += c.tangentialForce.norm();
     row.insert(row.end(), {static_cast<double>(b.contacts.size()), b.normalLoad, tangential});
   }
+  for (const Body& b : bodies)
+    if (isJoint(b) && b.name.rfind("base", 0) != 0) row.push_back(d.tau[b.vIndex]);
   if (sim.controller) row.push_back(static_cast<double>(sim.controller->phase()));
 }
 

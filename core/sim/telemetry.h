@@ -1,6 +1,7 @@
 // Telemetry of a running simulation: one row of numbers per sample with named
 // columns (time, base pose, joint positions, per wheel: centre, contacts,
-// forces, slip), and the statistics of a run (its summary: sim/describe.h).
+// forces, slip, per joint its torque or force), and the statistics of a run (its summary:
+// sim/describe.h).
 #pragma once
 
 #include <string>
@@ -13,8 +14,11 @@ namespace roverlab {
 /// Column names with units, e.g. "time_s", "base_x_m", "wheel_front_left_normal_N";
 /// pitch and roll as in sim/tilt.h, "base_upside_down" 1 or 0; per body box
 /// "box_BODY_contacts" (touching terrain pieces), "box_BODY_normal_N" and
-/// "box_BODY_tangential_N" (sums of the force magnitudes); with the
-/// controller a last column with its phase value (its kind's phaseColumn).
+/// "box_BODY_tangential_N" (sums of the force magnitudes); per joint, wheels
+/// included, "JOINT_torque_Nm" (revolute) or "JOINT_force_N" (prismatic): the
+/// joint force as the step last evaluated it (drive, limits and springs; the
+/// articulated-body algorithm's τ); with the controller a last column with
+/// its phase value (its kind's phaseColumn).
 std::vector<std::string> telemetryColumns(const Simulation& sim);
 
 /// Values of the columns for the current state and the last step's contacts.
