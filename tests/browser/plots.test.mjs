@@ -104,6 +104,8 @@ describe('the plot dock', () => {
   test('a quantity or a column picked in "Add a chart" shows its data (angles in degrees)', async () => {
     const options = await page.$$eval('#plot-add option', (os) => os.map((o) => o.value));
     expect(options).toEqual(expect.arrayContaining(['joint_rad', 'wheel_speed_rad_s', 'col:climb_phase', 'col:wheel_front_left_speed_rad_s']));
+    // Joint and wheel torques and the sections' extension forces, from the core's telemetry.
+    expect(options).toEqual(expect.arrayContaining(['joint_Nm', 'wheel_torque_Nm', 'joint_N']));
     for (const key of ['joint_rad', 'col:wheel_front_left_speed_rad_s']) {
       await page.click('#plot-add');  // the pointer on the picker, then a choice in its list
       await page.selectOption('#plot-add', key);
