@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { applyTemplate, defaultValues } from '../../web/src/editor/templates.js';
-import { launchBrowser, openAppPage, resultsDir, startDevServer } from './support.mjs';
+import { resultsDir, startApp } from './support.mjs';
 
 let browser;
 let server;
@@ -37,10 +37,7 @@ function outsideSidePanel(selector) {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  let url;
-  ({ server, url } = await startDevServer());
-  ({ page, errors } = await openAppPage(browser, url));
+  ({ browser, server, page, errors } = await startApp());
 }, 180_000);
 
 afterAll(async () => {

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { imageStats, launchBrowser, openAppPage, resultsDir, startDevServer } from './support.mjs';
+import { imageStats, resultsDir, startApp } from './support.mjs';
 
 let browser;
 let server;
@@ -14,10 +14,7 @@ let errors;
 const waitFor = (fn, arg, timeout = 90_000) => page.waitForFunction(fn, arg, { timeout });
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  let url;
-  ({ server, url } = await startDevServer());
-  ({ page, errors } = await openAppPage(browser, url));
+  ({ browser, server, page, errors } = await startApp());
 }, 180_000);
 
 afterAll(async () => {

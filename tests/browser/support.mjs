@@ -97,3 +97,10 @@ export async function openAppPage(browser, url, { viewport = { width: 1280, heig
   await page.waitForFunction(() => window.__roverlab?.ready && window.__roverlab?.editorReady, null, { timeout: 90_000 });
   return { page, errors };
 }
+
+/** Chromium, the dev server and a page with the app ready: { browser, server, url, page, errors }. */
+export async function startApp(options) {
+  const browser = await launchBrowser();
+  const { server, url } = await startDevServer();
+  return { browser, server, url, ...(await openAppPage(browser, url, options)) };
+}

@@ -19,6 +19,11 @@ export function stamp(date) {
   return `${date.getFullYear()}${p(date.getMonth() + 1)}${p(date.getDate())}-${p(date.getHours())}${p(date.getMinutes())}${p(date.getSeconds())}`;
 }
 
+/** roverlab-<scenario>-t<time>s.ext: a picture of the view at simulated time t (s), or from t to `to`. */
+export function viewName(scenarioName, t, ext, to = null) {
+  return `roverlab-${slug(scenarioName)}-t${t.toFixed(3)}s${to === null ? '' : `-to-${to.toFixed(3)}s`}.${ext}`;
+}
+
 /** roverlab-<what->scenario-YYYYmmdd-HHMMSS.ext */
 export function exportName(scenarioName, date, ext, what = '') {
   return `roverlab-${what ? `${what}-` : ''}${slug(scenarioName)}-${stamp(date)}.${ext}`;

@@ -3,7 +3,7 @@
 // and the telemetry downloaded as CSV (its "#" lines and name: export_names.js;
 // the version from package.json).
 import { version } from '../../package.json';
-import { csvComments, exportName } from './export_names.js';
+import { csvComments, exportName, slug } from './export_names.js';
 import { formatIssues } from './issues.js';
 
 /** Offers `text` (a string or a Blob) as a file named `name` to download. */
@@ -17,8 +17,7 @@ export function download(name, text, type) {
 
 /** The scenario as a JSON file named after it. */
 export function saveScenario(scenario) {
-  const name = (scenario.name || 'scenario').replace(/[^\w.-]+/g, '-').toLowerCase();
-  download(`${name}.json`, JSON.stringify(scenario, null, 2), 'application/json');
+  download(`${slug(scenario.name)}.json`, JSON.stringify(scenario, null, 2), 'application/json');
 }
 
 /** The run's telemetry as CSV, with "#" lines about the run first (nothing before a model is built). */

@@ -1,25 +1,14 @@
 // Pictures of the 3-D view: a screenshot (PNG) of the view as it is, and a
 // video (WebM, through MediaRecorder) of the recorded run played back from
 // one time to another of the timeline, at the speed it was simulated. File
-// names come from the scenario and the simulated time.
+// names come from the scenario and the simulated time (export_names.js).
+import { viewName } from './export_names.js';
+import { download } from './files.js';
 
 const VIDEO_FPS = 30;
 const VIDEO_BITS_PER_SECOND = 4_000_000;
 const ENCODER_START_MS = 10_000;
 
-/** "roverlab-<scenario>-t1.234s" (letters, digits and dashes only). */
-export function pictureName(scenario, t) {
-  const name = (scenario?.name || 'scenario').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-  return `roverlab-${name || 'scenario'}-t${t.toFixed(3)}s`;
-}
-
-function downloadBlob(name, blob) {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}
 
 export function wireRecording({ state, stage, run, banners }, $ = (id) => document.getElementById(id)) {
   const canvas = $('view');
@@ -31,7 +20,7 @@ export function wireRecording({ state, stage, run, banners }, $ = (id) => docume
 
   $('screenshot').addEventListener('click', () => {
     stage.render();  // the drawing buffer as the view is now
-    canvas.toBlob((blob) => (blob ? downloadBlob(`${pictureName(state.scenario, shownTime())}.png`, blob) : banners.show('No screenshot: the browser could not encode the view.')), 'image/png');
+    canvas.toBlob((blob) => (blob ? download(viewName(state.scenario?.name, shownTime(), 'png'), blob, 'image/png') : banners.show('No screenshot: the browser could not encode the view.')), 'image/png');
   });
 
   let recording = null;
@@ -95,7 +84,7 @@ export function wireRecording({ state, stage, run, banners }, $ = (id) => docume
       const blob = new Blob(chunks, { type: 'video/webm' });
       state.lastRecording = { bytes: blob.size, from, to };
       note(`Saved ${(blob.size / 1024).toFixed(0)} kB of video (${from.toFixed(2)}–${to.toFixed(2)} s).`);
-      downloadBlob(`${pictureName(state.scenario, from)}-to-${to.toFixed(3)}s.webm`, blob);
+      download(viewName(state.scenario?.name, from, 'webm', to), blob, 'video/webm');
     };
     recorder.start(100);
     $('record').textContent = 'Stop recording';

@@ -5,9 +5,7 @@
 // with its undo history. A banner lists the issues and offers the ways out:
 // fix it in the editor, undo the last change, or discard it.
 import { formatIssues } from './issues.js';
-import { DEFAULT_ID, scenarios } from './scenarios.js';
-
-const defaultScenario = () => JSON.parse(scenarios.find((s) => s.id === DEFAULT_ID).text);
+import { DEFAULT_ID, defaultScenario } from './scenarios.js';
 
 export function rejectedAtStart({ state, signals, doc, client, banners, issues }, $ = (id) => document.getElementById(id)) {
   state.issues = issues;

@@ -21,8 +21,6 @@ export class Run {
     Object.assign(this, { state, signals, stage, plots, client, banners, $ });
     this.lastTick = performance.now();
     this.lastPlot = 0;
-    this.lastDraw = 0;       // when the view was last drawn (ms)
-    this.drawsBefore = 0;
     this.freshFrame = false; // a frame arrived since the last draw
     this.lastInput = 0;      // the user's last input anywhere on the page (ms)
     for (const type of ['pointerdown', 'pointermove', 'wheel', 'keydown', 'input', 'change'])
@@ -250,12 +248,14 @@ export class Run {
         `real-time factor ${st.realTimeFactor.toFixed(2)}× · ${Math.round(taken).toLocaleString('en-US')} steps/s (core ${core} steps/s)${fps}`;
     }
     const busy = this.client.busy;
-    // Plots and status when there is something new to show (not while the worker builds).
-    const telemetry = state.telemetry;
-    const shownKey = telemetry?.rows
+    // Plots and status every PLOT_EVERY_MS when there is something new to show
+    // (rows, the scrubbed time, the charts, the controller box); not while the worker builds.
+    const { telemetry } = state;
+    const plotDue = now - this.lastPlot > PLOT_EVERY_MS && telemetry?.rows && !busy;
+    const shownKey = plotDue
       ? `${telemetry.rows} ${telemetry.value(telemetry.rows - 1, 0)} ${state.scrubbing ? this.scrubbedTime() : '-'} ${this.plots.charts?.length} ${$('controller').checked}`
       : null;
-    if (now - this.lastPlot > PLOT_EVERY_MS && shownKey && shownKey !== this.plotKey && !busy) {
+    if (plotDue && shownKey !== this.plotKey) {
       this.lastPlot = now;
       this.plotKey = shownKey;
       this.plots.update(state.telemetry);
@@ -267,10 +267,8 @@ export class Run {
     // Paused with nothing new (no frame, no scrubbing, no input for a second) it
     // is drawn when something changed and otherwise at most every IDLE_DRAW_MS.
     const idle = !state.playing && !state.scrubbing && !this.freshFrame && now - this.lastInput > 1000;
-    const due = now - this.lastDraw >= IDLE_DRAW_MS;
-    stage.render({ ifMoved: (busy && !state.scrubbing) || (idle && !due) });
-    if (stage.draws !== this.drawsBefore) this.lastDraw = now;
-    this.drawsBefore = stage.draws;
+    const drawDue = now - stage.drawnAt >= IDLE_DRAW_MS;
+    stage.render({ ifMoved: (busy && !state.scrubbing) || (idle && !drawDue) });
     this.freshFrame = false;
     if (shown && state.firstFrameAt === null) state.firstFrameAt = now;
     return shown;

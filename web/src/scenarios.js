@@ -10,6 +10,9 @@ export const scenarios = Object.entries(files)
   .map(([path, text]) => ({ id: path.split('/').pop().replace(/\.json$/, ''), name: JSON.parse(text).name, text }))
   .sort((a, b) => (a.id === DEFAULT_ID ? -1 : b.id === DEFAULT_ID ? 1 : a.id.localeCompare(b.id)));
 
+/** The default scenario, parsed anew (a fresh object for each caller). */
+export const defaultScenario = () => JSON.parse(scenarios.find((s) => s.id === DEFAULT_ID).text);
+
 const clone = (x) => structuredClone(x);
 
 /** The same scenario with another robot preset (its parameters at their defaults, placed on the ground). */

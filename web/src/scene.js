@@ -41,6 +41,7 @@ export class Stage {
     this.retiring = [];   // disposers waiting for the next show()
     this.retired = [];    // disposers to run after the next render
     this.draws = 0;       // views drawn so far
+    this.drawnAt = 0;     // when the view was last drawn (performance.now(), ms)
     this.cleared = false; // the drawing buffer was cleared (resized) and not drawn since
     this.blankFrames = 0; // animation frames that began with a view drawn before and cleared since
     this.resize();
@@ -205,6 +206,7 @@ export class Stage {
     this.cleared = false;
     this.renderer.render(this.scene, this.camera);
     this.draws++;
+    this.drawnAt = performance.now();
     for (const dispose of this.retired.splice(0)) dispose();
   }
 }

@@ -4,7 +4,7 @@
 // leaves the page responsive), reads share links in it, shows the progress
 // note with Cancel while a build takes long, and passes on what it answers
 // as signals.
-import { DEFAULT_ID, scenarios } from './scenarios.js';
+import { DEFAULT_ID, defaultScenario } from './scenarios.js';
 
 const PROGRESS_AFTER_MS = 300;  // a build taking longer shows the progress note
 const LOG_LENGTH = 20;
@@ -13,7 +13,6 @@ const kB = (bytes) => Math.round(bytes / 1024).toLocaleString('en-US');
 /** " (320 of 650 kB)" from the worker's progress, or "" before any. */
 const coreBytes = (p) => (!p ? '' : p.total ? ` (${kB(p.loaded)} of ${kB(p.total)} kB)` : ` (${kB(p.loaded)} kB)`);
 
-const defaultScenario = () => JSON.parse(scenarios.find((s) => s.id === DEFAULT_ID).text);
 
 export class SimClient {
   /**
