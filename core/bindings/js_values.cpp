@@ -150,11 +150,24 @@ bool numberList(const val& v, const std::string& path, std::vector<double>& out,
 val terrainToJs(const Terrain& terrain) {
   val pieces = val::array();
   for (const TerrainPiece& piece : terrain.pieces) pieces.call<void>("push", pieceMesh(piece));
+  val fields = val::array();
+  for (const Heightfield& f : terrain.heightfields) {
+    val field = val::object();
+    field.set("origin", toTypedArray(std::vector<double>{f.originX, f.originY}));
+    field.set("cell", toTypedArray(std::vector<double>{f.dx, f.dy}));
+    field.set("nx", f.nx);
+    field.set("ny", f.ny);
+    field.set("base", f.base);
+    field.set("color", f.color);
+    field.set("heights", toTypedArray(f.heights));
+    fields.call<void>("push", field);
+  }
   val box = val::object();
   box.set("min", vec3ToJs(terrain.box.min));
   box.set("max", vec3ToJs(terrain.box.max));
   val out = val::object();
   out.set("pieces", pieces);
+  out.set("heightmaps", fields);
   out.set("box", box);
   return out;
 }

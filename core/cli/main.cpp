@@ -58,6 +58,9 @@ int printIssues(const std::vector<Issue>& issues) {
 
 /// --csv-rate bounds (samples per simulated second).
 constexpr double kMinCsvRate = 1e-3, kMaxCsvRate = 1e6;
+/// Largest heightmap image file read (bytes): a 2049 × 2049 16-bit PNG is at
+/// most about 8.4 MB.
+constexpr size_t kMaxImageBytes = size_t{64} << 20;
 
 volatile std::sig_atomic_t interrupted = 0;
 extern "C" void onInterrupt(int) { interrupted = 1; }
@@ -206,7 +209,29 @@ int command(int argc, char** argv) {
                                  std::to_string(kMaxDocumentBytes) + " bytes (16 MiB)"}});
   Expected<std::string> doc = applyOverrides(content, o.sets);
   if (!doc) return printIssues(doc.issues());
-  Expected<Scenario> scenario = parseScenario(doc.value());
+  // Heightmap files are named relative to the scenario's directory.
+  const std::string dir = o.file.find('/') == std::string::npos
+                              ? std::string()
+                              : o.file.substr(0, o.file.rfind('/') + 1);
+  const ScenarioFiles files = [&dir](const std::string& name,
+                                     std::string& error) -> std::optional<std::string> {
+    std::ifstream f(name.empty() || name[0] == '/' ? name : dir + name, std::ios::binary);
+    if (!f) {
+      error = std::strerror(errno);
+      return std::nullopt;
+    }
+    std::string bytes;
+    char chunk[1 << 16];
+    while (bytes.size() <= kMaxImageBytes && f.read(chunk, sizeof chunk))
+      bytes.append(chunk, sizeof chunk);
+    bytes.append(chunk, static_cast<size_t>(f.gcount()));
+    if (bytes.size() > kMaxImageBytes) {
+      error = "larger than " + std::to_string(kMaxImageBytes >> 20) + " MiB";
+      return std::nullopt;
+    }
+    return bytes;
+  };
+  Expected<Scenario> scenario = parseScenario(doc.value(), files);
   if (!scenario) return printIssues(scenario.issues());
   if (o.command == "validate") {
     // The complete check: the file, then the robot placed on its terrain.

@@ -388,6 +388,7 @@ void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBo
     }
     if (contact.points == 0) continue;
     contact.point = weighted / load;
+    contact.load = load;
     out.push_back(contact);
   }
 }

@@ -143,6 +143,7 @@ struct BodyContact {
   int points = 0;                   ///< manifold points carrying force
   Vec3 point = Vec3::Zero();        ///< centre of pressure: the points weighted by normal force (m)
   Vec3 normalForce = Vec3::Zero();  ///< sum of the normal forces on the box (N)
+  double load = 0.0;                ///< sum of the points' normal force magnitudes (N)
   Vec3 tangentialForce = Vec3::Zero();  ///< sum of the friction forces on the box (N)
   Vec3 moment = Vec3::Zero();  ///< moment of all point forces about the world origin (N·m)
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "contact/heightfield_contact.h"
 #include "geometry/gjk.h"
 
 namespace roverlab {
@@ -49,10 +50,6 @@ const Candidate* candidateOf(const std::vector<Candidate>& all, int piece) {
     if (c.piece == piece) return &c;
   return nullptr;
 }
-
-// A crease whose faces turn by less than this (about 3°) is treated as flush:
-// nearly coplanar pieces (typed coordinates, rounding) make one surface.
-constexpr double kCreaseSine = 0.05;
 
 // A contact through a flush seam is a ghost: its nearest point q lies on a
 // face shared with a neighbour (the piece's edge at the seam), where the
@@ -122,35 +119,51 @@ int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& c
     if (pd.feature == Feature::Far || pd.distance >= wheel.radius) continue;
     candidates.push_back({i, pd});
   }
-  for (const Candidate& candidate : candidates) {
-    const int i = candidate.piece;
-    const TerrainPiece& piece = terrain.pieces[i];
-    const PointDistance& pd = candidate.pd;
-    if (pd.distance > 0 && isGhost(terrain, candidates, candidate)) continue;
+  // One contact from a nearest point: on the tread, or on the rim of the cut
+  // for a steeply tilted wheel. `depthAt` is the signed distance of a point to
+  // the piece or feature (m).
+  const auto emit = [&](int id, const Vec3& closest, const Vec3& normal, double distance,
+                        const auto& depthAt) {
     WheelContact c;
-    c.piece = i;
-    c.normal = pd.normal;
-    c.surfacePoint = pd.closest;
-    const double axial = pd.normal.dot(axle);
+    c.piece = id;
+    c.normal = normal;
+    c.surfacePoint = closest;
+    const double axial = normal.dot(axle);
     if (std::abs(axial) <= band) {
-      c.point = centre - wheel.radius * pd.normal;
-      c.distance = pd.distance;
-      c.deflection = wheel.radius - pd.distance;
+      c.point = centre - wheel.radius * normal;
+      c.distance = distance;
+      c.deflection = wheel.radius - distance;
     } else {
       // The sphere's nearest point lies beyond the tread (a steeply tilted
       // wheel): the wheel bears on the rim of the cut on the ground side,
       // the point of that circle nearest the piece. It meets the tread
       // contact continuously at the band edge.
-      const Vec3 across = (pd.normal - axial * axle).normalized();
+      const Vec3 across = (normal - axial * axle).normalized();
       const double rim =
           std::sqrt(std::max(0.0, wheel.radius * wheel.radius - 0.25 * wheel.width * wheel.width));
       c.point = centre - std::copysign(0.5 * wheel.width, axial) * axle - rim * across;
-      const PointDistance depth = pointDistance(piece.shape, c.point, 0.0);
-      if (depth.distance >= 0) continue;
-      c.deflection = -depth.distance;
+      const double depth = depthAt(c.point);
+      if (depth >= 0) return;
+      c.deflection = -depth;
       c.distance = wheel.radius - c.deflection;
     }
     out.push_back(c);
+  };
+  for (const Candidate& candidate : candidates) {
+    const PointDistance& pd = candidate.pd;
+    if (pd.distance > 0 && isGhost(terrain, candidates, candidate)) continue;
+    const Polytope& shape = terrain.pieces[candidate.piece].shape;
+    emit(candidate.piece, pd.closest, pd.normal, pd.distance,
+         [&](const Vec3& p) { return pointDistance(shape, p, 0.0).distance; });
+  }
+  for (size_t h = 0; h < terrain.heightfields.size(); ++h) {
+    const Heightfield& field = terrain.heightfields[h];
+    if (!field.box.overlaps(reach)) continue;
+    scratch.hits.clear();
+    heightfieldSphereHits(field, centre, wheel.radius, scratch.surface, scratch.hits);
+    for (const SurfaceHit& hit : scratch.hits)
+      emit(terrain.heightfieldFirst[h] + static_cast<int>(hit.feature), hit.closest, hit.normal,
+           hit.distance, [&](const Vec3& p) { return hit.face.dot(p - hit.closest); });
   }
   return static_cast<int>(out.size());
 }

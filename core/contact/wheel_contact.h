@@ -9,6 +9,7 @@
 
 #include <vector>
 
+#include "contact/heightfield_contact.h"
 #include "geometry/gjk.h"
 #include "terrain/terrain.h"
 
@@ -41,6 +42,7 @@ struct ContactCandidate {
 struct WheelContactScratch {
   std::vector<int> near;                     ///< pieces whose bounds the wheel reaches
   std::vector<ContactCandidate> candidates;  ///< those the wheel's sphere reaches
+  std::vector<SurfaceHit> surface, hits;     ///< a heightfield's candidates and contacts
 };
 
 /// Contacts of a wheel with centre `centre` (m) and unit axle direction `axle`.

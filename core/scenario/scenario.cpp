@@ -166,7 +166,7 @@ TerrainInspection inspectTerrain(const std::string& text) {
   return out;
 }
 
-Expected<Scenario> parseScenario(const std::string& text) {
+Expected<Scenario> parseScenario(const std::string& text, const ScenarioFiles& files) {
   Expected<json> parsed = readJson(text);
   if (!parsed) return parsed.issues();
   const json& doc = parsed.value();
@@ -191,6 +191,7 @@ Expected<Scenario> parseScenario(const std::string& text) {
   s.description = r.string(doc, "", "description", "");
 
   TerrainContext t;
+  t.files = files;
   readTerrain(r, doc, t);
   readTrack1(r, doc, t);
   s.track1 = t.track1;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "robots/robot.h"
+#include "scenario/scenario_files.h"
 #include "terrain/track1.h"
 #include "world/world.h"
 
@@ -62,7 +63,9 @@ struct Scenario {
 
 /// Parses and validates a scenario. Every problem found is returned as
 /// {path, message}, e.g. `robot.params.wheel_radius: must be in [0.02, 2] m`.
-Expected<Scenario> parseScenario(const std::string& json);
+/// Heightmap files (`terrain.heightmaps[i].file`) are read through `files`;
+/// without it they are refused.
+Expected<Scenario> parseScenario(const std::string& json, const ScenarioFiles& files = {});
 
 /// The terrain and Track1 of a scenario document as an editor needs them,
 /// whether or not the rest of the document is valid: every issue of those

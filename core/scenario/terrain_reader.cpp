@@ -337,15 +337,21 @@ void readPieces(Reader& r, TerrainContext& t, const json& terrain, const PieceKi
 
 void readTerrain(Reader& r, const json& doc, TerrainContext& t) {
   if (!doc.contains("terrain")) return r.add("terrain", "is required");
-  if (!r.object(doc["terrain"], "terrain",
-                {"materials", "base", "quads", "boxes", "wedges", "hulls", "profiles"}))
+  if (!r.object(
+          doc["terrain"], "terrain",
+          {"materials", "base", "quads", "boxes", "wedges", "hulls", "profiles", "heightmaps"}))
     return;
   const json& tj = doc["terrain"];
   t.base = r.number(tj, "terrain", "base", -1.0, -1e4, 1e4, "m");
   readMaterials(r, t, tj);
   readQuads(r, t, tj);
   for (const PieceKind& kind : pieceKinds()) readPieces(r, t, tj, kind);
-  if (t.builder.pieceCount() == 0 && r.issues.empty()) r.add("terrain", "has no pieces");
+  if (const json* fields = r.array(tj, "terrain", "heightmaps"))
+    readHeightmaps(
+        r, *fields, t.builder, t.base,
+        [&](const json& obj, const std::string& p) { return materialOf(r, t, obj, p); }, t.files);
+  if (t.builder.pieceCount() == 0 && t.builder.heightfieldCount() == 0 && r.issues.empty())
+    r.add("terrain", "has no pieces");
 }
 
 void readTrack1(Reader& r, const json& doc, TerrainContext& t) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "scenario/field_reader.h"
+#include "scenario/heightmap_reader.h"
 #include "terrain/builders.h"
 #include "terrain/terrain.h"
 #include "terrain/track1.h"
@@ -29,6 +30,7 @@ struct TerrainContext {
   std::vector<Quad> rows[2];                     ///< left, right: the rows when they are valid
   std::vector<std::optional<Quad>> segments[2];  ///< each segment's quad, where it could be built
   std::vector<Track1Node> track1;                ///< empty when the terrain has no left quad row
+  ScenarioFiles files;                           ///< reads heightmap files (the CLI's), or none
 };
 
 /// Reads `terrain` of the document into `t` (issues into `r`).

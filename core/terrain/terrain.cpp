@@ -101,10 +101,30 @@ int TerrainBuilder::addPiece(Polytope shape, int material, std::uint32_t color) 
   return static_cast<int>(pieces_.size()) - 1;
 }
 
+int TerrainBuilder::addHeightfield(Heightfield field) {
+  heightfields_.push_back(std::move(field));
+  return static_cast<int>(heightfields_.size()) - 1;
+}
+
 void TerrainBuilder::append(const Terrain& other) {
   const int base = static_cast<int>(materials_.size());
   for (const Material& m : other.materials) materials_.push_back(m);
   for (const TerrainPiece& p : other.pieces) addPiece(p.shape, base + p.material, p.color);
+  for (Heightfield f : other.heightfields) {
+    f.material += base;
+    addHeightfield(std::move(f));
+  }
+}
+
+int Terrain::heightfieldOf(int id) const {
+  if (id < static_cast<int>(pieces.size())) return -1;
+  const auto after = std::upper_bound(heightfieldFirst.begin(), heightfieldFirst.end(), id);
+  return static_cast<int>(after - heightfieldFirst.begin()) - 1;
+}
+
+int Terrain::materialOf(int id) const {
+  const int field = heightfieldOf(id);
+  return field < 0 ? pieces[id].material : heightfields[field].material;
 }
 
 namespace {
@@ -117,9 +137,22 @@ Expected<Terrain> tangled() {
 }  // namespace
 
 Expected<Terrain> TerrainBuilder::build() && {
-  if (pieces_.empty()) return Expected<Terrain>::failure("terrain", "has no pieces");
+  if (pieces_.empty() && heightfields_.empty())
+    return Expected<Terrain>::failure("terrain", "has no pieces");
   if (materials_.empty()) materials_.push_back(asphalt());
   std::vector<Issue> issues;
+  long samples = 0;
+  for (size_t i = 0; i < heightfields_.size(); ++i) {
+    const Heightfield& f = heightfields_[i];
+    if (f.material < 0 || f.material >= static_cast<int>(materials_.size()))
+      issues.push_back({"heightfields[" + std::to_string(i) + "].material",
+                        "no material " + std::to_string(f.material)});
+    samples += static_cast<long>(f.heights.size());
+  }
+  if (samples > kMaxHeightfieldSamples)
+    issues.push_back({"heightfields", "have " + std::to_string(samples) +
+                                          " samples in all, more than the limit of " +
+                                          std::to_string(kMaxHeightfieldSamples)});
   for (size_t i = 0; i < pieces_.size(); ++i)
     if (pieces_[i].material < 0 || pieces_[i].material >= static_cast<int>(materials_.size()))
       issues.push_back({"pieces[" + std::to_string(i) + "].material",
@@ -148,6 +181,16 @@ Expected<Terrain> TerrainBuilder::build() && {
     boxes.push_back(p.shape.box);
     t.box.grow(p.shape.box.min);
     t.box.grow(p.shape.box.max);
+  }
+  // Heightfields are ground that pieces may stand on or sink into (rocks on a
+  // field): they are not checked for overlaps with pieces.
+  long first = static_cast<long>(t.pieces.size());
+  for (Heightfield& f : heightfields_) {
+    t.box.grow(f.box.min);
+    t.box.grow(f.box.max);
+    t.heightfieldFirst.push_back(static_cast<int>(first));
+    first += f.featureCount();
+    t.heightfields.push_back(std::move(f));
   }
   for (const Material& m : t.materials) t.peakAdhesion.push_back(adhesionPeak(m));
   t.broadphase = buildBroadphase(boxes);

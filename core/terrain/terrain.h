@@ -8,6 +8,7 @@
 
 #include "geometry/polytope.h"
 #include "terrain/broadphase.h"
+#include "terrain/heightfield.h"
 #include "terrain/material.h"
 
 namespace roverlab {
@@ -34,17 +35,33 @@ struct TerrainPiece {
 /// not an edge (typed coordinates, rounding, hand-built terrains).
 constexpr double kFlushTolerance = 1.1e-3;
 
+/// A crease whose faces turn by less than this (about 3°) is treated as flush
+/// by the contact queries: nearly coplanar pieces (typed coordinates,
+/// rounding) make one surface.
+constexpr double kCreaseSine = 0.05;
+
 /// Most pieces a scenario's terrain may have (the scenario reader's limit;
 /// terrains built in code may have more): 10 000 boxes build in about 0.3 s
 /// natively (docs/scenario-format.md, "Limits").
 constexpr int kMaxPieces = 10000;
 
+/// Terrain: convex pieces and heightfields. A contact names what it touches
+/// by one id: a piece's index, or for a heightfield's triangle or wall the
+/// field's first id (after the pieces and the fields before it) plus the
+/// feature's index (Heightfield::featureCount).
 struct Terrain {
   std::vector<TerrainPiece> pieces;
+  std::vector<Heightfield> heightfields;
+  std::vector<int> heightfieldFirst;  ///< per heightfield: the id of its first feature
   std::vector<Material> materials;
   std::vector<double> peakAdhesion;  ///< per material: adhesionPeak (-)
   Broadphase broadphase;
-  Aabb box;  ///< bounds of all pieces (m)
+  Aabb box;  ///< bounds of all pieces and heightfields (m)
+
+  /// The heightfield a contact id belongs to, or -1 for a piece.
+  int heightfieldOf(int id) const;
+  /// The material index of a contact id's piece or heightfield.
+  int materialOf(int id) const;
 };
 
 /// Collects pieces, then `build()` computes the broadphase and shared patches.
@@ -56,9 +73,12 @@ class TerrainBuilder {
   int addPiece(Polytope shape, int material = 0, std::uint32_t color = 0x8a8a80);
   /// Adds every piece of another terrain (materials are appended).
   void append(const Terrain& other);
+  /// Adds a heightfield (its material an index as for pieces); returns its index.
+  int addHeightfield(Heightfield field);
   int pieceCount() const { return static_cast<int>(pieces_.size()); }
+  int heightfieldCount() const { return static_cast<int>(heightfields_.size()); }
 
-  /// Finalises: broadphase, bounds, flush seams. At least one piece is needed,
+  /// Finalises: broadphase, bounds, flush seams. At least one piece or heightfield is needed,
   /// no two may overlap by more than kFlushTolerance (issues at `pieces[i]`,
   /// naming the earlier piece `pieces[j]`), and at most kMaxBoundsPairs pairs
   /// of pieces may have overlapping bounds.
@@ -66,6 +86,7 @@ class TerrainBuilder {
 
  private:
   std::vector<TerrainPiece> pieces_;
+  std::vector<Heightfield> heightfields_;
   std::vector<Material> materials_;
 };
 

@@ -1,6 +1,7 @@
 // Stage 4 of the step: body boxes against the terrain (world/stages.h).
 #include <algorithm>
 
+#include "contact/heightfield_contact.h"
 #include "world/stages.h"
 
 namespace roverlab {
@@ -10,8 +11,7 @@ namespace {
 // manifold, and the penetration depth (docs/contact.md, "Body contact").
 void checkBodyContactLaw(const BodyContact& c, double mu, ContactLawStats& law) {
   ++law.bodyContacts;
-  if (c.tangentialForce.norm() > mu * c.normalForce.norm() * (1 + 1e-9))
-    ++law.bodyFrictionViolations;
+  if (c.tangentialForce.norm() > mu * c.load * (1 + 1e-9)) ++law.bodyFrictionViolations;
   law.maxBodyDepth = std::max(law.maxBodyDepth, c.depth);
 }
 
@@ -28,16 +28,33 @@ void bodyContactStage(const WorldModel& model, WorldData& data) {
     BodyMotion motion;
     motion.origin = worldPoint(data.bodies, box.body, Vec3::Zero());
     const Mat3 rotation = worldRotation(data.bodies, box.body);
-    if (!nearPieces(model.terrain, box, motion.origin, rotation, scratch.near[b])) continue;
+    const bool pieces = nearPieces(model.terrain, box, motion.origin, rotation, scratch.near[b]);
     const OrientedBox placed = worldBox(box, motion.origin, rotation);
-    candidatePieces(model.terrain, placed, scratch.near[b], scratch.candidates);
-    if (scratch.candidates.empty()) continue;
+    if (pieces) candidatePieces(model.terrain, placed, scratch.near[b], scratch.candidates);
+    const Vec3 extent = rotation.cwiseAbs() * box.half;
+    Aabb bounds;
+    bounds.min = placed.centre - extent;
+    bounds.max = placed.centre + extent;
+    bool fields = false;
+    for (const Heightfield& f : model.terrain.heightfields)
+      fields = fields || f.box.overlaps(bounds);
+    if ((!pieces || scratch.candidates.empty()) && !fields) continue;
     motion.velocity = worldPointVelocity(data.bodies, box.body, Vec3::Zero());
     motion.omega = worldAngularVelocity(data.bodies, box.body);
-    boxContacts(model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
+    if (pieces)
+      boxContacts(model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
+    for (size_t h = 0; h < model.terrain.heightfields.size(); ++h) {
+      const Heightfield& f = model.terrain.heightfields[h];
+      BodyContact contact;
+      if (f.box.overlaps(bounds) &&
+          boxHeightfieldContact(f, model.terrain.heightfieldFirst[h],
+                                model.terrain.materials[f.material].phiMax, box, placed, motion,
+                                contact))
+        res.contacts.push_back(contact);
+    }
     Vec6& ext = data.bodies.externalForce[box.body];
     for (const BodyContact& c : res.contacts) {
-      checkBodyContactLaw(c, model.terrain.materials[model.terrain.pieces[c.piece].material].phiMax,
+      checkBodyContactLaw(c, model.terrain.materials[model.terrain.materialOf(c.piece)].phiMax,
                           data.law);
       ext.head<3>() += c.moment;
       ext.tail<3>() += c.normalForce + c.tangentialForce;

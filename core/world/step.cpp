@@ -77,6 +77,8 @@ WorldData makeWorldData(const WorldModel& model) {
   for (BoxResult& r : d.boxes) r.contacts.reserve(kContactsReserved);
   d.wheelScratch.near.reserve(kNearReserved);
   d.wheelScratch.candidates.reserve(kNearReserved);
+  d.wheelScratch.surface.reserve(kNearReserved);
+  d.wheelScratch.hits.reserve(kNearReserved);
   BodyContactScratch& body = d.bodyScratch;
   body.near.resize(model.boxes.size());
   for (NearPieces& n : body.near) n.pieces.reserve(kNearReserved);

@@ -5,13 +5,19 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
 import { mergeTerrain } from './terrain_geometry.js';
+import { heightmapObject } from './heightmap_mesh.js';
 import { mergedTerrainObject, viewFor } from './terrain_mesh.js';
 
 // Where a new run's camera stands, from the robot's start (m): behind and to its right, above.
 const START_OFFSET = new THREE.Vector3(-2.2, -4.2, 2.0);
 
-/** The terrain's three.js object: from its merged mesh (made in the worker), or merged here from its pieces. */
-const terrainOf = (terrain) => mergedTerrainObject(terrain.mesh ?? mergeTerrain(terrain.pieces));
+/** The terrain's three.js object: from its merged mesh (made in the worker), or merged here from its
+ * pieces, and its heightmaps' chunked meshes. */
+const terrainOf = (terrain) => {
+  const group = mergedTerrainObject(terrain.mesh ?? mergeTerrain(terrain.pieces ?? []));
+  if (terrain.heightmaps?.length) group.add(heightmapObject(terrain.heightmaps));
+  return group;
+};
 
 export class Stage {
   constructor(canvas) {

@@ -158,8 +158,9 @@ export function createSimHost(core, post, schedule = null) {
         realTimeFactor = undefined;
         const model = world.model();
         const mesh = mergeTerrain(model.terrain.pieces);
-        model.terrain = { box: model.terrain.box, mesh };
-        post({ type: 'model', model, id, buildMs }, mergedBuffers(mesh));
+        const { heightmaps } = model.terrain;
+        model.terrain = { box: model.terrain.box, mesh, heightmaps };
+        post({ type: 'model', model, id, buildMs }, [...mergedBuffers(mesh), ...heightmaps.map((f) => f.heights.buffer)]);
         sendFrame(0, 0);
         return;
       }

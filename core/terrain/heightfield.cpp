@@ -1,0 +1,102 @@
+#include "terrain/heightfield.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roverlab {
+
+void Heightfield::triangle(long t, Vec3 out[3]) const {
+  const long cell = t / 2;
+  const int i = static_cast<int>(cell % cellsX()), j = static_cast<int>(cell / cellsX());
+  out[0] = sample(i, j);
+  if (t % 2 == 0) {
+    out[1] = sample(i + 1, j);
+    out[2] = sample(i + 1, j + 1);
+  } else {
+    out[1] = sample(i + 1, j + 1);
+    out[2] = sample(i, j + 1);
+  }
+}
+
+void Heightfield::wall(long w, Vec3 out[4]) const {
+  // Each wall's top edge runs so that the field lies on its left seen from
+  // above: counter-clockwise around the field, the outside on the right.
+  const int cx = cellsX(), cy = cellsY();
+  Vec3 a, b;
+  if (w < cx) {  // south, y = originY, along +x
+    a = sample(static_cast<int>(w), 0), b = sample(static_cast<int>(w) + 1, 0);
+  } else if ((w -= cx) < cx) {  // north, along −x
+    a = sample(static_cast<int>(w) + 1, cy), b = sample(static_cast<int>(w), cy);
+  } else if ((w -= cx) < cy) {  // west, x = originX, along −y
+    a = sample(0, static_cast<int>(w) + 1), b = sample(0, static_cast<int>(w));
+  } else {  // east, along +y
+    w -= cy;
+    a = sample(cx, static_cast<int>(w)), b = sample(cx, static_cast<int>(w) + 1);
+  }
+  // Seen from outside (the right of a→b), counter-clockwise: b, a, a's foot, b's foot.
+  out[0] = b;
+  out[1] = a;
+  out[2] = Vec3(a.x(), a.y(), base);
+  out[3] = Vec3(b.x(), b.y(), base);
+}
+
+bool Heightfield::surfaceAt(double x, double y, double& z, Vec3& normal) const {
+  const double u = (x - originX) / dx, v = (y - originY) / dy;
+  if (!(u >= 0 && v >= 0 && u <= cellsX() && v <= cellsY())) return false;
+  const int i = std::min(static_cast<int>(u), cellsX() - 1);
+  const int j = std::min(static_cast<int>(v), cellsY() - 1);
+  const double s = u - i, t = v - j;
+  const double h00 = height(i, j), h10 = height(i + 1, j), h01 = height(i, j + 1),
+               h11 = height(i + 1, j + 1);
+  double gx, gy;  // the triangle's slopes dz/dx, dz/dy
+  if (s >= t) {   // lower triangle
+    gx = (h10 - h00) / dx, gy = (h11 - h10) / dy;
+    z = h00 + s * (h10 - h00) + t * (h11 - h10);
+  } else {
+    gx = (h11 - h01) / dx, gy = (h01 - h00) / dy;
+    z = h00 + t * (h01 - h00) + s * (h11 - h01);
+  }
+  normal = Vec3(-gx, -gy, 1.0).normalized();
+  return true;
+}
+
+Expected<Heightfield> makeHeightfield(double originX, double originY, double dx, double dy, int nx,
+                                      int ny, std::vector<float> heights, double base, int material,
+                                      std::uint32_t color) {
+  if (nx < 2 || ny < 2)
+    return Expected<Heightfield>::failure("heights", "needs at least 2 × 2 samples (has " +
+                                                         std::to_string(nx) + " × " +
+                                                         std::to_string(ny) + ")");
+  if (static_cast<long>(nx) * ny > kMaxHeightfieldSamples)
+    return Expected<Heightfield>::failure(
+        "heights", "has " + std::to_string(static_cast<long>(nx) * ny) +
+                       " samples, more than the limit of " +
+                       std::to_string(kMaxHeightfieldSamples) + " (2049 × 2049)");
+  if (static_cast<size_t>(nx) * ny != heights.size())
+    return Expected<Heightfield>::failure("heights", "has " + std::to_string(heights.size()) +
+                                                         " samples, not " + std::to_string(nx) +
+                                                         " × " + std::to_string(ny));
+  if (!(dx > 0 && dy > 0 && std::isfinite(dx) && std::isfinite(dy)))
+    return Expected<Heightfield>::failure("cell", "must be positive (m)");
+  Heightfield f;
+  f.originX = originX, f.originY = originY, f.dx = dx, f.dy = dy, f.nx = nx, f.ny = ny;
+  float low = heights[0], high = heights[0];
+  for (size_t k = 0; k < heights.size(); ++k) {
+    if (!std::isfinite(heights[k]))
+      return Expected<Heightfield>::failure("heights", "sample [" + std::to_string(k / nx) + "][" +
+                                                           std::to_string(k % nx) +
+                                                           "] is not a finite number");
+    low = std::min(low, heights[k]), high = std::max(high, heights[k]);
+  }
+  if (!(base < low))
+    return Expected<Heightfield>::failure("base", "must lie below the lowest height " +
+                                                      format(static_cast<double>(low)) + " m (is " +
+                                                      format(base) + " m)");
+  f.heights = std::move(heights);
+  f.base = base, f.material = material, f.color = color;
+  f.box.min = Vec3(originX, originY, base);
+  f.box.max = Vec3(originX + (nx - 1) * dx, originY + (ny - 1) * dy, high);
+  return f;
+}
+
+}  // namespace roverlab

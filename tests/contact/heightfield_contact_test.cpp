@@ -1,0 +1,267 @@
+// Contact on heightfields: a plane and creases given as a grid of heights give
+// the same wheel forces as the same surface given as quads or boxes, whatever
+// the cell seams and diagonals under the wheel; walls at the field's sides;
+// a box resting on a field is the same spring as on a slab.
+#include "contact/heightfield_contact.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+
+#include "contact/wheel_contact.h"
+#include "geometry/gjk.h"
+#include "terrain/builders.h"
+
+using namespace roverlab;
+
+namespace {
+
+const WheelShape kWheel{0.19, 0.12};
+
+// A field of n × n cells of `cell` m from (x0, y0), heights z(x, y).
+template <class F>
+Heightfield fieldOf(double x0, double y0, double cell, int n, F z, double base = -2.0) {
+  std::vector<float> h;
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i) h.push_back(static_cast<float>(z(x0 + i * cell, y0 + j * cell)));
+  return makeHeightfield(x0, y0, cell, cell, n + 1, n + 1, std::move(h), base).value();
+}
+
+Terrain terrainOf(Heightfield f) {
+  TerrainBuilder tb;
+  tb.addHeightfield(std::move(f));
+  return std::move(tb).build().value();
+}
+
+Terrain terrainOf(const std::vector<Polytope>& pieces) {
+  TerrainBuilder tb;
+  for (const Polytope& p : pieces) tb.addPiece(p);
+  return std::move(tb).build().value();
+}
+
+// Distance from p to the triangle v (Ericson, Real-Time Collision Detection,
+// 5.1.5: the nearest point by Voronoi regions), independent of the code under test.
+double triangleDistance(const Vec3 v[3], const Vec3& p) {
+  const Vec3 &a = v[0], &b = v[1], &c = v[2];
+  const Vec3 ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0 && d2 <= 0) return (p - a).norm();
+  const Vec3 bp = p - b;
+  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0 && d4 <= d3) return (p - b).norm();
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return (p - (a + d1 / (d1 - d3) * ab)).norm();
+  const Vec3 cp = p - c;
+  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0 && d5 <= d6) return (p - c).norm();
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return (p - (a + d2 / (d2 - d6) * ac)).norm();
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0)
+    return (p - (b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b))).norm();
+  const double den = 1 / (va + vb + vc);
+  return (p - (a + ab * vb * den + ac * vc * den)).norm();
+}
+
+// The prism under a planar quadrilateral down to `base`.
+Polytope prismOf(std::vector<Vec3> top, double base) {
+  for (size_t k = 0, n = top.size(); k < n; ++k) top.push_back(Vec3(top[k].x(), top[k].y(), base));
+  return makeHull(top).value();
+}
+
+// Σ deflection·normal over a wheel's contacts: the spring force per unit stiffness.
+Vec3 load(const Terrain& t, const Vec3& centre, const Vec3& axle, int* count = nullptr) {
+  std::vector<WheelContact> out;
+  wheelContacts(t, kWheel, centre, axle, out);
+  if (count) *count = static_cast<int>(out.size());
+  Vec3 s = Vec3::Zero();
+  for (const WheelContact& c : out) s += c.deflection * c.normal;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a flat heightfield gives one contact, the plane's, on every seam, diagonal and corner",
+          "[contact][heightfield]") {
+  const double cell = 0.05;
+  const Terrain field = terrainOf(fieldOf(-2, -2, cell, 80, [](double, double) { return 0.0; }));
+  const double h = 0.17;  // the wheel's centre height: deflection 0.02 m
+  // Grid corners, edge midpoints, diagonals, exact seams and points 1e-12 off them.
+  std::vector<double> xs;
+  for (int k = 0; k <= 40; ++k) xs.push_back(-0.5 + k * cell / 4);
+  for (double e : {1e-12, -1e-12, 1e-9}) xs.push_back(e), xs.push_back(cell + e);
+  for (double x : xs)
+    for (double y : xs) {
+      int count = 0;
+      const Vec3 f = load(field, Vec3(x, y, h), Vec3::UnitY(), &count);
+      INFO("at " << x << ", " << y);
+      REQUIRE(count == 1);
+      // Exact up to rounding of coordinates of order 1 m.
+      CHECK((f - (kWheel.radius - h) * Vec3::UnitZ()).norm() < 1e-12);
+    }
+}
+
+TEST_CASE("a sloped plane as a heightfield loads a rolling wheel as a single quad does",
+          "[contact][heightfield]") {
+  // 20° along a diagonal direction, 0.04 m cells: a wheel's footprint spans
+  // dozens of seams and diagonals, thousands along the path.
+  const Vec3 n =
+      Vec3(-std::sin(0.35) * std::cos(0.6), -std::sin(0.35) * std::sin(0.6), std::cos(0.35))
+          .normalized();
+  const auto z = [&](double x, double y) { return -(n.x() * x + n.y() * y) / n.z(); };
+  const Terrain field = terrainOf(fieldOf(-3, -3, 0.04, 150, z, -10.0));
+  // The same plane as one quad prism.
+  const Terrain quad = terrainOf({prismOf(
+      {Vec3(-3, -3, z(-3, -3)), Vec3(3, -3, z(3, -3)), Vec3(3, 3, z(3, 3)), Vec3(-3, 3, z(-3, 3))},
+      -10.0)});
+  const Vec3 axle = n.cross(Vec3(1, 0.3, 0)).normalized();
+  const double depth = 0.015;
+  int samples = 0;
+  for (int k = 0; k <= 2000; ++k) {
+    const double s = -1.5 + 3.0 * k / 2000;
+    const Vec3 foot(s, 0.37 * s + 0.01, z(s, 0.37 * s + 0.01));
+    const Vec3 centre = foot + (kWheel.radius - depth) * n;
+    int count = 0;
+    const Vec3 a = load(field, centre, axle, &count), b = load(quad, centre, axle);
+    INFO("sample " << k);
+    REQUIRE(count == 1);
+    // Within 1 % at every sample, the issue's bound; heights are stored as
+    // float (relative rounding 6e-8 of heights below 2 m, ~1e-7 m), so the
+    // field agrees with the quad far closer: 1e-4 of the load.
+    CHECK((a - b).norm() <= 1e-4 * b.norm());
+    ++samples;
+  }
+  CHECK(samples == 2001);
+}
+
+TEST_CASE("a concave and a convex crease as heightfields load a wheel as two pieces do",
+          "[contact][heightfield]") {
+  // Flat ground for x < 1, a 25° ramp up (concave crease) or down (convex)
+  // beyond, the crease on a grid line.
+  for (double slope : {std::tan(0.44), -std::tan(0.44)}) {
+    const auto z = [&](double x, double) { return x <= 1 ? 0.0 : slope * (x - 1); };
+    const Terrain field = terrainOf(fieldOf(-1, -1, 0.05, 80, z, -5.0));
+    const Terrain quads = terrainOf(
+        {prismOf({Vec3(-1, -1, 0), Vec3(1, -1, 0), Vec3(1, 3, 0), Vec3(-1, 3, 0)}, -5.0),
+         prismOf({Vec3(1, -1, 0), Vec3(3, -1, 2 * slope), Vec3(3, 3, 2 * slope), Vec3(1, 3, 0)},
+                 -5.0)});
+    for (int k = 0; k <= 600; ++k) {
+      const double x = 0.7 + 0.6 * k / 600;
+      const double y = 0.5 + 0.0123 * k / 600;
+      // The centre 0.175 m above the surface: in contact with both faces near the crease.
+      const Vec3 centre(x, y, z(x, y) + 0.175);
+      const Vec3 a = load(field, centre, Vec3::UnitY()), b = load(quads, centre, Vec3::UnitY());
+      INFO("slope " << slope << " x " << x);
+      CHECK((a - b).norm() <= 1e-4 * std::max(b.norm(), 1e-3));
+    }
+  }
+}
+
+TEST_CASE("over a rough heightfield the nearest contact is the surface's nearest point",
+          "[contact][heightfield]") {
+  // Random centres over a rough field: the ghost filter never drops the
+  // surface's nearest point (brute force over the triangles' prisms by GJK),
+  // and every contact is finite.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-0.02, 0.02);
+  std::vector<float> h;
+  for (int k = 0; k < 41 * 41; ++k) h.push_back(static_cast<float>(u(rng)));
+  const Terrain t = terrainOf(makeHeightfield(0, 0, 0.05, 0.05, 41, 41, h, -1).value());
+  const Heightfield& f = t.heightfields[0];
+  std::uniform_real_distribution<double> at(0.4, 1.6);
+  for (int k = 0; k < 500; ++k) {
+    const Vec3 centre(at(rng), at(rng), 0.17 + u(rng));
+    std::vector<SurfaceHit> scratch, out;
+    heightfieldSphereHits(f, centre, kWheel.radius, scratch, out);
+    // The nearest contact is the surface's nearest point (brute force over
+    // every triangle).
+    double nearest = 1e9;
+    Vec3 v[3];
+    for (long tri = 0; tri < f.triangleCount(); ++tri) {
+      f.triangle(tri, v);
+      if ((v[0] - centre).head<2>().norm() > 0.3) continue;  // beyond the wheel's reach
+      nearest = std::min(nearest, triangleDistance(v, centre));
+    }
+    if (nearest >= kWheel.radius) {
+      CHECK(out.empty());
+      continue;
+    }
+    REQUIRE(!out.empty());
+    double least = 1e9;
+    for (const SurfaceHit& c : out) {
+      least = std::min(least, c.distance);
+      CHECK(c.normal.allFinite());
+    }
+    CHECK(least == Approx(nearest).margin(1e-12));
+  }
+}
+
+TEST_CASE("a heightfield raised above the ground has walls at its sides",
+          "[contact][heightfield]") {
+  const Terrain t = terrainOf(fieldOf(
+      0, 0, 0.1, 10, [](double, double) { return 0.3; }, 0.0));
+  // Beside the west side, below the top: pushed back along −x.
+  std::vector<WheelContact> out;
+  wheelContacts(t, kWheel, Vec3(-0.15, 0.5, 0.1), Vec3::UnitY(), out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].normal.isApprox(-Vec3::UnitX(), 1e-12));
+  CHECK(out[0].deflection == Approx(0.04).margin(1e-12));
+  // Over the north-east corner's rim, rolling towards it: one contact from
+  // the rim corner, though four features (two triangles, two walls) meet there.
+  wheelContacts(t, kWheel, Vec3(1.1, 1.1, 0.4), Vec3(1, -1, 0).normalized(), out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].surfacePoint.isApprox(Vec3(1, 1, 0.3), 1e-7));  // 0.3 stored as float
+}
+
+TEST_CASE("a centre under the heightfield's surface is pushed out through the plane above it",
+          "[contact][heightfield]") {
+  const Terrain t = terrainOf(fieldOf(0, 0, 0.1, 10, [](double, double) { return 0.0; }));
+  std::vector<WheelContact> out;
+  wheelContacts(t, kWheel, Vec3(0.55, 0.42, -0.01), Vec3::UnitY(), out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].distance == Approx(-0.01).margin(1e-12));
+  CHECK(out[0].normal.isApprox(Vec3::UnitZ(), 1e-12));
+  CHECK(t.materialOf(out[0].piece) == 0);
+  CHECK(t.heightfieldOf(out[0].piece) == 0);
+}
+
+TEST_CASE("a box lying on a flat heightfield is the same spring as on a slab",
+          "[contact][heightfield][body]") {
+  const Terrain t = terrainOf(fieldOf(-2, -2, 0.07, 60, [](double, double) { return 0.0; }));
+  const ContactBox box =
+      makeContactBox(0, Vec3::Zero(), Vec3(0.5, 0.4, 0.2), 20.0, BodyContactSettings{}, 4e-4);
+  const double d = 0.004;
+  BodyMotion motion;
+  motion.origin = Vec3(0.13, 0.21, 0.1 - d);
+  const OrientedBox placed = worldBox(box, motion.origin, Eigen::Matrix3d::Identity());
+  BodyContact c;
+  REQUIRE(
+      boxHeightfieldContact(t.heightfields[0], t.heightfieldFirst[0], 0.8, box, placed, motion, c));
+  CHECK(c.points == 9);  // the bottom face's corners, edge midpoints and centre
+  CHECK(c.normalForce.isApprox(box.stiffness * d * Vec3::UnitZ(), 1e-9));
+  CHECK(c.load == Approx(box.stiffness * d).epsilon(1e-9));
+  CHECK(c.point.head<2>().isApprox(motion.origin.head<2>(), 1e-9));
+  // Sliding: friction opposes the motion, never beyond μ·load.
+  motion.velocity = Vec3(1.0, 0, 0);
+  REQUIRE(boxHeightfieldContact(t.heightfields[0], 0, 0.8, box, placed, motion, c));
+  CHECK(c.tangentialForce.x() == Approx(-0.8 * c.load).epsilon(1e-9));
+  // 1 mm above: none.
+  const OrientedBox above = worldBox(box, Vec3(0, 0, 0.101), Eigen::Matrix3d::Identity());
+  CHECK_FALSE(boxHeightfieldContact(t.heightfields[0], 0, 0.8, box, above, motion, c));
+}
+
+TEST_CASE("heightfields are validated", "[terrain][heightfield]") {
+  CHECK(makeHeightfield(0, 0, 1, 1, 1, 5, std::vector<float>(5, 0.f), -1).issues()[0].path ==
+        "heights");
+  CHECK(makeHeightfield(0, 0, 0, 1, 2, 2, std::vector<float>(4, 0.f), -1).issues()[0].path ==
+        "cell");
+  CHECK(makeHeightfield(0, 0, 1, 1, 2, 2, std::vector<float>(4, 0.f), 0.5).issues()[0].path ==
+        "base");
+  std::vector<float> nan(4, 0.f);
+  nan[3] = NAN;
+  const auto bad = makeHeightfield(0, 0, 1, 1, 2, 2, nan, -1);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.issues()[0].message.find("[1][1]") != std::string::npos);
+  CHECK(makeHeightfield(0, 0, 1, 1, 3000, 3000, {}, -1).issues()[0].message.find("limit") !=
+        std::string::npos);
+}
