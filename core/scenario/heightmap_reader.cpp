@@ -91,10 +91,18 @@ long readHeightmap(Reader& r, const json& h, const std::string& p, TerrainBuilde
   const int material = materialOf(h, p);
   const std::uint32_t color = colour(r, h, p, 0x8a8a80);
   const int sources = h.contains("heights") + h.contains("png") + h.contains("file");
-  if (sources != 1) {
-    r.add(p, sources == 0 ? "needs its heights: \"heights\" (rows of m), \"png\" (a data URL) "
-                            "or \"file\" (a PNG beside the scenario)"
-                          : "has more than one of \"heights\", \"png\" and \"file\"; give one");
+  if (sources == 0) {
+    r.add(p,
+          "needs its heights: \"heights\" (rows of m), \"png\" (a data URL) or \"file\" (a "
+          "PNG beside the scenario)");
+    return 0;
+  }
+  if (sources > 1) {  // each one named
+    for (const char* key : {"heights", "png", "file"})
+      if (h.contains(key))
+        r.add(Reader::at(p, key),
+              "is one of several sources of the heights; give one of \"heights\", \"png\" and "
+              "\"file\"");
     return 0;
   }
   int nx = 0, ny = 0;

@@ -31,6 +31,11 @@ function issuesOf(doc) {
   return issues;
 }
 
+const GREY_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAAAAACRn/EaAAAAF0lEQVR4nGNgYGRiZuDi5uFlEBEV+w8AA2MBcwWjvI8AAAAASUVORK5CYII=';
+
+/** Keys of a record that are alternatives (in its oneOf's required lists): each object has one of them. */
+const alternatives = (node) => new Set((node.oneOf ?? []).flatMap((o) => o.required ?? []));
+
 const joinKey = (p, key) => (p ? `${p}.${key}` : key);
 const under = (issuePath, p) => issuePath === p || issuePath.startsWith(`${p}.`) || issuePath.startsWith(`${p}[`);
 
@@ -89,6 +94,12 @@ function fullDocument() {
       wedges: [{ start: point(40, 0, 0), length: 1, width: 1, height: 0.2, yaw: 0.1, material: 'mud', color: '#6f9a58' }],
       hulls: [{ points: [point(50, 0, 0), point(51, 0, 0), point(50, 1, 0), point(50, 0, 1)], material: 'mud', color: '#8f7a66' }],
       profiles: [{ points: [[60, 0], [61, 0.1], [62, 0.1]], width: 2, base: -1, material: 'mud', color: '#6a8fb8' }],
+      // Heights inline or as an embedded PNG (a 4 × 3 grey image); a PNG "file"
+      // is read by the command-line tool only (tests/scenario/heightmap_reader_test.cpp).
+      heightmaps: [
+        { origin: [70, 0], cell: 0.5, heights: [[0, 0.1], [0.1, 0]], height_scale: 1, height_offset: 0, base: -1, material: 'mud', color: '#7d7358' },
+        { origin: [75, 0], cell: [0.5, 0.5], png: GREY_PNG, height_scale: 0.01, height_offset: 0, base: -1, material: 'mud', color: '#7d7358' },
+      ],
     },
     track1: { lateral: 0.5 },
     robot: {
@@ -128,8 +139,15 @@ describe('docs/scenario.schema.json', () => {
     // Every record of the schema appears, with every one of its fields.
     const visited = new Set(objects.map((o) => o.node));
     for (const node of records(schema)) expect(visited.has(node), Object.keys(node.properties).join(', ')).toBe(true);
-    for (const { path: p, node, value } of objects)
-      for (const key of Object.keys(node.properties ?? {})) expect(Object.keys(value), `${p} lacks ${key}`).toContain(key);
+    const seen = new Map();  // per record: the keys its objects have
+    for (const { path: p, node, value } of objects) {
+      seen.set(node, new Set([...(seen.get(node) ?? []), ...Object.keys(value)]));
+      for (const key of Object.keys(node.properties ?? {}))
+        if (!alternatives(node).has(key)) expect(Object.keys(value), `${p} lacks ${key}`).toContain(key);
+    }
+    // Alternatives appear across the record's objects, but for "file" (the command-line tool's).
+    for (const [node, keys] of seen)
+      for (const key of alternatives(node)) if (key !== 'file') expect([...keys], `no object has ${key}`).toContain(key);
   });
 
   test('at every object, the parser reads exactly the fields the schema names (an extra key is refused with its list)', () => {

@@ -123,7 +123,8 @@ TEST_CASE("bad heightmaps are refused at their paths", "[scenario][heightfield]"
   expectIssue(R"({"cell": 0, "heights": [[0, 0], [0, 0]]})", h + ".cell", "must be in");
   expectIssue(R"({"cell": [1], "heights": [[0, 0], [0, 0]]})", h + ".cell", "[dx, dy]");
   expectIssue(R"({"cell": 1})", h, "needs its heights");
-  expectIssue(R"({"cell": 1, "heights": [[0, 0], [0, 0]], "file": "x.png"})", h, "more than one");
+  expectIssue(R"({"cell": 1, "heights": [[0, 0], [0, 0]], "file": "x.png"})", h + ".heights",
+              "several sources");
   expectIssue(R"({"cell": 1, "heights": [[0, 0], [0]]})", h + ".heights[1]", "as long as");
   expectIssue(R"({"cell": 1, "heights": [[0, 0], [0, "x"]]})", h + ".heights[1][1]",
               "finite height");
