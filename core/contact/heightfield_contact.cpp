@@ -10,8 +10,11 @@ namespace {
 
 // The nearest point q of the convex polygon v[0..k) (counter-clockwise about
 // its unit normal n) to p; true when q is inside the polygon, false when it is
-// on its boundary (an edge or a corner).
-bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& q) {
+// on its boundary. Then `corners` (if given) gets the polygon's corners that
+// q's feature spans: corners[0] and corners[1] for an edge, corners[1] = -1
+// for a corner.
+bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& q,
+                      int* corners = nullptr) {
   bool inside = true;
   for (int e = 0; e < k && inside; ++e) inside = (v[(e + 1) % k] - v[e]).cross(p - v[e]).dot(n) > 0;
   const Vec3 onPlane = p - n.dot(p - v[0]) * n;
@@ -28,9 +31,26 @@ bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& 
     const double t = std::clamp(ab.dot(onPlane - a) / ab.squaredNorm(), 0.0, 1.0);
     const Vec3 x = a + t * ab;
     const double d = (onPlane - x).squaredNorm();
-    if (d < best) best = d, q = x;
+    if (d < best) {
+      best = d, q = x;
+      if (corners) {
+        // Within 1e-9 of the edge's length of a corner: that corner.
+        corners[0] = t > 1 - 1e-9 ? (e + 1) % k : e;
+        corners[1] = t < 1e-9 || t > 1 - 1e-9 ? -1 : (e + 1) % k;
+      }
+    }
   }
   return false;
+}
+
+// The grid indices (j·nx + i) of triangle t's corners, in Heightfield::triangle's order.
+void triangleSamples(const Heightfield& f, long t, long out[3]) {
+  const long cell = t / 2;
+  const long i = cell % f.cellsX(), j = cell / f.cellsX();
+  const long a = j * f.nx + i;
+  out[0] = a;
+  out[1] = t % 2 == 0 ? a + 1 : a + f.nx + 1;
+  out[2] = t % 2 == 0 ? a + f.nx + 1 : a + f.nx;
 }
 
 Vec3 triangleNormal(const Vec3 v[3]) { return (v[1] - v[0]).cross(v[2] - v[0]).normalized(); }
@@ -40,9 +60,12 @@ Vec3 triangleNormal(const Vec3 v[3]) { return (v[1] - v[0]).cross(v[2] - v[0]).n
 // wall, with the field behind it; a centre above the surface may be under a
 // steep triangle's plane and still have its nearest point on its edge).
 bool hitOf(long id, const Vec3* v, int k, const Vec3& n, const Vec3& p, double radius, bool solid,
-           SurfaceHit& h) {
+           SurfaceHit& h, const long* samples = nullptr) {
   if (std::abs(n.dot(p - v[0])) >= radius) return false;  // the plane is out of reach already
-  const bool interior = closestOnPolygon(v, k, n, p, h.closest);
+  int corners[2] = {-1, -1};
+  const bool interior = closestOnPolygon(v, k, n, p, h.closest, corners);
+  h.samples[0] = samples && !interior ? samples[corners[0]] : -1;
+  h.samples[1] = samples && !interior && corners[1] >= 0 ? samples[corners[1]] : -1;
   const Vec3 gap = p - h.closest;
   const double d = gap.norm();
   if (d >= radius || (solid && gap.dot(n) < 0)) return false;
@@ -73,9 +96,25 @@ bool cellRange(const Heightfield& f, double x, double y, double reach, int& i0, 
 bool isGhost(const Heightfield& f, const std::vector<SurfaceHit>& all, const SurfaceHit& c,
              double tol) {
   const double tie = 1e-6 * tol;
+  // A triangle through c's point holds it and its own nearest point: they
+  // are at most its plan diagonal apart in plan (walls are checked in full).
+  const double reach2 = f.dx * f.dx + f.dy * f.dy + tol;
+  const bool wallC = c.feature >= f.triangleCount();
   for (const SurfaceHit& t : all) {
     if (t.feature == c.feature || t.distance >= c.distance - tie) continue;
     const Vec3 apart = t.closest - c.closest;
+    if (!wallC && t.feature < f.triangleCount()) {
+      // Two triangles: t passes through c's point when it has c's edge or corner.
+      if (apart.head<2>().squaredNorm() > reach2) continue;
+      long corners[3];
+      triangleSamples(f, t.feature, corners);
+      const auto has = [&](long s) {
+        return s < 0 || s == corners[0] || s == corners[1] || s == corners[2];
+      };
+      if (!has(c.samples[0]) || !has(c.samples[1])) continue;
+      if (apart.norm() > tol && c.face.dot(apart) > kCreaseSine * apart.norm()) continue;
+      return true;
+    }
     // Concave (t rises above c's plane towards the wheel): both are real.
     // Points within tol are one point: the same contact, not a crease.
     if (apart.norm() > tol && c.face.dot(apart) > kCreaseSine * apart.norm()) continue;
@@ -124,6 +163,7 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
     for (int i = i0; i <= i1; ++i) {
       const double xlo = f.originX + i * f.dx;
       const double ex = std::max({0.0, xlo - centre.x(), centre.x() - xlo - f.dx});
+      if (ex * ex + ey * ey >= r2) continue;  // out of reach in plan
       const double top = std::max(
           {f.height(i, j), f.height(i + 1, j), f.height(i, j + 1), f.height(i + 1, j + 1)});
       const double ez = std::max(0.0, centre.z() - top);
@@ -131,7 +171,9 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
       const long cell = static_cast<long>(j) * f.cellsX() + i;
       for (long t = 2 * cell; t <= 2 * cell + 1; ++t) {
         f.triangle(t, v);
-        if (hitOf(t, v, 3, triangleNormal(v), centre, radius, false, h)) all.push_back(h);
+        long samples[3];
+        triangleSamples(f, t, samples);
+        if (hitOf(t, v, 3, triangleNormal(v), centre, radius, false, h, samples)) all.push_back(h);
       }
     }
   }

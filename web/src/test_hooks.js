@@ -22,6 +22,7 @@ import * as THREE from 'three';
  *   cameraSettled  the orbit is at rest: the camera kept its offset from its target over the last two draws
  *   viewCurrent    the canvas holds the scene as it is: drawn since its last change or resize
  *   blankFrames    animation frames that began with the view cleared by a resize and not drawn again (0 in a good run)
+ *   heightmapChunks  meshes of heightmap chunks on the stage (web/src/heightmap_mesh.js)
  *   camera         { position, target } (world points, m) and follow (the camera follows the robot)
  *   screenOf(p)    page coordinates [x, y] of a world point p
  *   inView(p)      p is in front of the camera and inside the view
@@ -82,6 +83,13 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
   field('cameraSettled', () => still >= 2);
   field('viewCurrent', () => !stage.changed);
   field('blankFrames', () => stage.blankFrames);
+  field('heightmapChunks', () => {
+    let chunks = 0;
+    stage.world.traverse((o) => {
+      if (o.userData?.kind === 'heightmap') chunks += 1;
+    });
+    return chunks;
+  });
   field('camera', () => ({ position: stage.camera.position.toArray(), target: stage.controls.target.toArray(), follow: stage.follow }));
   hooks.screenOf = (p) => project(p).xy;
   hooks.inView = (p) => {
