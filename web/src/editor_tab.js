@@ -8,6 +8,7 @@ import { EditorCommands } from './editor/commands.js';
 import { EditorPanel } from './editor/editor_panel.js';
 import { EditorView } from './editor/editor_view.js';
 import { loadScenarioFile, saveScenario } from './files.js';
+import { acceptDrops, importHeightmap } from './heightmap_import.js';
 
 export class EditorTab {
   constructor(deps, $ = (id) => document.getElementById(id)) {
@@ -40,6 +41,7 @@ export class EditorTab {
       onShare: () => sharing.share(),
       onSave: () => saveScenario(doc.scenario),
       onLoadFile: (text, name) => loadScenarioFile({ doc, client, banners }, text, name),
+      onLoadImage: (file) => importHeightmap({ doc, client, banners }, file),
       onLive: (on) => on && this.panel.valid && client.load(doc.scenario),
       onSelectNode: (i) => {
         this.view.selectNode(i);
@@ -51,6 +53,10 @@ export class EditorTab {
         this.panel.selectedNode = i;
         this.refresh(null);
       },
+    });
+    acceptDrops($('view'), {
+      onImage: (file) => importHeightmap({ doc, client, banners }, file),
+      onScenario: (text, name) => loadScenarioFile({ doc, client, banners }, text, name),
     });
     state.editorReady = true;
     this.refresh(null);

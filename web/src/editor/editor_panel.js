@@ -58,11 +58,12 @@ export function planeEquation(q) {
 export class EditorPanel {
   /**
    * @param {HTMLElement} root
-   * @param {{ doc, core, commands, onRun, onShare, onSave, onLoadFile, onLive, onSelectNode }} deps
+   * @param {{ doc, core, commands, onRun, onShare, onSave, onLoadFile, onLoadImage, onLive, onSelectNode }} deps
    *   doc: EditorDocument; core: the WASM core (inspectTerrain);
    *   commands: the edits (EditorCommands, shared with the 3-D view);
    *   onRun(): restart the simulation on the document's scenario;
-   *   onShare(): make a share link; onLive(on): live restart toggled.
+   *   onShare(): make a share link; onLive(on): live restart toggled;
+   *   onLoadFile(text, name): a scenario file; onLoadImage(file): a PNG as a heightmap.
    */
   constructor(root, deps) {
     Object.assign(this, deps);
@@ -259,10 +260,11 @@ export class EditorPanel {
   }
 
   toolbar() {
-    const file = el('input', { type: 'file', accept: '.json,application/json', hidden: true, id: 'editor-file' });
+    const file = el('input', { type: 'file', accept: '.json,application/json,.png,image/png', hidden: true, id: 'editor-file' });
     file.addEventListener('change', async () => {
       const f = file.files?.[0];
-      if (f) this.onLoadFile?.(await f.text(), f.name);
+      if (f && (/\.png$/i.test(f.name) || f.type === 'image/png')) this.onLoadImage?.(f);
+      else if (f) this.onLoadFile?.(await f.text(), f.name);
       file.value = '';
     });
     return el(
@@ -271,7 +273,7 @@ export class EditorPanel {
       el('button', { id: 'editor-undo', title: 'Undo (Ctrl+Z)', disabled: !this.doc.canUndo, onclick: () => this.doc.undo() }, '↶ Undo'),
       el('button', { id: 'editor-redo', title: 'Redo (Ctrl+Shift+Z)', disabled: !this.doc.canRedo, onclick: () => this.doc.redo() }, '↷ Redo'),
       el('button', { id: 'editor-save', title: 'Save terrain, Track1 and the rest of the scenario as JSON', onclick: () => this.onSave?.() }, 'Save'),
-      el('button', { id: 'editor-load', title: 'Load a scenario JSON file', onclick: () => file.click() }, 'Load'),
+      el('button', { id: 'editor-load', title: 'Load a scenario JSON file, or a grey PNG as a heightmap (or drop either on the view)', onclick: () => file.click() }, 'Load'),
       file,
       el('button', { id: 'editor-share', title: 'Copy a link that opens this scenario', onclick: () => this.onShare?.() }, 'Share'),
       el('button', { id: 'editor-run', class: 'primary', disabled: !this.valid, title: this.valid ? 'Restart the robot on this terrain' : 'Fix the marked fields first', onclick: () => this.onRun?.() }, '▶ Run on this terrain'),
