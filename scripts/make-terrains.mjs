@@ -5,25 +5,15 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const terrains = join(dirname(fileURLToPath(import.meta.url)), '..', 'terrains');
+import { mulberry32 } from '../web/src/editor/templates.js';
 
-/** mulberry32: a small seeded generator of uniform numbers in [0, 1). */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const terrains = join(dirname(fileURLToPath(import.meta.url)), '..', 'terrains');
 
 /** Fractal value noise on an nx × ny grid: `octaves` layers, each of twice the
  * frequency and `roughness` times the amplitude of the one before, scaled so the
  * heights span ±amplitude (m). Rows along +y. */
 export function fractalNoise({ nx, ny, seed, octaves = 5, roughness = 0.5, amplitude = 0.05, period = 32 }) {
-  const next = random(seed);
+  const next = mulberry32(seed);
   const z = Array.from({ length: ny }, () => new Float64Array(nx));
   let weight = 1;
   let p = period;

@@ -43,16 +43,6 @@ bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& 
   return false;
 }
 
-// The grid indices (j·nx + i) of triangle t's corners, in Heightfield::triangle's order.
-void triangleSamples(const Heightfield& f, long t, long out[3]) {
-  const long cell = t / 2;
-  const long i = cell % f.cellsX(), j = cell / f.cellsX();
-  const long a = j * f.nx + i;
-  out[0] = a;
-  out[1] = t % 2 == 0 ? a + 1 : a + f.nx + 1;
-  out[2] = t % 2 == 0 ? a + f.nx + 1 : a + f.nx;
-}
-
 Vec3 triangleNormal(const Vec3 v[3]) { return (v[1] - v[0]).cross(v[2] - v[0]).normalized(); }
 
 // The hit of feature `id` with vertices v[0..k) and outward normal n, or
@@ -64,6 +54,7 @@ bool hitOf(long id, const Vec3* v, int k, const Vec3& n, const Vec3& p, double r
   if (std::abs(n.dot(p - v[0])) >= radius) return false;  // the plane is out of reach already
   int corners[2] = {-1, -1};
   const bool interior = closestOnPolygon(v, k, n, p, h.closest, corners);
+  for (int c = 0; c < 3; ++c) h.corners[c] = samples ? samples[c] : -1;
   h.samples[0] = samples && !interior ? samples[corners[0]] : -1;
   h.samples[1] = samples && !interior && corners[1] >= 0 ? samples[corners[1]] : -1;
   const Vec3 gap = p - h.closest;
@@ -106,8 +97,7 @@ bool isGhost(const Heightfield& f, const std::vector<SurfaceHit>& all, const Sur
     if (!wallC && t.feature < f.triangleCount()) {
       // Two triangles: t passes through c's point when it has c's edge or corner.
       if (apart.head<2>().squaredNorm() > reach2) continue;
-      long corners[3];
-      triangleSamples(f, t.feature, corners);
+      const long* corners = t.corners;
       const auto has = [&](long s) {
         return s < 0 || s == corners[0] || s == corners[1] || s == corners[2];
       };
@@ -168,13 +158,19 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
           {f.height(i, j), f.height(i + 1, j), f.height(i, j + 1), f.height(i + 1, j + 1)});
       const double ez = std::max(0.0, centre.z() - top);
       if (ex * ex + ey * ey + ez * ez >= r2) continue;  // the cell's bounds are out of reach
+      // The cell's two triangles as Heightfield::triangle makes them, from
+      // its corners (no division per triangle).
       const long cell = static_cast<long>(j) * f.cellsX() + i;
-      for (long t = 2 * cell; t <= 2 * cell + 1; ++t) {
-        f.triangle(t, v);
-        long samples[3];
-        triangleSamples(f, t, samples);
-        if (hitOf(t, v, 3, triangleNormal(v), centre, radius, false, h, samples)) all.push_back(h);
-      }
+      const long a = static_cast<long>(j) * f.nx + i;
+      const Vec3 p00 = f.sample(i, j), p10 = f.sample(i + 1, j), p01 = f.sample(i, j + 1),
+                 p11 = f.sample(i + 1, j + 1);
+      const long lower[3] = {a, a + 1, a + f.nx + 1}, upper[3] = {a, a + f.nx + 1, a + f.nx};
+      v[0] = p00, v[1] = p10, v[2] = p11;
+      if (hitOf(2 * cell, v, 3, triangleNormal(v), centre, radius, false, h, lower))
+        all.push_back(h);
+      v[1] = p11, v[2] = p01;
+      if (hitOf(2 * cell + 1, v, 3, triangleNormal(v), centre, radius, false, h, upper))
+        all.push_back(h);
     }
   }
   // The walls of the cells at the field's border, seen from outside.

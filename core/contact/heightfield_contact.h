@@ -38,6 +38,7 @@ struct SurfaceHit {
   double distance = 0.0;        ///< signed (m): < 0 when the point is under the surface
   bool boundary = false;        ///< the nearest point is on the feature's edge or corner
   long samples[2] = {-1, -1};   ///< for a triangle, the grid samples of that edge (or corner, -1)
+  long corners[3] = {-1, -1, -1};  ///< for a triangle, the grid samples of its corners
 };
 
 /// The contacts of a sphere of radius `radius` (m) centred at `centre` with

@@ -64,8 +64,8 @@ std::string scenarioText(const std::string& preset, bool rough) {
       }
       rows += "]";
     }
-    terrain = R"({"heightmaps": [{"origin": [-4, -12.8], "cell": 0.05, "heights": [)" + rows +
-              "]}]}";
+    terrain =
+        R"({"heightmaps": [{"origin": [-4, -12.8], "cell": 0.05, "heights": [)" + rows + "]}]}";
   } else {
     terrain = R"({"boxes": [{"centre": [8, 0, -0.5], "size": [26, 26, 1]}]})";
   }
@@ -120,20 +120,22 @@ int main(int argc, char** argv) {
   const long rssAfter = peakRssKb();
   const size_t kept = terrain.value().heightfields[0].heights.capacity() * sizeof(float);
 
-  std::printf("{\n  \"build\": {\"cells\": \"2048 x 2048\", \"samples\": %d, \"seconds\": %.4f, "
-              "\"bytes_kept\": %zu, \"bytes_per_sample\": %.2f, \"peak_rss_kb_before\": %ld, "
-              "\"peak_rss_kb_after\": %ld},\n  \"speed\": [",
-              n * n, buildS, kept, static_cast<double>(kept) / (static_cast<double>(n) * n),
-              rssBefore, rssAfter);
+  std::printf(
+      "{\n  \"build\": {\"cells\": \"2048 x 2048\", \"samples\": %d, \"seconds\": %.4f, "
+      "\"bytes_kept\": %zu, \"bytes_per_sample\": %.2f, \"peak_rss_kb_before\": %ld, "
+      "\"peak_rss_kb_after\": %ld},\n  \"speed\": [",
+      n * n, buildS, kept, static_cast<double>(kept) / (static_cast<double>(n) * n), rssBefore,
+      rssAfter);
   const char* presets[] = {"rocker8", "articulated6"};
   for (int p = 0; p < 2; ++p) {
     std::string errorFlat, errorRough;
     const double flat = stepsPerSecond(scenarioText(presets[p], false), steps, errorFlat);
     const double rough = stepsPerSecond(scenarioText(presets[p], true), steps, errorRough);
-    std::printf("%s\n    {\"preset\": \"%s\", \"steps\": %ld, \"flat_steps_per_s\": %.0f, "
-                "\"rough_512_steps_per_s\": %.0f, \"rough_over_flat\": %.3f, \"error\": \"%s\"}",
-                p ? "," : "", presets[p], steps, flat, rough, flat > 0 ? rough / flat : 0.0,
-                (errorFlat + errorRough).c_str());
+    std::printf(
+        "%s\n    {\"preset\": \"%s\", \"steps\": %ld, \"flat_steps_per_s\": %.0f, "
+        "\"rough_512_steps_per_s\": %.0f, \"rough_over_flat\": %.3f, \"error\": \"%s\"}",
+        p ? "," : "", presets[p], steps, flat, rough, flat > 0 ? rough / flat : 0.0,
+        (errorFlat + errorRough).c_str());
     std::fflush(stdout);
   }
   std::printf("\n  ]\n}\n");
