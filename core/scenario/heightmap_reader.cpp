@@ -151,7 +151,16 @@ long readHeightmap(Reader& r, const json& h, const std::string& p, TerrainBuilde
     imageRows(image.value(), scale, offset, nx, ny, heights);
   }
   if (r.issues.size() != before) return 0;
-  const float low = *std::min_element(heights.begin(), heights.end());
+  const auto [lowest, highest] = std::minmax_element(heights.begin(), heights.end());
+  const float low = *lowest;
+  // Scaled heights stay within the bound of typed ones: the robot is lowered
+  // onto the terrain from its top, in steps of half a wheel radius.
+  if (!(std::abs(low) <= 1e5f && std::abs(*highest) <= 1e5f)) {
+    r.add(Reader::at(p, h.contains("height_scale") ? "height_scale" : "height_offset"),
+          "makes heights from " + format(static_cast<double>(low)) + " to " +
+              format(static_cast<double>(*highest)) + " m; they must lie in [-1e5, 1e5] m");
+    return 0;
+  }
   const double base = r.number(h, p, "base", std::min(terrainBase, low - 1.0), -1e5, 1e5, "m");
   Expected<Heightfield> field = makeHeightfield(origin.x(), origin.y(), dx, dy, nx, ny,
                                                 std::move(heights), base, material, color);

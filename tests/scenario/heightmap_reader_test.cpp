@@ -129,6 +129,8 @@ TEST_CASE("bad heightmaps are refused at their paths", "[scenario][heightfield]"
   expectIssue(R"({"cell": 1, "heights": [[0, 0], [0, "x"]]})", h + ".heights[1][1]",
               "finite height");
   expectIssue(R"({"cell": 1, "heights": [[0, 0]]})", h + ".heights", "at least 2 rows");
+  expectIssue(R"({"cell": 1, "heights": [[0, 1e5], [0, 0]], "height_scale": 1000})",
+              h + ".height_scale", "[-1e5, 1e5]");
   expectIssue(R"({"cell": 1, "heights": [[0, 0], [0, 0]], "base": 0})", h + ".base",
               "below the lowest");
   expectIssue(R"({"cell": 1, "heights": [[0, 0], [0, 0]], "material": "mud"})", h + ".material",
