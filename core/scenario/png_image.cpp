@@ -78,22 +78,21 @@ Expected<GreyImage> decodeGreyPng(const std::string& bytes, long maxPixels) {
   image.bits = stbi_is_16_bit_from_memory(data, size) ? 16 : 8;
   const size_t n = static_cast<size_t>(w) * h;
   image.values.resize(n);
+  // One grey channel of 16- or 8-bit samples, widened to 16 bits.
+  const auto copy = [&](auto* px) {
+    if (!px) return false;
+    for (size_t k = 0; k < n; ++k) image.values[k] = px[k];
+    stbi_image_free(px);
+    return true;
+  };
   int cw = 0, ch = 0, cc = 0;
-  if (image.bits == 16) {
-    stbi_us* px = stbi_load_16_from_memory(data, size, &cw, &ch, &cc, 1);
-    if (!px)
-      return Expected<GreyImage>::failure(
-          "", std::string("cannot be decoded: ") + stbi_failure_reason());
-    for (size_t k = 0; k < n; ++k) image.values[k] = px[k];
-    stbi_image_free(px);
-  } else {
-    stbi_uc* px = stbi_load_from_memory(data, size, &cw, &ch, &cc, 1);
-    if (!px)
-      return Expected<GreyImage>::failure(
-          "", std::string("cannot be decoded: ") + stbi_failure_reason());
-    for (size_t k = 0; k < n; ++k) image.values[k] = px[k];
-    stbi_image_free(px);
-  }
+  const bool decoded = image.bits == 16
+                           ? copy(stbi_load_16_from_memory(data, size, &cw, &ch, &cc, 1))
+                           : copy(stbi_load_from_memory(data, size, &cw, &ch, &cc, 1));
+  if (!decoded)
+    return Expected<GreyImage>::failure(
+        "", std::string("is damaged or truncated: stb_image cannot decode it (") +
+                stbi_failure_reason() + ")");
   return image;
 }
 
