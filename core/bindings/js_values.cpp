@@ -34,6 +34,36 @@ val pieceMesh(const TerrainPiece& piece) {
   return mesh;
 }
 
+/// A mesh terrain for display: its triangles, and its walls down to the base
+/// (each a quad of two triangles, CCW seen from outside), as a piece is given.
+val triMeshToJs(const TriMesh& m) {
+  std::vector<float> vertices;
+  const size_t n = m.vertices.size();
+  vertices.reserve(6 * n);
+  for (double level : {0.0, 1.0})  // the vertices, then their feet at the base
+    for (const Vec3& v : m.vertices) {
+      vertices.push_back(static_cast<float>(v.x()));
+      vertices.push_back(static_cast<float>(v.y()));
+      vertices.push_back(static_cast<float>(level == 0.0 ? v.z() : m.base));
+    }
+  std::vector<std::uint32_t> indices;
+  indices.reserve(3 * m.triangles.size() + 6 * m.walls.size());
+  for (const std::array<int, 3>& t : m.triangles)
+    for (int v : t) indices.push_back(static_cast<std::uint32_t>(v));
+  for (const std::array<int, 2>& w : m.walls) {
+    // Top edge a→b with the mesh on its left: seen from outside, b, a, a's foot, b's foot.
+    const auto a = static_cast<std::uint32_t>(w[0]), b = static_cast<std::uint32_t>(w[1]);
+    const auto af = static_cast<std::uint32_t>(w[0] + n), bf = static_cast<std::uint32_t>(w[1] + n);
+    indices.insert(indices.end(), {b, a, af, b, af, bf});
+  }
+  val mesh = val::object();
+  mesh.set("kind", std::string("mesh"));
+  mesh.set("color", m.color);
+  mesh.set("vertices", toTypedArray(vertices));
+  mesh.set("indices", toTypedArray(indices));
+  return mesh;
+}
+
 }  // namespace
 
 val jsonToJs(const nlohmann::json& j) {
@@ -162,12 +192,15 @@ val terrainToJs(const Terrain& terrain) {
     field.set("heights", toTypedArray(f.heights));
     fields.call<void>("push", field);
   }
+  val meshes = val::array();
+  for (const TriMesh& m : terrain.meshes) meshes.call<void>("push", triMeshToJs(m));
   val box = val::object();
   box.set("min", vec3ToJs(terrain.box.min));
   box.set("max", vec3ToJs(terrain.box.max));
   val out = val::object();
   out.set("pieces", pieces);
   out.set("heightmaps", fields);
+  out.set("meshes", meshes);
   out.set("box", box);
   return out;
 }

@@ -62,8 +62,10 @@ bool numberList(const val& v, const std::string& path, std::vector<double>& out,
                 std::vector<Issue>& issues);
 
 /// Terrain meshes and bounds as the app draws them: { pieces: [{ kind, color,
-/// vertices: Float32Array, indices: Uint32Array }], box: { min, max } }; each
-/// piece's faces fan-triangulated, counter-clockwise seen from outside.
+/// vertices: Float32Array, indices: Uint32Array }], heightmaps: [{ origin,
+/// cell, nx, ny, base, color, heights: Float32Array }], meshes: [as pieces,
+/// kind 'mesh': the triangles and the walls down to the base], box: { min,
+/// max } }; faces counter-clockwise seen from outside.
 val terrainToJs(const Terrain& terrain);
 
 }  // namespace roverlab

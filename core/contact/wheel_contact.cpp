@@ -165,6 +165,15 @@ int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& c
       emit(terrain.heightfieldFirst[h] + static_cast<int>(hit.feature), hit.closest, hit.normal,
            hit.distance, [&](const Vec3& p) { return hit.face.dot(p - hit.closest); });
   }
+  for (size_t m = 0; m < terrain.meshes.size(); ++m) {
+    const TriMesh& mesh = terrain.meshes[m];
+    if (!mesh.box.overlaps(reach)) continue;
+    scratch.hits.clear();
+    meshSphereHits(mesh, centre, wheel.radius, scratch.mesh, scratch.hits);
+    for (const SurfaceHit& hit : scratch.hits)
+      emit(terrain.meshFirst[m] + static_cast<int>(hit.feature), hit.closest, hit.normal,
+           hit.distance, [&](const Vec3& p) { return hit.face.dot(p - hit.closest); });
+  }
   return static_cast<int>(out.size());
 }
 

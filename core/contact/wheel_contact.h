@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "contact/heightfield_contact.h"
+#include "contact/mesh_contact.h"
 #include "geometry/gjk.h"
 #include "terrain/terrain.h"
 
@@ -42,7 +43,8 @@ struct ContactCandidate {
 struct WheelContactScratch {
   std::vector<int> near;                     ///< pieces whose bounds the wheel reaches
   std::vector<ContactCandidate> candidates;  ///< those the wheel's sphere reaches
-  std::vector<SurfaceHit> surface, hits;     ///< a heightfield's candidates and contacts
+  std::vector<SurfaceHit> surface, hits;     ///< a heightfield's or mesh's candidates and contacts
+  MeshScratch mesh;                          ///< a mesh's features near the wheel
 };
 
 /// Contacts of a wheel with centre `centre` (m) and unit axle direction `axle`.

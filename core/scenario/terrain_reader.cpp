@@ -337,9 +337,9 @@ void readPieces(Reader& r, TerrainContext& t, const json& terrain, const PieceKi
 
 void readTerrain(Reader& r, const json& doc, TerrainContext& t) {
   if (!doc.contains("terrain")) return r.add("terrain", "is required");
-  if (!r.object(
-          doc["terrain"], "terrain",
-          {"materials", "base", "quads", "boxes", "wedges", "hulls", "profiles", "heightmaps"}))
+  if (!r.object(doc["terrain"], "terrain",
+                {"materials", "base", "quads", "boxes", "wedges", "hulls", "profiles", "heightmaps",
+                 "meshes"}))
     return;
   const json& tj = doc["terrain"];
   t.base = r.number(tj, "terrain", "base", -1.0, -1e4, 1e4, "m");
@@ -350,7 +350,12 @@ void readTerrain(Reader& r, const json& doc, TerrainContext& t) {
     readHeightmaps(
         r, *fields, t.builder, t.base,
         [&](const json& obj, const std::string& p) { return materialOf(r, t, obj, p); }, t.files);
-  if (t.builder.pieceCount() == 0 && t.builder.heightfieldCount() == 0 && r.issues.empty())
+  if (const json* meshes = r.array(tj, "terrain", "meshes"))
+    readMeshes(
+        r, *meshes, t.builder, t.base,
+        [&](const json& obj, const std::string& p) { return materialOf(r, t, obj, p); }, t.files);
+  if (t.builder.pieceCount() == 0 && t.builder.heightfieldCount() == 0 &&
+      t.builder.meshCount() == 0 && r.issues.empty())
     r.add("terrain", "has no pieces");
 }
 

@@ -11,6 +11,7 @@
 
 #include "scenario/field_reader.h"
 #include "scenario/heightmap_reader.h"
+#include "scenario/mesh_reader.h"
 #include "terrain/builders.h"
 #include "terrain/terrain.h"
 #include "terrain/track1.h"

@@ -106,6 +106,11 @@ int TerrainBuilder::addHeightfield(Heightfield field) {
   return static_cast<int>(heightfields_.size()) - 1;
 }
 
+int TerrainBuilder::addMesh(TriMesh mesh) {
+  meshes_.push_back(std::move(mesh));
+  return static_cast<int>(meshes_.size()) - 1;
+}
+
 void TerrainBuilder::append(const Terrain& other) {
   const int base = static_cast<int>(materials_.size());
   for (const Material& m : other.materials) materials_.push_back(m);
@@ -114,15 +119,25 @@ void TerrainBuilder::append(const Terrain& other) {
     f.material += base;
     addHeightfield(std::move(f));
   }
+  for (TriMesh m : other.meshes) {
+    m.material += base;
+    addMesh(std::move(m));
+  }
 }
 
 int Terrain::heightfieldOf(int id) const {
-  if (id < static_cast<int>(pieces.size())) return -1;
+  if (id < static_cast<int>(pieces.size()) || (!meshFirst.empty() && id >= meshFirst[0])) return -1;
   const auto after = std::upper_bound(heightfieldFirst.begin(), heightfieldFirst.end(), id);
   return static_cast<int>(after - heightfieldFirst.begin()) - 1;
 }
 
+int Terrain::meshOf(int id) const {
+  const auto after = std::upper_bound(meshFirst.begin(), meshFirst.end(), id);
+  return static_cast<int>(after - meshFirst.begin()) - 1;
+}
+
 int Terrain::materialOf(int id) const {
+  if (const int mesh = meshOf(id); mesh >= 0) return meshes[mesh].material;
   const int field = heightfieldOf(id);
   return field < 0 ? pieces[id].material : heightfields[field].material;
 }
@@ -137,7 +152,7 @@ Expected<Terrain> tangled() {
 }  // namespace
 
 Expected<Terrain> TerrainBuilder::build() && {
-  if (pieces_.empty() && heightfields_.empty())
+  if (pieces_.empty() && heightfields_.empty() && meshes_.empty())
     return Expected<Terrain>::failure("terrain", "has no pieces");
   if (materials_.empty()) materials_.push_back(asphalt());
   std::vector<Issue> issues;
@@ -153,6 +168,17 @@ Expected<Terrain> TerrainBuilder::build() && {
     issues.push_back({"heightfields", "have " + std::to_string(samples) +
                                           " samples in all, more than the limit of " +
                                           std::to_string(kMaxHeightfieldSamples)});
+  long triangles = 0;
+  for (size_t i = 0; i < meshes_.size(); ++i) {
+    if (meshes_[i].material < 0 || meshes_[i].material >= static_cast<int>(materials_.size()))
+      issues.push_back({"meshes[" + std::to_string(i) + "].material",
+                        "no material " + std::to_string(meshes_[i].material)});
+    triangles += meshes_[i].triangleCount();
+  }
+  if (triangles > kMaxMeshTriangles)
+    issues.push_back({"meshes", "have " + std::to_string(triangles) +
+                                    " triangles in all, more than the limit of " +
+                                    std::to_string(kMaxMeshTriangles)});
   for (size_t i = 0; i < pieces_.size(); ++i)
     if (pieces_[i].material < 0 || pieces_[i].material >= static_cast<int>(materials_.size()))
       issues.push_back({"pieces[" + std::to_string(i) + "].material",
@@ -191,6 +217,14 @@ Expected<Terrain> TerrainBuilder::build() && {
     t.heightfieldFirst.push_back(static_cast<int>(first));
     first += f.featureCount();
     t.heightfields.push_back(std::move(f));
+  }
+  // Meshes likewise (they may overlap pieces and heightfields).
+  for (TriMesh& m : meshes_) {
+    t.box.grow(m.box.min);
+    t.box.grow(m.box.max);
+    t.meshFirst.push_back(static_cast<int>(first));
+    first += m.featureCount();
+    t.meshes.push_back(std::move(m));
   }
   for (const Material& m : t.materials) t.peakAdhesion.push_back(adhesionPeak(m));
   t.broadphase = buildBroadphase(boxes);

@@ -10,6 +10,7 @@
 #include "terrain/broadphase.h"
 #include "terrain/heightfield.h"
 #include "terrain/material.h"
+#include "terrain/trimesh.h"
 
 namespace roverlab {
 
@@ -45,22 +46,26 @@ constexpr double kCreaseSine = 0.05;
 /// natively (docs/scenario-format.md, "Limits").
 constexpr int kMaxPieces = 10000;
 
-/// Terrain: convex pieces and heightfields. A contact names what it touches
-/// by one id: a piece's index, or for a heightfield's triangle or wall the
-/// field's first id (after the pieces and the fields before it) plus the
-/// feature's index (Heightfield::featureCount).
+/// Terrain: convex pieces, heightfields and meshes. A contact names what it
+/// touches by one id: a piece's index, or for a heightfield's or mesh's
+/// triangle or wall its first id (after the pieces, the fields and the meshes
+/// before it) plus the feature's index (featureCount()).
 struct Terrain {
   std::vector<TerrainPiece> pieces;
   std::vector<Heightfield> heightfields;
   std::vector<int> heightfieldFirst;  ///< per heightfield: the id of its first feature
+  std::vector<TriMesh> meshes;
+  std::vector<int> meshFirst;  ///< per mesh: the id of its first feature
   std::vector<Material> materials;
   std::vector<double> peakAdhesion;  ///< per material: adhesionPeak (-)
   Broadphase broadphase;
-  Aabb box;  ///< bounds of all pieces and heightfields (m)
+  Aabb box;  ///< bounds of all pieces, heightfields and meshes (m)
 
-  /// The heightfield a contact id belongs to, or -1 for a piece.
+  /// The heightfield a contact id belongs to, or -1 for a piece or a mesh.
   int heightfieldOf(int id) const;
-  /// The material index of a contact id's piece or heightfield.
+  /// The mesh a contact id belongs to, or -1 for a piece or a heightfield.
+  int meshOf(int id) const;
+  /// The material index of a contact id's piece, heightfield or mesh.
   int materialOf(int id) const;
 };
 
@@ -75,10 +80,13 @@ class TerrainBuilder {
   void append(const Terrain& other);
   /// Adds a heightfield (its material an index as for pieces); returns its index.
   int addHeightfield(Heightfield field);
+  /// Adds a mesh (its material an index as for pieces); returns its index.
+  int addMesh(TriMesh mesh);
   int pieceCount() const { return static_cast<int>(pieces_.size()); }
   int heightfieldCount() const { return static_cast<int>(heightfields_.size()); }
+  int meshCount() const { return static_cast<int>(meshes_.size()); }
 
-  /// Finalises: broadphase, bounds, flush seams. At least one piece or heightfield is needed,
+  /// Finalises: broadphase, bounds, flush seams. At least one piece, heightfield or mesh is needed,
   /// no two may overlap by more than kFlushTolerance (issues at `pieces[i]`,
   /// naming the earlier piece `pieces[j]`), and at most kMaxBoundsPairs pairs
   /// of pieces may have overlapping bounds.
@@ -87,6 +95,7 @@ class TerrainBuilder {
  private:
   std::vector<TerrainPiece> pieces_;
   std::vector<Heightfield> heightfields_;
+  std::vector<TriMesh> meshes_;
   std::vector<Material> materials_;
 };
 

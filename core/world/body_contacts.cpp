@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "contact/heightfield_contact.h"
+#include "contact/mesh_contact.h"
 #include "world/stages.h"
 
 namespace roverlab {
@@ -35,9 +36,10 @@ void bodyContactStage(const WorldModel& model, WorldData& data) {
     Aabb bounds;
     bounds.min = placed.centre - extent;
     bounds.max = placed.centre + extent;
-    bool fields = false;
+    bool fields = false;  // heightfields or meshes in reach
     for (const Heightfield& f : model.terrain.heightfields)
       fields = fields || f.box.overlaps(bounds);
+    for (const TriMesh& m : model.terrain.meshes) fields = fields || m.box.overlaps(bounds);
     if ((!pieces || scratch.candidates.empty()) && !fields) continue;
     motion.velocity = worldPointVelocity(data.bodies, box.body, Vec3::Zero());
     motion.omega = worldAngularVelocity(data.bodies, box.body);
@@ -52,13 +54,21 @@ void bodyContactStage(const WorldModel& model, WorldData& data) {
                                 contact))
         res.contacts.push_back(contact);
     }
+    for (size_t m = 0; m < model.terrain.meshes.size(); ++m) {
+      const TriMesh& mesh = model.terrain.meshes[m];
+      BodyContact contact;
+      if (mesh.box.overlaps(bounds) && boxMeshContact(mesh, model.terrain.meshFirst[m],
+                                                      model.terrain.materials[mesh.material].phiMax,
+                                                      box, placed, motion, contact))
+        res.contacts.push_back(contact);
+    }
     Vec6& ext = data.bodies.externalForce[box.body];
     for (const BodyContact& c : res.contacts) {
       checkBodyContactLaw(c, model.terrain.materials[model.terrain.materialOf(c.piece)].phiMax,
                           data.law);
       ext.head<3>() += c.moment;
       ext.tail<3>() += c.normalForce + c.tangentialForce;
-      res.normalLoad += c.normalForce.norm();
+      res.normalLoad += c.load;  // the points' normals may differ (a surface)
     }
   }
 }

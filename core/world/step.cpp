@@ -19,6 +19,9 @@ constexpr double kExplodedSpeed = 1e4;
 // grows a buffer once, then reuses it.
 constexpr size_t kContactsReserved = 16;
 constexpr size_t kNearReserved = 64;
+// A mesh's grid lists a feature in every cell its bounds meet, and a wheel
+// reaches a few dozen cells: the near list before duplicates are removed.
+constexpr size_t kMeshFeaturesReserved = 2048;
 
 void reserveWheel(WheelResult& r) {
   r.contacts.reserve(kContactsReserved);
@@ -79,6 +82,8 @@ WorldData makeWorldData(const WorldModel& model) {
   d.wheelScratch.candidates.reserve(kNearReserved);
   d.wheelScratch.surface.reserve(kNearReserved);
   d.wheelScratch.hits.reserve(kNearReserved);
+  d.wheelScratch.mesh.features.reserve(kMeshFeaturesReserved);
+  d.wheelScratch.mesh.hits.reserve(kNearReserved);
   BodyContactScratch& body = d.bodyScratch;
   body.near.resize(model.boxes.size());
   for (NearPieces& n : body.near) n.pieces.reserve(kNearReserved);

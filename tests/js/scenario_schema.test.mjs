@@ -100,6 +100,12 @@ function fullDocument() {
         { origin: [70, 0], cell: 0.5, heights: [[0, 0.1], [0.1, 0]], height_scale: 1, height_offset: 0, base: -1, material: 'mud', color: '#7d7358' },
         { origin: [75, 0], cell: [0.5, 0.5], png: GREY_PNG, height_scale: 0.01, height_offset: 0, base: -1, material: 'mud', color: '#7d7358' },
       ],
+      // OBJ text embedded (a "file" is read by the command-line tool only,
+      // tests/scenario/mesh_reader_test.cpp), scale as a number or per axis.
+      meshes: [
+        { obj: 'v 0 0 0\nv 1 0 0\nv 1 1 0.1\nv 0 1 0.1\nf 1 2 3 4\n', scale: 2, offset: [80, 0, 0], yaw: 0.1, up: 'z', base: -1, material: 'mud', color: '#8c8372' },
+        { obj: 'v 0 0 0\nv 1 0 0\nv 0 0.1 -1\nf 1 2 3\n', scale: [1, 1, 1], offset: [85, 0], yaw: 0, up: 'y', base: -2, material: 'mud', color: '#8c8372' },
+      ],
     },
     track1: { lateral: 0.5 },
     robot: {
@@ -196,6 +202,6 @@ describe('docs/scenario.schema.json', () => {
         const listed = issue.message.match(/^must be one of: (.*) \(got/)[1].split(', ');
         expect(listed.sort(), at).toEqual([...values].sort());
       }
-    expect(enums).toBe(5);  // preset, controller, mode, slip, integrator
+    expect(enums).toBe(7);  // preset, controller, mode, slip, integrator, and each mesh's up
   });
 });

@@ -1,0 +1,53 @@
+#include "contact/mesh_contact.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roverlab {
+
+void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, MeshScratch& scratch,
+                    std::vector<SurfaceHit>& out) {
+  std::vector<SurfaceHit>& all = scratch.hits;
+  all.clear();
+  if (centre.z() - radius > m.box.max.z() || centre.z() + radius < m.box.min.z()) return;
+  m.featuresNear(centre.x() - radius, centre.y() - radius, centre.x() + radius, centre.y() + radius,
+                 scratch.features);
+  if (scratch.features.empty()) return;
+  // A centre under the surface: one contact, through the plane of the
+  // triangle above it (the signed distance, as for a centre inside a piece).
+  double ground;
+  Vec3 up;
+  long under = -1;
+  if (m.surfaceAt(centre.x(), centre.y(), ground, up, &under) && centre.z() < ground) {
+    out.push_back(underSurface(under, centre, ground, up));
+    return;
+  }
+  Vec3 v[4];
+  SurfaceHit h;
+  const long triangles = m.triangleCount();
+  for (int f : scratch.features) {
+    if (f < triangles) {
+      m.triangle(f, v);
+      if (centre.z() - radius >= std::max({v[0].z(), v[1].z(), v[2].z()})) continue;
+      const std::array<int, 3>& k = m.triangles[f];
+      const long ids[3] = {k[0], k[1], k[2]};
+      if (hitOf(f, v, 3, triangleNormal(v), centre, radius, false, h, ids)) all.push_back(h);
+    } else {
+      m.wall(f - triangles, v);
+      const Vec3 n = (v[0] - v[1]).cross(Vec3::UnitZ()).normalized();  // outward
+      if (hitOf(f, v, 4, n, centre, radius, true, h)) all.push_back(h);
+    }
+  }
+  // Points this close are one point: welded vertices are exact, so points on
+  // a shared edge agree to the rounding of the nearest-point arithmetic.
+  const double tol = 1e-9 * std::max({1.0, std::abs(centre.x()), std::abs(centre.y()),
+                                      std::abs(m.box.max.z()), std::abs(m.box.min.z())});
+  keepSurfaceContacts(m, m.span * m.span, tol, all, out);
+}
+
+bool boxMeshContact(const TriMesh& m, int piece, double mu, const ContactBox& box,
+                    const OrientedBox& placed, const BodyMotion& motion, BodyContact& out) {
+  return boxSurfaceContact(m, piece, mu, box, placed, motion, out);
+}
+
+}  // namespace roverlab

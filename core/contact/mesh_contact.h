@@ -1,0 +1,31 @@
+// Contact queries on a triangle mesh terrain (terrain/trimesh.h): the
+// triangles and walls near the query come from the mesh's grid, and its
+// welded vertex ids tell the shared rules (contact/surface_contact.h) which
+// triangles meet, so shared edges give no ghost contacts and creases are as
+// exact as between quads.
+#pragma once
+
+#include <vector>
+
+#include "contact/surface_contact.h"
+#include "terrain/trimesh.h"
+
+namespace roverlab {
+
+/// Scratch for meshSphereHits: the features near the query and their hits.
+struct MeshScratch {
+  std::vector<int> features;
+  std::vector<SurfaceHit> hits;
+};
+
+/// The contacts of a sphere of radius `radius` (m) centred at `centre` with
+/// the mesh, appended to `out`.
+void meshSphereHits(const TriMesh& mesh, const Vec3& centre, double radius, MeshScratch& scratch,
+                    std::vector<SurfaceHit>& out);
+
+/// The contact of a box with a mesh (contact/surface_contact.h); false when
+/// no point is below it. `piece` is the contact's terrain id.
+bool boxMeshContact(const TriMesh& mesh, int piece, double mu, const ContactBox& box,
+                    const OrientedBox& placed, const BodyMotion& motion, BodyContact& out);
+
+}  // namespace roverlab

@@ -1,0 +1,64 @@
+#include "contact/surface_contact.h"
+
+#include <limits>
+
+namespace roverlab {
+
+// The nearest point q of the convex polygon v[0..k) (counter-clockwise about
+// its unit normal n) to p; true when q is inside the polygon, false when it is
+// on its boundary. Then `corners` (if given) gets the polygon's corners that
+// q's feature spans: corners[0] and corners[1] for an edge, corners[1] = -1
+// for a corner.
+bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& q, int* corners) {
+  bool inside = true;
+  for (int e = 0; e < k && inside; ++e) inside = (v[(e + 1) % k] - v[e]).cross(p - v[e]).dot(n) > 0;
+  const Vec3 onPlane = p - n.dot(p - v[0]) * n;
+  if (inside) {
+    q = onPlane;
+    return true;
+  }
+  // The boundary point nearest p is the one nearest its projection (by
+  // Pythagoras), whose distances are resolved far finer than p's own.
+  double best = std::numeric_limits<double>::infinity();
+  for (int e = 0; e < k; ++e) {
+    const Vec3& a = v[e];
+    const Vec3 ab = v[(e + 1) % k] - a;
+    const double t = std::clamp(ab.dot(onPlane - a) / ab.squaredNorm(), 0.0, 1.0);
+    const Vec3 x = a + t * ab;
+    const double d = (onPlane - x).squaredNorm();
+    if (d < best) {
+      best = d, q = x;
+      if (corners) {
+        // Within 1e-9 of the edge's length of a corner: that corner.
+        corners[0] = t > 1 - 1e-9 ? (e + 1) % k : e;
+        corners[1] = t < 1e-9 || t > 1 - 1e-9 ? -1 : (e + 1) % k;
+      }
+    }
+  }
+  return false;
+}
+
+// The hit of feature `id` with vertices v[0..k) and outward normal n, or
+// false when p is beyond `radius`, or behind the feature when `solid` (a
+// wall, with the field behind it; a centre above the surface may be under a
+// steep triangle's plane and still have its nearest point on its edge).
+bool hitOf(long id, const Vec3* v, int k, const Vec3& n, const Vec3& p, double radius, bool solid,
+           SurfaceHit& h, const long* ids) {
+  if (std::abs(n.dot(p - v[0])) >= radius) return false;  // the plane is out of reach already
+  int corners[2] = {-1, -1};
+  const bool interior = closestOnPolygon(v, k, n, p, h.closest, corners);
+  for (int c = 0; c < 3; ++c) h.corners[c] = ids ? ids[c] : -1;
+  h.samples[0] = ids && !interior ? ids[corners[0]] : -1;
+  h.samples[1] = ids && !interior && corners[1] >= 0 ? ids[corners[1]] : -1;
+  const Vec3 gap = p - h.closest;
+  const double d = gap.norm();
+  if (d >= radius || (solid && gap.dot(n) < 0)) return false;
+  h.feature = id;
+  h.face = n;
+  h.distance = d;
+  h.normal = d > 1e-12 ? Vec3(gap / d) : n;
+  h.boundary = !interior;
+  return true;
+}
+
+}  // namespace roverlab

@@ -1,0 +1,198 @@
+// Contact with a triangulated surface, the part heightfields
+// (contact/heightfield_contact.h) and meshes (contact/mesh_contact.h) share.
+// A surface is a set of features: triangles (tops of prisms down to a base)
+// and walls (the prisms' outer sides). Each gives the nearest point of its
+// polygon to a query point (a SurfaceHit); the surface knows which triangles
+// meet from the vertex ids of their corners (a grid's samples, a mesh's
+// welded vertices), and from that which hits are ghosts and which coincide.
+//
+// Sphere (a wheel, seed 000 §2, eq. 1): a nearest point on a triangle's edge
+// or corner is a ghost when a feature through that point is nearer to the
+// centre and its nearest point does not rise above this triangle's plane (the
+// surface continues flat or turns away: a convex crease or no crease); at a
+// concave crease, where the neighbour rises towards the wheel by more than
+// kCreaseSine, both contacts are real, as between quads. Features whose
+// nearest points coincide (a corner shared by six triangles, an edge by two)
+// give one contact. A flat surface thus gives exactly the one contact a
+// single quad gives, whatever its seams.
+//
+// Box (a robot body): the box's corners, edge midpoints and face centres are
+// tested against the surface; each point below it pushes the box out along
+// the surface normal there, carrying the trapezoidal-rule share of a face
+// (corner 1/16, edge midpoint 1/8, face centre 1/4), so a box face lying flat
+// on the surface is the contact spring k with damper c, as on a quad.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "contact/body_contact.h"
+#include "terrain/terrain.h"
+
+namespace roverlab {
+
+/// The nearest point of one surface feature (triangle or wall) to a point.
+struct SurfaceHit {
+  long feature = -1;               ///< triangle index, or the triangle count + wall index
+  Vec3 closest = Vec3::Zero();     ///< nearest point of the feature (m)
+  Vec3 normal = Vec3::UnitZ();     ///< unit, from the surface towards the query point
+  Vec3 face = Vec3::UnitZ();       ///< the feature's own unit outward normal
+  double distance = 0.0;           ///< signed (m): < 0 when the point is under the surface
+  bool boundary = false;           ///< the nearest point is on the feature's edge or corner
+  long samples[2] = {-1, -1};      ///< for a triangle, the vertex ids of that edge (or corner, -1)
+  long corners[3] = {-1, -1, -1};  ///< for a triangle, the vertex ids of its corners
+};
+
+/// The nearest point q of the convex polygon v[0..k) (counter-clockwise about
+/// its unit normal n) to p; true when q is inside the polygon, false when it
+/// is on its boundary. Then `corners` (if given) gets the polygon's corners
+/// that q's feature spans: corners[0] and corners[1] for an edge,
+/// corners[1] = -1 for a corner.
+bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& q,
+                      int* corners = nullptr);
+
+/// The hit `h` of feature `id` with vertices v[0..k) and outward normal n
+/// (`ids`: the vertex ids of a triangle's corners, or null), or false when p is
+/// beyond `radius`, or behind the feature when `solid` (a wall, with the
+/// surface behind it; a centre above the surface may be under a steep
+/// triangle's plane and still have its nearest point on its edge).
+bool hitOf(long id, const Vec3* v, int k, const Vec3& n, const Vec3& p, double radius, bool solid,
+           SurfaceHit& h, const long* ids = nullptr);
+
+/// The unit normal of a triangle counter-clockwise about it.
+inline Vec3 triangleNormal(const Vec3 v[3]) {
+  return (v[1] - v[0]).cross(v[2] - v[0]).normalized();
+}
+
+/// True when the hit `c` is a ghost: its nearest point is on its edge or
+/// corner, and another feature through that point is nearer to the centre
+/// without rising above c's plane (no concave crease between them).
+/// `Surface` has triangleCount(), triangle(t, v) and wall(w, v); `span2`
+/// bounds a triangle's squared plan diameter (m²), `tol` (m) the distance
+/// under which two points are one.
+template <class Surface>
+bool isSurfaceGhost(const Surface& s, double span2, const std::vector<SurfaceHit>& all,
+                    const SurfaceHit& c, double tol) {
+  const double tie = 1e-6 * tol;
+  // A triangle through c's point holds it and its own nearest point: they
+  // are at most its plan diameter apart in plan (walls are checked in full).
+  const double reach2 = span2 + tol;
+  const long triangles = s.triangleCount();
+  const bool wallC = c.feature >= triangles;
+  for (const SurfaceHit& t : all) {
+    if (t.feature == c.feature || t.distance >= c.distance - tie) continue;
+    const Vec3 apart = t.closest - c.closest;
+    if (!wallC && t.feature < triangles) {
+      // Two triangles: t passes through c's point when it has c's edge or corner.
+      if (apart.head<2>().squaredNorm() > reach2) continue;
+      const long* corners = t.corners;
+      const auto has = [&](long v) {
+        return v < 0 || v == corners[0] || v == corners[1] || v == corners[2];
+      };
+      if (!has(c.samples[0]) || !has(c.samples[1])) continue;
+      if (apart.norm() > tol && c.face.dot(apart) > kCreaseSine * apart.norm()) continue;
+      return true;
+    }
+    // Concave (t rises above c's plane towards the wheel): both are real.
+    // Points within tol are one point: the same contact, not a crease.
+    if (apart.norm() > tol && c.face.dot(apart) > kCreaseSine * apart.norm()) continue;
+    Vec3 v[4], q = Vec3::Zero();
+    const bool wall = t.feature >= triangles;
+    if (wall)
+      s.wall(t.feature - triangles, v);
+    else
+      s.triangle(t.feature, v);
+    closestOnPolygon(v, wall ? 4 : 3, t.face, c.closest, q);
+    if ((q - c.closest).norm() <= tol) return true;  // t passes through c's point
+  }
+  return false;
+}
+
+/// The contacts among the candidate hits `all`, appended to `out`: ghosts
+/// dropped, coincident points (within `tol`, m) merged into one contact, the
+/// nearer, or on a tie the one most square to its feature (the face's own
+/// normal where the centre is right over a seam).
+template <class Surface>
+void keepSurfaceContacts(const Surface& s, double span2, double tol,
+                         const std::vector<SurfaceHit>& all, std::vector<SurfaceHit>& out) {
+  const size_t first = out.size();
+  for (const SurfaceHit& c : all) {
+    if (c.boundary && isSurfaceGhost(s, span2, all, c, tol)) continue;
+    size_t k = first;
+    while (k < out.size() && (out[k].closest - c.closest).norm() > tol) ++k;
+    if (k == out.size()) {
+      out.push_back(c);
+    } else {
+      const double ahead = out[k].distance - c.distance;
+      if (ahead > 1e-6 * tol ||
+          (ahead >= -1e-6 * tol &&
+           c.normal.cross(c.face).norm() < out[k].normal.cross(out[k].face).norm()))
+        out[k] = c;
+    }
+  }
+}
+
+/// The hit of a centre under the surface at height `ground` with upward unit
+/// normal `up`: the signed distance through that plane, as for a centre
+/// inside a piece.
+inline SurfaceHit underSurface(long feature, const Vec3& centre, double ground, const Vec3& up) {
+  SurfaceHit h;
+  h.feature = feature;
+  h.face = h.normal = up;
+  h.distance = (centre.z() - ground) * up.z();
+  h.closest = centre - h.distance * up;
+  return h;
+}
+
+/// The contact of a box with a surface (`Surface` has surfaceAt(x, y, z, n)),
+/// with the force law of contact/body_contact.h applied at each sample point
+/// below it; false when no point is below it. `piece` is the contact's id.
+template <class Surface>
+bool boxSurfaceContact(const Surface& s, int piece, double mu, const ContactBox& box,
+                       const OrientedBox& placed, const BodyMotion& motion, BodyContact& out) {
+  out = BodyContact{};
+  out.piece = piece;
+  double deepest = 0;
+  Vec3 weighted = Vec3::Zero(), normalSum = Vec3::Zero();
+  // The 27 points of the box's 3 × 3 × 3 lattice but its centre: corners
+  // (three coordinates at ±1), edge midpoints (two), face centres (one).
+  for (int a = -1; a <= 1; ++a)
+    for (int b = -1; b <= 1; ++b)
+      for (int c = -1; c <= 1; ++c) {
+        const int onFaces = std::abs(a) + std::abs(b) + std::abs(c);
+        if (onFaces == 0) continue;
+        const Vec3 at = placed.centre + placed.axes * Vec3(a * placed.half.x(), b * placed.half.y(),
+                                                           c * placed.half.z());
+        double ground;
+        Vec3 n;
+        if (!s.surfaceAt(at.x(), at.y(), ground, n) || at.z() >= ground) continue;
+        const double depth = (ground - at.z()) * n.z();
+        // The trapezoidal rule's share of a face: corner 1/16, edge 1/8, centre 1/4.
+        const double share = onFaces == 3 ? 1.0 / 16 : onFaces == 2 ? 1.0 / 8 : 1.0 / 4;
+        const double k = box.stiffness * share, damping = box.damping * share;
+        const Vec3 vel = motion.velocity + motion.omega.cross(at - motion.origin);
+        const double vn = vel.dot(n);
+        const double fn = std::max(0.0, k * depth - damping * vn);  // non-holding
+        if (fn <= 0) continue;
+        const Vec3 vt = vel - vn * n;
+        const double speed = vt.norm();
+        const Vec3 ft =
+            speed > 0 ? Vec3(-std::min(mu * fn, damping * speed) / speed * vt) : Vec3::Zero();
+        out.normalForce += fn * n;
+        out.load += fn;
+        out.tangentialForce += ft;
+        out.moment += at.cross(fn * n + ft);
+        weighted += fn * at;
+        normalSum += fn * n;
+        deepest = std::max(deepest, depth);
+        ++out.points;
+      }
+  if (out.points == 0) return false;
+  out.point = weighted / out.load;
+  out.normal = normalSum.normalized();
+  out.depth = deepest;
+  return true;
+}
+
+}  // namespace roverlab

@@ -1,0 +1,64 @@
+#include "scenario/obj_text.h"
+
+#include "scenario/json_input.h"
+
+#define TINYOBJLOADER_IMPLEMENTATION
+#define TINYOBJLOADER_USE_DOUBLE
+#include <tiny_obj_loader.h>
+
+namespace roverlab {
+
+Expected<ObjMesh> parseObj(const std::string& text, long maxTriangles) {
+  const auto refuse = [](const std::string& message) {
+    return Expected<ObjMesh>::failure("", message);
+  };
+  tinyobj::ObjReaderConfig config;
+  config.triangulate = false;  // fanned below, after the indices are checked
+  config.vertex_color = false;
+  tinyobj::ObjReader reader;
+  // From a string, with no material text: the reader opens no files.
+  if (!reader.ParseFromString(text, "", config)) {
+    std::string error = reader.Error();
+    while (!error.empty() && (error.back() == '\n' || error.back() == '\r')) error.pop_back();
+    return refuse("is not a readable OBJ mesh: " + clipped(error.empty() ? "parse error" : error));
+  }
+  ObjMesh out;
+  const std::vector<double>& xyz = reader.GetAttrib().vertices;
+  out.vertices.reserve(xyz.size() / 3);
+  for (size_t k = 0; k + 2 < xyz.size(); k += 3)
+    out.vertices.emplace_back(xyz[k], xyz[k + 1], xyz[k + 2]);
+  const long count = static_cast<long>(out.vertices.size());
+  long face = 0;
+  for (const tinyobj::shape_t& shape : reader.GetShapes()) {
+    const std::vector<tinyobj::index_t>& indices = shape.mesh.indices;
+    size_t at = 0;
+    for (unsigned char corners : shape.mesh.num_face_vertices) {
+      if (corners < 3 || at + corners > indices.size())
+        return refuse("face " + std::to_string(face) +
+                      " has fewer than 3 corners or more than 255 (a face may have 3 to 255)");
+      for (unsigned k = 0; k < corners; ++k) {
+        const int v = indices[at + k].vertex_index;
+        if (v < 0 || v >= count)
+          return refuse("face " + std::to_string(face) + " names vertex " +
+                        std::to_string(v >= 0 ? v + 1 : v) + "; the file has " +
+                        std::to_string(count) + " vertices (numbered from 1)");
+      }
+      if (static_cast<long>(out.triangles.size()) + corners - 2 > maxTriangles)
+        return refuse("has more than " + std::to_string(maxTriangles) +
+                      " triangles, the limit (docs/scenario-format.md, \"Limits\")");
+      for (unsigned k = 1; k + 1 < corners; ++k)
+        out.triangles.push_back({indices[at].vertex_index, indices[at + k].vertex_index,
+                                 indices[at + k + 1].vertex_index});
+      at += corners;
+      ++face;
+    }
+    if (at != indices.size())
+      return refuse("face " + std::to_string(face) +
+                    " has more than 255 corners (a face may have 3 to 255)");
+  }
+  if (out.triangles.empty())
+    return refuse("has no faces (f records): a mesh terrain needs triangles");
+  return out;
+}
+
+}  // namespace roverlab

@@ -1,0 +1,171 @@
+// terrain.meshes: OBJ text embedded or in a file (small files in tests/data),
+// placed by scale, yaw, offset and "up"; every refusal at its path; and a
+// robot driving on a mesh in motion.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "scenario/obj_text.h"
+#include "scenario/scenario.h"
+#include "support/scenario_files.h"
+
+using namespace roverlab;
+
+namespace {
+
+std::string dataFile(const std::string& name) {
+  std::ifstream in(std::filesystem::path(ROVERLAB_SOURCE_DIR) / "tests" / "data" / name,
+                   std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const ScenarioFiles kFiles = [](const std::string& name,
+                                std::string& error) -> std::optional<std::string> {
+  const std::string bytes = dataFile(name);
+  if (bytes.empty()) {
+    error = "no such file";
+    return std::nullopt;
+  }
+  return bytes;
+};
+
+// A scenario whose terrain is one mesh entry (JSON object text).
+std::string withMesh(const std::string& entry) {
+  return R"({"format": "roverlab-scenario", "version": 1,
+  "terrain": {"meshes": [)" +
+         entry + R"(]},
+  "robot": {"preset": "wheel-rig", "pose": {"position": [0.5, 0.5]}}})";
+}
+
+Scenario parsed(const std::string& entry) {
+  const Expected<Scenario> s = parseScenario(withMesh(entry), kFiles);
+  INFO(s.message());
+  REQUIRE(s.ok());
+  return s.value();
+}
+
+// The first issue's path and whether its message contains `part`.
+void expectIssue(const std::string& entry, const std::string& path, const std::string& part) {
+  const Expected<Scenario> s = parseScenario(withMesh(entry), kFiles);
+  REQUIRE_FALSE(s.ok());
+  INFO(s.message());
+  CHECK(s.issues()[0].path == path);
+  CHECK(s.issues()[0].message.find(part) != std::string::npos);
+}
+
+const char* kSquare = R"("v 0 0 0\nv 1 0 0\nv 1 1 0.5\nv 0 1 0.5\nf 1 2 3 4\n")";
+
+}  // namespace
+
+TEST_CASE("OBJ text: faces fanned into triangles, other records ignored", "[scenario][mesh]") {
+  const Expected<ObjMesh> m = parseObj(dataFile("steps.obj"), 100);
+  REQUIRE(m.ok());
+  CHECK(m.value().vertices.size() == 8);
+  CHECK(m.value().triangles.size() == 4);
+  CHECK(m.value().triangles[1] == std::array<int, 3>{0, 2, 3});
+  CHECK(parseObj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", 100)
+            .issues()[0]
+            .message.find("face 0 names vertex 4") == 0);
+  CHECK(parseObj("v 0 0 0\n", 100).issues()[0].message.find("has no faces") == 0);
+  CHECK(parseObj(dataFile("steps.obj"), 3).issues()[0].message.find("more than 3 triangles") !=
+        std::string::npos);
+}
+
+TEST_CASE("an embedded mesh is placed by scale, yaw and offset", "[scenario][mesh]") {
+  const Scenario s = parsed(std::string(R"({"obj": )") + kSquare +
+                            R"(, "scale": 2, "yaw": 1.5707963267948966, "offset": [1, 2, 0.25]})");
+  REQUIRE(s.terrain.meshes.size() == 1);
+  const TriMesh& m = s.terrain.meshes[0];
+  CHECK(m.triangleCount() == 2);
+  CHECK(m.wallCount() == 4);
+  // (1, 0, 0) scaled to (2, 0, 0), turned to (0, 2, 0), moved to (1, 4, 0.25).
+  double z;
+  Vec3 n;
+  REQUIRE(m.surfaceAt(0.0, 3.0, z, n));  // file point (0.5, 0.5): height 0.25·2 + 0.25
+  CHECK(z == Approx(0.75));
+  CHECK(m.box.min.x() == Approx(-1.0));
+  CHECK(m.box.max.y() == Approx(4.0));
+  // The default base: 1 m under the lowest vertex (or terrain.base, if lower).
+  CHECK(m.base == Approx(-1.0));
+}
+
+TEST_CASE("a y-up OBJ file beside the scenario", "[scenario][mesh]") {
+  const Scenario s = parsed(R"({"file": "steps.obj", "up": "y"})");
+  const TriMesh& m = s.terrain.meshes[0];
+  CHECK(m.triangleCount() == 4);
+  double z;
+  Vec3 n;
+  // File y is height; file z = −1 is ground y = 1.
+  REQUIRE(m.surfaceAt(1.5, 0.5, z, n));
+  CHECK(z == Approx(0.1));
+  REQUIRE(m.surfaceAt(0.5, 0.5, z, n));
+  CHECK(z == Approx(0.0));
+  // The step between the two quads is a wall on each side of x = 1.
+  CHECK(m.wallCount() == 8);
+}
+
+TEST_CASE("bad meshes are refused at their paths", "[scenario][mesh]") {
+  expectIssue(R"({})", "terrain.meshes[0]", "needs its surface");
+  expectIssue(std::string(R"({"obj": )") + kSquare + R"(, "file": "steps.obj"})",
+              "terrain.meshes[0].obj", "one of two sources");
+  expectIssue(R"({"obj": 5})", "terrain.meshes[0].obj", "must be a string");
+  expectIssue(R"({"obj": "v 0 0 0\nf 1 2 3\n"})", "terrain.meshes[0].obj", "names vertex");
+  expectIssue(R"({"file": "missing.obj"})", "terrain.meshes[0].file", "cannot read");
+  expectIssue(R"({"file": "folded.obj"})", "terrain.meshes[0].file",
+              "triangle 2 overlaps triangle 0");
+  expectIssue(std::string(R"({"obj": )") + kSquare + R"(, "scale": 0})", "terrain.meshes[0].scale",
+              "must be in");
+  expectIssue(std::string(R"({"obj": )") + kSquare + R"(, "up": "x"})", "terrain.meshes[0].up",
+              "must be one of");
+  expectIssue(std::string(R"({"obj": )") + kSquare + R"(, "base": 0.1})", "terrain.meshes[0].base",
+              "below the lowest vertex");
+  expectIssue(std::string(R"({"obj": )") + kSquare + R"(, "material": "lava"})",
+              "terrain.meshes[0].material", "");
+  expectIssue(R"({"obj": "v 0 0 1e400\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"})", "terrain.meshes[0].obj",
+              "vertex 0");
+  expectIssue(std::string(R"({"obj": )") + kSquare + R"(, "colour": "red"})",
+              "terrain.meshes[0].colour", "unknown field");
+  // The app has no files.
+  const Expected<Scenario> app = parseScenario(withMesh(R"({"file": "steps.obj"})"), nullptr);
+  REQUIRE_FALSE(app.ok());
+  CHECK(app.issues()[0].message.find("only the command-line tool") != std::string::npos);
+}
+
+TEST_CASE("a rover drives on a rough mesh: no NaN, no wheel through the ground",
+          "[scenario][mesh][motion]") {
+  // 64 × 64 cells of 0.1 m, bumps of ±3 cm, diagonals alternating.
+  std::string obj;
+  const int n = 64;
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i)
+      obj += "v " + std::to_string(-2 + 0.1 * i) + " " + std::to_string(-3.2 + 0.1 * j) + " " +
+             std::to_string(0.03 * std::sin(1.7 * i) * std::cos(2.3 * j)) + "\\n";
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const int a = j * (n + 1) + i + 1, b = a + 1, c = a + n + 2, d = a + n + 1;
+      if ((i + j) % 2)
+        obj += "f " + std::to_string(a) + " " + std::to_string(b) + " " + std::to_string(c) + " " +
+               std::to_string(d) + "\\n";
+      else
+        obj += "f " + std::to_string(a) + " " + std::to_string(b) + " " + std::to_string(d) +
+               "\\nf " + std::to_string(b) + " " + std::to_string(c) + " " + std::to_string(d) +
+               "\\n";
+    }
+  const std::string text = R"({"format": "roverlab-scenario", "version": 1,
+    "terrain": {"meshes": [{"obj": ")" +
+                           obj + R"("}]},
+    "robot": {"preset": "rocker8", "pose": {"position": [0, 0]}},
+    "control": {"wheel_speed": 2},
+    "simulation": {"duration": 4}})";
+  roverlab::Simulation sim = testing::simulationFromText(text);
+  testing::runUntil(sim, 4.0);
+  CHECK(sim.state.bodies.q.allFinite());
+  CHECK(sim.data.law.contacts > 0);
+  CHECK(sim.data.law.frictionViolations == 0);
+  CHECK(sim.data.law.centresInside == 0);
+  CHECK(worldPoint(sim.data.bodies, 0, Vec3::Zero()).x() > 1.0);
+}

@@ -1,0 +1,121 @@
+// Mesh terrains: welding, open edges, the grid, and the 2.5-D check that
+// refuses a mesh at its first offending triangle.
+#include "terrain/trimesh.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace roverlab;
+
+namespace {
+
+// A square of side `s` (m) of two triangles at height z, corner (x, y).
+void square(std::vector<Vec3>& v, std::vector<std::array<int, 3>>& t, double x, double y, double z,
+            double s = 1.0) {
+  const int a = static_cast<int>(v.size());
+  v.insert(v.end(), {Vec3(x, y, z), Vec3(x + s, y, z), Vec3(x + s, y + s, z), Vec3(x, y + s, z)});
+  t.push_back({a, a + 1, a + 2});
+  t.push_back({a, a + 2, a + 3});
+}
+
+std::string messageOf(const Expected<TriMesh>& m) {
+  REQUIRE_FALSE(m.ok());
+  return m.issues()[0].message;
+}
+
+}  // namespace
+
+TEST_CASE("coincident vertices are welded, so a triangle soup has the adjacency of a mesh",
+          "[terrain][mesh]") {
+  std::vector<Vec3> v;
+  std::vector<std::array<int, 3>> t;
+  square(v, t, 0, 0, 0);
+  square(v, t, 1, 0, 0);  // shares the edge x = 1 by position only
+  const TriMesh m = makeTriMesh(v, t, -1).value();
+  CHECK(m.vertices.size() == 6);
+  CHECK(m.wallCount() == 6);  // the 2 × 1 rectangle's outline, not the inner edge
+  double z;
+  Vec3 n;
+  CHECK(m.surfaceAt(1.0, 0.5, z, n));
+  CHECK(z == 0);
+  CHECK_FALSE(m.surfaceAt(2.5, 0.5, z, n));
+}
+
+TEST_CASE("either winding is taken; a triangle is counter-clockwise from above",
+          "[terrain][mesh]") {
+  const TriMesh m =
+      makeTriMesh({Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(1, 0, 0.5)}, {{0, 1, 2}}, -1).value();
+  Vec3 v[3];
+  m.triangle(0, v);
+  CHECK((v[1] - v[0]).cross(v[2] - v[0]).z() > 0);
+  double z;
+  Vec3 n;
+  REQUIRE(m.surfaceAt(0.5, 0.25, z, n));
+  CHECK(z == Approx(0.25));
+  CHECK(n.z() > 0);
+}
+
+TEST_CASE("a mesh that is not 2.5-D is refused at its first offending triangle",
+          "[terrain][mesh]") {
+  std::vector<Vec3> v;
+  std::vector<std::array<int, 3>> t;
+  for (int i = 0; i < 5; ++i) square(v, t, i, 0, 0);
+  // Triangle 10: over squares 1 and 2, 0.5 m up: a fold over triangles 2..5.
+  v.insert(v.end(), {Vec3(1.5, 0.2, 0.5), Vec3(2.5, 0.2, 0.5), Vec3(2, 0.8, 0.5)});
+  t.push_back({20, 21, 22});
+  const auto folded = makeTriMesh(v, t, -1);
+  CHECK(folded.issues()[0].path == "triangles");
+  CHECK(messageOf(folded).find("triangle 10 overlaps triangle 2") == 0);
+
+  // A vertical triangle.
+  const auto vertical = makeTriMesh({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0.5, 0, 1), Vec3(0, 1, 0)},
+                                    {{0, 1, 3}, {0, 1, 2}}, -1);
+  CHECK(messageOf(vertical).find("triangle 1 is vertical") == 0);
+  // Degenerate ones.
+  CHECK(messageOf(makeTriMesh({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(2, 0, 0)}, {{0, 1, 2}}, -1))
+            .find("triangle 0 is degenerate") == 0);
+  CHECK(messageOf(makeTriMesh({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 0, 0)}, {{0, 1, 2}}, -1))
+            .find("triangle 0 has two corners at one point") == 0);
+  // Bad indices, values and base.
+  CHECK(messageOf(makeTriMesh({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}, {{0, 1, 3}}, -1))
+            .find("triangle 0 names vertex 3") == 0);
+  CHECK(messageOf(makeTriMesh({Vec3(0, 0, NAN), Vec3(1, 0, 0), Vec3(0, 1, 0)}, {{0, 1, 2}}, -1))
+            .find("vertex 0") == 0);
+  const auto high = makeTriMesh({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}, {{0, 1, 2}}, 0.0);
+  CHECK(high.issues()[0].path == "base");
+  CHECK(makeTriMesh({}, {}, -1).issues()[0].path == "triangles");
+}
+
+TEST_CASE("triangles that touch along an edge or at a corner are not overlaps", "[terrain][mesh]") {
+  // A fan of 64 triangles about one vertex, and a neighbour touching only at a corner.
+  std::vector<Vec3> v = {Vec3(0, 0, 0.3)};
+  std::vector<std::array<int, 3>> t;
+  for (int k = 0; k < 64; ++k) v.emplace_back(std::cos(k * M_PI / 32), std::sin(k * M_PI / 32), 0);
+  for (int k = 0; k < 64; ++k) t.push_back({0, 1 + k, 1 + (k + 1) % 64});
+  v.insert(v.end(), {Vec3(1, 0, 0), Vec3(2, -0.5, 0), Vec3(2, 0.5, 0)});
+  t.push_back({65, 66, 67});
+  const auto m = makeTriMesh(v, t, -1);
+  REQUIRE(m.ok());
+  CHECK(m.value().wallCount() == 64 + 3);
+}
+
+TEST_CASE("the grid finds every feature near a point", "[terrain][mesh]") {
+  std::vector<Vec3> v;
+  std::vector<std::array<int, 3>> t;
+  for (int j = 0; j < 20; ++j)
+    for (int i = 0; i < 20; ++i) square(v, t, i * 0.1, j * 0.1, 0.01 * ((i * 7 + j * 3) % 5), 0.1);
+  const TriMesh m = makeTriMesh(v, t, -1).value();
+  std::vector<int> near;
+  for (double x = -0.05; x < 2.1; x += 0.137)
+    for (double y = -0.05; y < 2.1; y += 0.113) {
+      m.featuresNear(x - 0.2, y - 0.2, x + 0.2, y + 0.2, near);
+      for (long f = 0; f < m.triangleCount(); ++f) {
+        Vec3 c[3];
+        m.triangle(f, c);
+        bool meets = false;
+        for (const Vec3& p : c)
+          meets = meets || (std::abs(p.x() - x) < 0.2 && std::abs(p.y() - y) < 0.2);
+        if (meets) CHECK(std::binary_search(near.begin(), near.end(), static_cast<int>(f)));
+      }
+    }
+}
