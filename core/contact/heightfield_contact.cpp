@@ -24,7 +24,8 @@ bool cellRange(const Heightfield& f, double x, double y, double reach, int& i0, 
 }  // namespace
 
 void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radius,
-                           std::vector<SurfaceHit>& all, std::vector<SurfaceHit>& out) {
+                           SurfaceScratch& scratch, std::vector<SurfaceHit>& out) {
+  std::vector<SurfaceHit>& all = scratch.hits;
   all.clear();
   if (centre.z() - radius > f.box.max.z() || centre.z() + radius < f.box.min.z()) return;
   int i0, i1, j0, j1;
@@ -57,18 +58,27 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
       const double ez = std::max(0.0, centre.z() - top);
       if (ex * ex + ey * ey + ez * ez >= r2) continue;  // the cell's bounds are out of reach
       // The cell's two triangles as Heightfield::triangle makes them, from
-      // its corners (no division per triangle).
+      // its corners. Their normals follow from the heights (the cross
+      // products of the triangles' sides): lower (i, j), (i+1, j), (i+1, j+1)
+      // and upper (i, j), (i+1, j+1), (i, j+1). A triangle whose plane is out
+      // of reach is skipped before any square root.
       const long cell = static_cast<long>(j) * f.cellsX() + i;
       const long a = static_cast<long>(j) * f.nx + i;
       const Vec3 p00 = f.sample(i, j), p10 = f.sample(i + 1, j), p01 = f.sample(i, j + 1),
                  p11 = f.sample(i + 1, j + 1);
+      const Vec3 rel = centre - p00;
+      const auto test = [&](long id, const Vec3& m, const long* corners) {
+        const double s = m.dot(rel);
+        if (s * s >= r2 * m.squaredNorm()) return;
+        if (hitOf(id, v, 3, m.normalized(), centre, radius, false, h, corners)) all.push_back(h);
+      };
       const long lower[3] = {a, a + 1, a + f.nx + 1}, upper[3] = {a, a + f.nx + 1, a + f.nx};
+      const double area = f.dx * f.dy;
       v[0] = p00, v[1] = p10, v[2] = p11;
-      if (hitOf(2 * cell, v, 3, triangleNormal(v), centre, radius, false, h, lower))
-        all.push_back(h);
+      test(2 * cell, Vec3(-f.dy * (p10.z() - p00.z()), -f.dx * (p11.z() - p10.z()), area), lower);
       v[1] = p11, v[2] = p01;
-      if (hitOf(2 * cell + 1, v, 3, triangleNormal(v), centre, radius, false, h, upper))
-        all.push_back(h);
+      test(2 * cell + 1, Vec3(-f.dy * (p11.z() - p01.z()), -f.dx * (p01.z() - p00.z()), area),
+           upper);
     }
   }
   // The walls of the cells at the field's border, seen from outside.
@@ -93,7 +103,7 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   // the field's coordinates, not to double precision.
   const double tol = 1e-6 * std::max({1.0, std::abs(centre.x()), std::abs(centre.y()),
                                       std::abs(f.box.max.z()), std::abs(f.box.min.z())});
-  keepSurfaceContacts(f, f.dx * f.dx + f.dy * f.dy, tol, all, out);
+  keepSurfaceContacts(f, f.dx * f.dx + f.dy * f.dy, tol, scratch, out);
 }
 
 bool boxHeightfieldContact(const Heightfield& f, int piece, double mu, const ContactBox& box,

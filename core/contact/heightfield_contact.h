@@ -14,9 +14,9 @@
 namespace roverlab {
 
 /// The contacts of a sphere of radius `radius` (m) centred at `centre` with
-/// the heightfield, appended to `out`; `scratch` holds the candidates.
+/// the heightfield, appended to `out`.
 void heightfieldSphereHits(const Heightfield& field, const Vec3& centre, double radius,
-                           std::vector<SurfaceHit>& scratch, std::vector<SurfaceHit>& out);
+                           SurfaceScratch& scratch, std::vector<SurfaceHit>& out);
 
 /// The contact of a box with a heightfield (contact/surface_contact.h);
 /// false when no point is below it. `piece` is the contact's terrain id.

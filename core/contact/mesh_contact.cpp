@@ -5,13 +5,13 @@
 
 namespace roverlab {
 
-void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, MeshScratch& scratch,
+void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, SurfaceScratch& scratch,
                     std::vector<SurfaceHit>& out) {
   std::vector<SurfaceHit>& all = scratch.hits;
   all.clear();
   if (centre.z() - radius > m.box.max.z() || centre.z() + radius < m.box.min.z()) return;
   m.featuresNear(centre.x() - radius, centre.y() - radius, centre.x() + radius, centre.y() + radius,
-                 scratch.features);
+                 scratch.features, centre.z() - radius);
   if (scratch.features.empty()) return;
   // A centre under the surface: one contact, through the plane of the
   // triangle above it (the signed distance, as for a centre inside a piece).
@@ -25,10 +25,17 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, MeshScr
   Vec3 v[4];
   SurfaceHit h;
   const long triangles = m.triangleCount();
+  const double r2 = radius * radius;
   for (int f : scratch.features) {
     if (f < triangles) {
       m.triangle(f, v);
-      if (centre.z() - radius >= std::max({v[0].z(), v[1].z(), v[2].z()})) continue;
+      // The triangle's bounds out of reach (as a heightfield's cells are culled).
+      const double ex = std::max({0.0, std::min({v[0].x(), v[1].x(), v[2].x()}) - centre.x(),
+                                  centre.x() - std::max({v[0].x(), v[1].x(), v[2].x()})});
+      const double ey = std::max({0.0, std::min({v[0].y(), v[1].y(), v[2].y()}) - centre.y(),
+                                  centre.y() - std::max({v[0].y(), v[1].y(), v[2].y()})});
+      const double ez = std::max(0.0, centre.z() - std::max({v[0].z(), v[1].z(), v[2].z()}));
+      if (ex * ex + ey * ey + ez * ez >= r2) continue;
       const std::array<int, 3>& k = m.triangles[f];
       const long ids[3] = {k[0], k[1], k[2]};
       if (hitOf(f, v, 3, triangleNormal(v), centre, radius, false, h, ids)) all.push_back(h);
@@ -42,7 +49,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, MeshScr
   // a shared edge agree to the rounding of the nearest-point arithmetic.
   const double tol = 1e-9 * std::max({1.0, std::abs(centre.x()), std::abs(centre.y()),
                                       std::abs(m.box.max.z()), std::abs(m.box.min.z())});
-  keepSurfaceContacts(m, m.span * m.span, tol, all, out);
+  keepSurfaceContacts(m, m.span * m.span, tol, scratch, out);
 }
 
 bool boxMeshContact(const TriMesh& m, int piece, double mu, const ContactBox& box,

@@ -12,15 +12,9 @@
 
 namespace roverlab {
 
-/// Scratch for meshSphereHits: the features near the query and their hits.
-struct MeshScratch {
-  std::vector<int> features;
-  std::vector<SurfaceHit> hits;
-};
-
 /// The contacts of a sphere of radius `radius` (m) centred at `centre` with
 /// the mesh, appended to `out`.
-void meshSphereHits(const TriMesh& mesh, const Vec3& centre, double radius, MeshScratch& scratch,
+void meshSphereHits(const TriMesh& mesh, const Vec3& centre, double radius, SurfaceScratch& scratch,
                     std::vector<SurfaceHit>& out);
 
 /// The contact of a box with a mesh (contact/surface_contact.h); false when

@@ -10,17 +10,25 @@ namespace roverlab {
 // q's feature spans: corners[0] and corners[1] for an edge, corners[1] = -1
 // for a corner.
 bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& q, int* corners) {
+  // The side of each edge's line p is on: > 0 inside (polygons have at most 4 corners here).
+  double side[4];
   bool inside = true;
-  for (int e = 0; e < k && inside; ++e) inside = (v[(e + 1) % k] - v[e]).cross(p - v[e]).dot(n) > 0;
+  for (int e = 0; e < k; ++e) {
+    side[e] = (v[(e + 1) % k] - v[e]).cross(p - v[e]).dot(n);
+    inside = inside && side[e] > 0;
+  }
   const Vec3 onPlane = p - n.dot(p - v[0]) * n;
   if (inside) {
     q = onPlane;
     return true;
   }
   // The boundary point nearest p is the one nearest its projection (by
-  // Pythagoras), whose distances are resolved far finer than p's own.
+  // Pythagoras), whose distances are resolved far finer than p's own. It
+  // lies on an edge whose line p is outside of (or on): the normal cone of a
+  // convex polygon's edge or corner faces out of that edge or one beside it.
   double best = std::numeric_limits<double>::infinity();
   for (int e = 0; e < k; ++e) {
+    if (side[e] > 0) continue;
     const Vec3& a = v[e];
     const Vec3 ab = v[(e + 1) % k] - a;
     const double t = std::clamp(ab.dot(onPlane - a) / ab.squaredNorm(), 0.0, 1.0);

@@ -44,6 +44,15 @@ struct SurfaceHit {
   long corners[3] = {-1, -1, -1};  ///< for a triangle, the vertex ids of its corners
 };
 
+/// Buffers of one surface query, kept between queries so that it allocates
+/// nothing: the features near the query (meshes), their hits, and the hits'
+/// order by distance.
+struct SurfaceScratch {
+  std::vector<int> features;
+  std::vector<SurfaceHit> hits;
+  std::vector<int> order;
+};
+
 /// The nearest point q of the convex polygon v[0..k) (counter-clockwise about
 /// its unit normal n) to p; true when q is inside the polygon, false when it
 /// is on its boundary. Then `corners` (if given) gets the polygon's corners
@@ -71,17 +80,21 @@ inline Vec3 triangleNormal(const Vec3 v[3]) {
 /// `Surface` has triangleCount(), triangle(t, v) and wall(w, v); `span2`
 /// bounds a triangle's squared plan diameter (m²), `tol` (m) the distance
 /// under which two points are one.
+/// `order` lists `all` by distance and has c at position `at`: only the
+/// hits before it can be nearer, the nearest first.
 template <class Surface>
 bool isSurfaceGhost(const Surface& s, double span2, const std::vector<SurfaceHit>& all,
-                    const SurfaceHit& c, double tol) {
+                    const std::vector<int>& order, size_t at, double tol) {
+  const SurfaceHit& c = all[order[at]];
   const double tie = 1e-6 * tol;
   // A triangle through c's point holds it and its own nearest point: they
   // are at most its plan diameter apart in plan (walls are checked in full).
   const double reach2 = span2 + tol;
   const long triangles = s.triangleCount();
   const bool wallC = c.feature >= triangles;
-  for (const SurfaceHit& t : all) {
-    if (t.feature == c.feature || t.distance >= c.distance - tie) continue;
+  for (size_t k = 0; k < at; ++k) {
+    const SurfaceHit& t = all[order[k]];
+    if (t.distance >= c.distance - tie) break;
     const Vec3 apart = t.closest - c.closest;
     if (!wallC && t.feature < triangles) {
       // Two triangles: t passes through c's point when it has c's edge or corner.
@@ -109,16 +122,27 @@ bool isSurfaceGhost(const Surface& s, double span2, const std::vector<SurfaceHit
   return false;
 }
 
-/// The contacts among the candidate hits `all`, appended to `out`: ghosts
+/// The contacts among the candidate hits (scratch.hits), appended to `out`: ghosts
 /// dropped, coincident points (within `tol`, m) merged into one contact, the
 /// nearer, or on a tie the one most square to its feature (the face's own
 /// normal where the centre is right over a seam).
 template <class Surface>
-void keepSurfaceContacts(const Surface& s, double span2, double tol,
-                         const std::vector<SurfaceHit>& all, std::vector<SurfaceHit>& out) {
+void keepSurfaceContacts(const Surface& s, double span2, double tol, SurfaceScratch& scratch,
+                         std::vector<SurfaceHit>& out) {
+  const std::vector<SurfaceHit>& all = scratch.hits;
+  std::vector<int>& order = scratch.order;
+  // Nearest first (ties in feature order, so the result does not depend on
+  // the order the candidates were found in).
+  order.resize(all.size());
+  for (size_t k = 0; k < all.size(); ++k) order[k] = static_cast<int>(k);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return all[a].distance < all[b].distance ||
+           (all[a].distance == all[b].distance && all[a].feature < all[b].feature);
+  });
   const size_t first = out.size();
-  for (const SurfaceHit& c : all) {
-    if (c.boundary && isSurfaceGhost(s, span2, all, c, tol)) continue;
+  for (size_t at = 0; at < all.size(); ++at) {
+    const SurfaceHit& c = all[order[at]];
+    if (c.boundary && isSurfaceGhost(s, span2, all, order, at, tol)) continue;
     size_t k = first;
     while (k < out.size() && (out[k].closest - c.closest).norm() > tol) ++k;
     if (k == out.size()) {

@@ -169,7 +169,7 @@ int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& c
     const TriMesh& mesh = terrain.meshes[m];
     if (!mesh.box.overlaps(reach)) continue;
     scratch.hits.clear();
-    meshSphereHits(mesh, centre, wheel.radius, scratch.mesh, scratch.hits);
+    meshSphereHits(mesh, centre, wheel.radius, scratch.surface, scratch.hits);
     for (const SurfaceHit& hit : scratch.hits)
       emit(terrain.meshFirst[m] + static_cast<int>(hit.feature), hit.closest, hit.normal,
            hit.distance, [&](const Vec3& p) { return hit.face.dot(p - hit.closest); });

@@ -43,8 +43,8 @@ struct ContactCandidate {
 struct WheelContactScratch {
   std::vector<int> near;                     ///< pieces whose bounds the wheel reaches
   std::vector<ContactCandidate> candidates;  ///< those the wheel's sphere reaches
-  std::vector<SurfaceHit> surface, hits;     ///< a heightfield's or mesh's candidates and contacts
-  MeshScratch mesh;                          ///< a mesh's features near the wheel
+  SurfaceScratch surface;                    ///< a heightfield's or mesh's candidates
+  std::vector<SurfaceHit> hits;              ///< a heightfield's or mesh's contacts
 };
 
 /// Contacts of a wheel with centre `centre` (m) and unit axle direction `axle`.

@@ -7,11 +7,12 @@
 namespace roverlab {
 namespace {
 
-// Entries a mesh's grid may hold in all (features times the cells each
-// meets), and triangle pairs the 2.5-D check may compare: bounds on the build
-// time (about 0.5 s each) that a mesh of kMaxMeshTriangles well-shaped
-// triangles stays far within; only slivers crowding one place reach them.
-constexpr long kMaxGridEntries = 32L << 20;
+// Grid cells the 2.5-D check may visit in all (each triangle looks at the
+// cells its bounds, widened by the widest feature's, meet), and triangle pairs
+// it may compare: bounds on the build time (about 0.5 s each) that a mesh of
+// kMaxMeshTriangles well-shaped triangles stays far within; only long
+// slivers or slivers crowding one place reach them.
+constexpr long kMaxCellVisits = 32L << 20;
 constexpr long kMaxPairTests = 30000000L;
 
 Expected<TriMesh> refuse(const std::string& path, const std::string& message) {
@@ -109,8 +110,8 @@ std::vector<std::array<int, 2>> openEdges(const std::vector<std::array<int, 3>>&
   return open;
 }
 
-// Fills the grid with every feature's plan bounds; false past kMaxGridEntries.
-bool buildGrid(TriMesh& m, double meanEdge) {
+// Fills the grid: each feature in the cell of its plan bounds' lower corner.
+void buildGrid(TriMesh& m, double meanEdge) {
   const double w = m.box.max.x() - m.box.min.x(), h = m.box.max.y() - m.box.min.y();
   const long features = m.featureCount();
   // Cells about a typical triangle's size, at most 4 per feature.
@@ -118,54 +119,48 @@ bool buildGrid(TriMesh& m, double meanEdge) {
   while ((w / m.cell + 1) * (h / m.cell + 1) > 4.0 * features + 16) m.cell *= 1.5;
   m.gridX = m.box.min.x(), m.gridY = m.box.min.y();
   m.gx = static_cast<int>(w / m.cell) + 1, m.gy = static_cast<int>(h / m.cell) + 1;
-  std::vector<PlanBox> boxes(features);
+  std::vector<size_t> home(features);
+  m.cellTop.assign(static_cast<size_t>(m.gx) * m.gy, -INFINITY);
   Vec3 v[4];
-  long entries = 0;
   for (long f = 0; f < features; ++f) {
     if (f < m.triangleCount())
       m.triangle(f, v);
     else
       m.wall(f - m.triangleCount(), v);
-    boxes[f] = planBox(v, f < m.triangleCount() ? 3 : 2);
+    const PlanBox b = planBox(v, f < m.triangleCount() ? 3 : 2);
+    m.reachX = std::max(m.reachX, b.x1 - b.x0), m.reachY = std::max(m.reachY, b.y1 - b.y0);
     int i0, i1, j0, j1;
-    cellsOf(m, boxes[f], i0, i1, j0, j1);
-    entries += static_cast<long>(i1 - i0 + 1) * (j1 - j0 + 1);
-    if (entries > kMaxGridEntries) return false;
+    cellsOf(m, PlanBox{b.x0, b.y0, b.x0, b.y0}, i0, i1, j0, j1);
+    home[f] = static_cast<size_t>(j0) * m.gx + i0;
+    for (int k = 0; k < (f < m.triangleCount() ? 3 : 2); ++k)
+      m.cellTop[home[f]] = std::max(m.cellTop[home[f]], static_cast<float>(v[k].z()));
   }
   m.cellStart.assign(static_cast<size_t>(m.gx) * m.gy + 1, 0);
-  for (int pass = 0; pass < 2; ++pass) {
-    std::vector<int> fill;
-    if (pass == 1) {
-      std::partial_sum(m.cellStart.begin(), m.cellStart.end(), m.cellStart.begin());
-      m.cellFeatures.resize(m.cellStart.back());
-      fill.assign(m.cellStart.begin(), m.cellStart.end() - 1);
-    }
-    for (long f = 0; f < features; ++f) {
-      int i0, i1, j0, j1;
-      cellsOf(m, boxes[f], i0, i1, j0, j1);
-      for (int j = j0; j <= j1; ++j)
-        for (int i = i0; i <= i1; ++i) {
-          const size_t c = static_cast<size_t>(j) * m.gx + i;
-          if (pass == 0)
-            ++m.cellStart[c + 1];
-          else
-            m.cellFeatures[fill[c]++] = static_cast<int>(f);
-        }
-    }
-  }
-  return true;
+  for (size_t c : home) ++m.cellStart[c + 1];
+  std::partial_sum(m.cellStart.begin(), m.cellStart.end(), m.cellStart.begin());
+  m.cellFeatures.resize(features);
+  std::vector<int> fill(m.cellStart.begin(), m.cellStart.end() - 1);
+  for (long f = 0; f < features; ++f) m.cellFeatures[fill[home[f]]++] = static_cast<int>(f);
+}
+
+// The cells whose features may meet the plan box b: those of b widened
+// towards −x and −y by the widest feature.
+void cellsNear(const TriMesh& m, const PlanBox& b, int& i0, int& i1, int& j0, int& j1) {
+  cellsOf(m, PlanBox{b.x0 - m.reachX, b.y0 - m.reachY, b.x1, b.y1}, i0, i1, j0, j1);
 }
 
 // The first triangle (in order) that overlaps an earlier one in plan: its
-// index and that earlier one's, or -1. `tests` counts the pairs compared.
-long firstOverlap(const TriMesh& m, double eps, long& other, long& tests) {
+// index and that earlier one's; -1 when none, -2 past the work bounds.
+long firstOverlap(const TriMesh& m, double eps, long& other) {
   Vec3 a[3], b[3];
-  tests = 0;
+  long tests = 0, visits = 0;
   for (long t = 0; t < m.triangleCount(); ++t) {
     m.triangle(t, a);
     const PlanBox pa = planBox(a, 3);
     int i0, i1, j0, j1;
-    cellsOf(m, pa, i0, i1, j0, j1);
+    cellsNear(m, pa, i0, i1, j0, j1);
+    visits += static_cast<long>(i1 - i0 + 1) * (j1 - j0 + 1);
+    if (visits > kMaxCellVisits) return -2;
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i) {
         const size_t c = static_cast<size_t>(j) * m.gx + i;
@@ -174,10 +169,6 @@ long firstOverlap(const TriMesh& m, double eps, long& other, long& tests) {
           if (u >= t) break;  // features are listed in order: earlier triangles only
           m.triangle(u, b);
           const PlanBox pb = planBox(b, 3);
-          // Each pair once: in the first cell both bounds meet.
-          int k0, k1, l0, l1;
-          cellsOf(m, PlanBox{std::max(pa.x0, pb.x0), std::max(pa.y0, pb.y0), 0, 0}, k0, k1, l0, l1);
-          if (k0 != i || l0 != j) continue;
           if (pa.x0 > pb.x1 || pb.x0 > pa.x1 || pa.y0 > pb.y1 || pb.y0 > pa.y1) continue;
           if (++tests > kMaxPairTests) return -2;
           if (overlapInPlan(a, b, eps)) {
@@ -206,54 +197,53 @@ void TriMesh::wall(long w, Vec3 out[4]) const {
   out[3] = Vec3(b.x(), b.y(), base);
 }
 
-void TriMesh::featuresNear(double x0, double y0, double x1, double y1,
-                           std::vector<int>& out) const {
+void TriMesh::featuresNear(double x0, double y0, double x1, double y1, std::vector<int>& out,
+                           double z0) const {
   out.clear();
   if (x1 < box.min.x() || y1 < box.min.y() || x0 > box.max.x() || y0 > box.max.y()) return;
   int i0, i1, j0, j1;
-  cellsOf(*this, PlanBox{x0, y0, x1, y1}, i0, i1, j0, j1);
+  cellsNear(*this, PlanBox{x0, y0, x1, y1}, i0, i1, j0, j1);
   for (int j = j0; j <= j1; ++j)
     for (int i = i0; i <= i1; ++i) {
       const size_t c = static_cast<size_t>(j) * gx + i;
+      // A cell's top is rounded to float: 1e-6 relative keeps it above every vertex.
+      if (cellTop[c] + 1e-6 * (1 + std::abs(cellTop[c])) < z0) continue;
       out.insert(out.end(), cellFeatures.begin() + cellStart[c],
                  cellFeatures.begin() + cellStart[c + 1]);
     }
-  if (i0 != i1 || j0 != j1) {
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-  }
 }
 
 bool TriMesh::surfaceAt(double x, double y, double& z, Vec3& normal, long* triangle) const {
   if (x < box.min.x() || y < box.min.y() || x > box.max.x() || y > box.max.y()) return false;
   int i0, i1, j0, j1;
-  cellsOf(*this, PlanBox{x, y, x, y}, i0, i1, j0, j1);
-  const size_t c = static_cast<size_t>(j0) * gx + i0;
-  bool found = false;
+  cellsNear(*this, PlanBox{x, y, x, y}, i0, i1, j0, j1);
   // On a shared edge both triangles give the same height; a point within
   // 1e-12 of the coordinates of an edge counts as on it.
   const double tol = 1e-12 * std::max({1.0, std::abs(x), std::abs(y)});
-  for (int k = cellStart[c]; k < cellStart[c + 1]; ++k) {
-    const long f = cellFeatures[k];
-    if (f >= triangleCount()) break;  // walls follow the triangles
-    Vec3 v[3];
-    this->triangle(f, v);
-    bool inside = true;
-    for (int e = 0; e < 3 && inside; ++e) {
-      const Vec3 &a = v[e], &b = v[(e + 1) % 3];
-      const double ex = b.x() - a.x(), ey = b.y() - a.y();
-      inside = ex * (y - a.y()) - ey * (x - a.x()) >= -tol * std::hypot(ex, ey);
-    }
-    if (!inside) continue;
-    const Vec3 n = (v[1] - v[0]).cross(v[2] - v[0]).normalized();
-    const double h = v[0].z() - (n.x() * (x - v[0].x()) + n.y() * (y - v[0].y())) / n.z();
-    if (!found || h > z) {
+  for (int j = j0; j <= j1; ++j)
+    for (int k = cellStart[static_cast<size_t>(j) * gx + i0];
+         k < cellStart[static_cast<size_t>(j) * gx + i1 + 1]; ++k) {
+      const long f = cellFeatures[k];
+      if (f >= triangleCount()) continue;  // a wall
+      Vec3 v[3];
+      this->triangle(f, v);
+      bool inside = true;
+      for (int e = 0; e < 3 && inside; ++e) {
+        const Vec3 &a = v[e], &b = v[(e + 1) % 3];
+        const double ex = b.x() - a.x(), ey = b.y() - a.y();
+        const double side = ex * (y - a.y()) - ey * (x - a.x());  // edge length × distance
+        inside = side >= 0 || side * side <= tol * tol * (ex * ex + ey * ey);
+      }
+      if (!inside) continue;
+      const Vec3 n = (v[1] - v[0]).cross(v[2] - v[0]).normalized();
+      const double h = v[0].z() - (n.x() * (x - v[0].x()) + n.y() * (y - v[0].y())) / n.z();
+      // Triangles do not overlap in plan: the first that holds (x, y) is the
+      // surface there (on a shared edge, either gives its height).
       z = h, normal = n;
       if (triangle) *triangle = f;
+      return true;
     }
-    found = true;
-  }
-  return found;
+  return false;
 }
 
 Expected<TriMesh> makeTriMesh(std::vector<Vec3> vertices, std::vector<std::array<int, 3>> triangles,
@@ -312,20 +302,19 @@ Expected<TriMesh> makeTriMesh(std::vector<Vec3> vertices, std::vector<std::array
   m.triangles = std::move(triangles);
   m.walls = openEdges(m.triangles);
   m.base = base, m.material = material, m.color = color;
-  if (!buildGrid(m, meanEdge))
-    return refuse("triangles", "are too long for their number: their bounds cover more than " +
-                                   std::to_string(kMaxGridEntries) +
-                                   " grid cells in all; split long triangles");
+  buildGrid(m, meanEdge);
   // Plan overlaps thinner than 1e-6 of the coordinates are seams, not folds:
   // coordinates typed or exported with 6 to 7 digits meet to about that.
   const double scale = std::max(
       {1.0, m.box.min.head<2>().cwiseAbs().maxCoeff(), m.box.max.head<2>().cwiseAbs().maxCoeff()});
-  long other = -1, tests = 0;
-  const long t = firstOverlap(m, 1e-6 * scale, other, tests);
+  long other = -1;
+  const long t = firstOverlap(m, 1e-6 * scale, other);
   if (t == -2)
-    return refuse("triangles", "crowd one place: the 2.5-D check would compare more than " +
-                                   std::to_string(kMaxPairTests) +
-                                   " pairs of triangles; simplify the mesh");
+    return refuse("triangles",
+                  "are too long or crowd one place: the 2.5-D check would visit more than " +
+                      std::to_string(kMaxCellVisits) + " grid cells or compare more than " +
+                      std::to_string(kMaxPairTests) +
+                      " pairs of triangles; split long triangles or simplify the mesh");
   if (t >= 0)
     return refuse("triangles", "triangle " + std::to_string(t) + " overlaps triangle " +
                                    std::to_string(other) +

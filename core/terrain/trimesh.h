@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -37,11 +38,14 @@ struct TriMesh {
   double span = 0.0;  ///< the longest triangle edge in plan (m): a triangle's plan diameter
 
   // The grid: cell (i, j) covers [gridX + i·cell, +cell) × [gridY + j·cell, +cell)
-  // and lists the features whose plan bounds meet it.
+  // and lists the features whose plan bounds' lower corner (least x, least y)
+  // lies in it, each feature in one cell, in feature order.
   double gridX = 0.0, gridY = 0.0, cell = 1.0;  ///< (m)
   int gx = 1, gy = 1;                           ///< cells along x and y
+  double reachX = 0.0, reachY = 0.0;            ///< the widest feature's plan bounds (m)
   std::vector<int> cellStart;                   ///< gx·gy + 1 offsets into cellFeatures
   std::vector<int> cellFeatures;                ///< feature indices, by cell
+  std::vector<float> cellTop;                   ///< per cell: its features' highest point (m)
 
   long triangleCount() const { return static_cast<long>(triangles.size()); }
   long wallCount() const { return static_cast<long>(walls.size()); }
@@ -53,9 +57,11 @@ struct TriMesh {
   /// The four vertices of wall `w` (two on its top edge, two at the base),
   /// counter-clockwise seen from outside.
   void wall(long w, Vec3 out[4]) const;
-  /// The features whose plan bounds may meet [x0, x1] × [y0, y1], written to
-  /// `out` (cleared first), sorted, each once.
-  void featuresNear(double x0, double y0, double x1, double y1, std::vector<int>& out) const;
+  /// The features whose plan bounds may meet [x0, x1] × [y0, y1] and whose
+  /// cell's highest point is not below `z0` (m), written to `out` (cleared
+  /// first), each once.
+  void featuresNear(double x0, double y0, double x1, double y1, std::vector<int>& out,
+                    double z0 = -INFINITY) const;
   /// The surface height at (x, y) and its triangle's upward unit normal (and
   /// index, if asked); false where no triangle covers (x, y).
   bool surfaceAt(double x, double y, double& z, Vec3& normal, long* triangle = nullptr) const;

@@ -80,10 +80,10 @@ WorldData makeWorldData(const WorldModel& model) {
   for (BoxResult& r : d.boxes) r.contacts.reserve(kContactsReserved);
   d.wheelScratch.near.reserve(kNearReserved);
   d.wheelScratch.candidates.reserve(kNearReserved);
-  d.wheelScratch.surface.reserve(kNearReserved);
+  d.wheelScratch.surface.features.reserve(kMeshFeaturesReserved);
+  d.wheelScratch.surface.hits.reserve(kNearReserved);
+  d.wheelScratch.surface.order.reserve(kNearReserved);
   d.wheelScratch.hits.reserve(kNearReserved);
-  d.wheelScratch.mesh.features.reserve(kMeshFeaturesReserved);
-  d.wheelScratch.mesh.hits.reserve(kNearReserved);
   BodyContactScratch& body = d.bodyScratch;
   body.near.resize(model.boxes.size());
   for (NearPieces& n : body.near) n.pieces.reserve(kNearReserved);

@@ -171,7 +171,8 @@ TEST_CASE("over a rough heightfield the nearest contact is the surface's nearest
   std::uniform_real_distribution<double> at(0.4, 1.6);
   for (int k = 0; k < 500; ++k) {
     const Vec3 centre(at(rng), at(rng), 0.17 + u(rng));
-    std::vector<SurfaceHit> scratch, out;
+    SurfaceScratch scratch;
+    std::vector<SurfaceHit> out;
     heightfieldSphereHits(f, centre, kWheel.radius, scratch, out);
     // The nearest contact is the surface's nearest point (brute force over
     // every triangle).

@@ -105,10 +105,10 @@ TEST_CASE("a mesh of a heightfield's triangles gives the heightfield's contacts"
   const TriMesh m = makeTriMesh(v, t, -1).value();
   CHECK(m.wallCount() == f.wallCount());
   std::uniform_real_distribution<double> at(-0.2, 2.2);
-  MeshScratch scratch;
+  SurfaceScratch scratch, fs;
   for (int k = 0; k < 2000; ++k) {
     const Vec3 centre(at(rng), at(rng), 0.16 + u(rng));
-    std::vector<SurfaceHit> fs, fo, mo;
+    std::vector<SurfaceHit> fo, mo;
     heightfieldSphereHits(f, centre, kWheel.radius, fs, fo);
     meshSphereHits(m, centre, kWheel.radius, scratch, mo);
     INFO("centre " << centre.transpose());

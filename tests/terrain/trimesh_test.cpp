@@ -3,6 +3,7 @@
 #include "terrain/trimesh.h"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 
 using namespace roverlab;
@@ -109,6 +110,8 @@ TEST_CASE("the grid finds every feature near a point", "[terrain][mesh]") {
   for (double x = -0.05; x < 2.1; x += 0.137)
     for (double y = -0.05; y < 2.1; y += 0.113) {
       m.featuresNear(x - 0.2, y - 0.2, x + 0.2, y + 0.2, near);
+      std::sort(near.begin(), near.end());
+      CHECK(std::adjacent_find(near.begin(), near.end()) == near.end());  // each once
       for (long f = 0; f < m.triangleCount(); ++f) {
         Vec3 c[3];
         m.triangle(f, c);
