@@ -2,8 +2,8 @@
 // refuses a mesh at its first offending triangle.
 #include "terrain/trimesh.h"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 using namespace roverlab;
