@@ -3,11 +3,13 @@
 // one puts it in the address (Back returns); a share link opened in a fresh
 // browser restores the scenario, its parameters and the camera (a view
 // following the robot as the same view of the robot, a still view as the same
-// world points); autosaved work the core rejects is no dead end.
+// world points); a terrain too big for a link is offered as a file instead;
+// autosaved work the core rejects is no dead end.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
+import { encodeShare } from '../../web/src/share_link.js';
 import { collectErrors, launchBrowser, resultsDir, root, startDevServer } from './support.mjs';
 
 let browser;
@@ -129,6 +131,48 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
     expect(length(sub(c.camera.position, still.camera.position))).toBeLessThan(1e-6);
     expect(length(sub(c.camera.target, still.camera.target))).toBeLessThan(1e-6);
     await third.context().close();
+    await page.context().close();
+  });
+
+  test('a link with packed heightmaps (version 2: samples and a PNG as binary blocks) opens cold with the exact terrain', async () => {
+    const scenario = JSON.parse(readFileSync(path.join(root, 'terrains/rough-field-rocker8.json'), 'utf8'));
+    const png = `data:image/png;base64,${readFileSync(path.join(root, 'tests/data/grey8.png')).toString('base64')}`;
+    scenario.terrain.heightmaps.push({ origin: [20, 0], cell: 0.5, png, height_scale: 0.001, material: 'soil' });
+    const fragment = await encodeShare({ scenario, camera: { position: [-4, -9, 4], target: [2, 0, 0] } });
+    expect(fragment.startsWith('s2.')).toBe(true);
+    const { page, errors } = await coldPage(`${url}#${fragment}`);
+    await waitFor(page, () => window.__roverlab.linkOpened && window.__roverlab.scenario === 'rocker8 across a rough field' && window.__roverlab.time > 0.1);
+    // Decoded in the browser's worker (its own inflate, atob and btoa): the same JSON text.
+    expect(await page.evaluate(() => JSON.stringify(window.__roverlab.doc.scenario))).toBe(JSON.stringify(scenario));
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('a terrain too big for a link: Share says so and its button saves the scenario as a file', async () => {
+    const { page, errors } = await coldPage(`${url}?scenario=flat-rocker8`);
+    await page.evaluate(() => {
+      const { doc } = window.__roverlab;
+      // 150 × 150 heights of full double precision (seeded): they cannot be packed,
+      // and as JSON they deflate to a link of ~4 times the 64 KiB limit.
+      let seed = 5;
+      const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+      const heights = Array.from({ length: 150 }, () => Array.from({ length: 150 }, () => 0.05 * random()));
+      const terrain = { ...doc.scenario.terrain, heightmaps: [{ origin: [-2, -7.5], cell: 0.1, heights, material: 'asphalt' }] };
+      doc.replace('rough terrain', { ...doc.scenario, name: 'too big to link', terrain }, { restart: true });
+    });
+    await waitFor(page, () => window.__roverlab.scenario === 'too big to link' && !window.__roverlab.loading && window.__roverlab.time > 0.1);
+    await page.click('#share');
+    await waitFor(page, () => /too big for a link/.test(window.__roverlab.banner?.text ?? ''));
+    const { banner, shareUrl } = await state(page);
+    expect(banner.kind).toBe('warning');
+    expect(banner.text).toMatch(/^No link was made: the terrain is too big for a link\. The share link would be \d+ characters long; the limit is 65536\./);
+    expect(shareUrl ?? null).toBeNull();  // no link was made
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#banner-actions button:has-text("Save as file")')]);
+    expect(download.suggestedFilename()).toBe('too-big-to-link.json');
+    const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    expect(saved).toEqual(await page.evaluate(() => window.__roverlab.doc.scenario));
+    expect(await page.isVisible('#banner')).toBe(false);  // the button closed the message
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 

@@ -1,8 +1,12 @@
 // Scenario share links: a scenario (and optionally the camera) packed into the
-// URL fragment, `#s1.<base64url>`: "s" + format version + ".", then the
-// payload JSON, deflated (raw deflate, RFC 1951) and base64url-encoded without
-// padding (RFC 4648 §5). Works in browsers and in Node ≥ 20.12 with platform
-// APIs only (CompressionStream / DecompressionStream 'deflate-raw').
+// URL fragment, `#s2.<base64url>`: "s" + format version + ".", then the
+// payload, deflated (raw deflate, RFC 1951) and base64url-encoded without
+// padding (RFC 4648 §5). Version 1's payload is the JSON text; version 2's is
+// the JSON text's length (4 bytes), the JSON text with the heightmaps' samples
+// and images taken out, and those as binary blocks (heightmap_codec.js).
+// encodeShare writes version 2 when there is a heightmap to pack, version 1
+// otherwise; decodeShare reads both. Works in browsers and in Node ≥ 20.12
+// with platform APIs only (CompressionStream / DecompressionStream 'deflate-raw').
 //
 // decodeShare never throws: a broken or hostile link comes back as
 // { ok: false, code, message }, the message saying what is wrong and what the
@@ -10,11 +14,15 @@
 // scenario's content is validated by the core (new core.World(json) → issues).
 // Format and error codes: docs/share-links.md.
 
-/** Version of the share format written by encodeShare and read by decodeShare. */
-export const SHARE_VERSION = 1;
+import { packHeightmaps, unpackHeightmaps } from './heightmap_codec.js';
+
+/** Newest version of the share format: encodeShare writes it for a payload with a heightmap to pack, version 1 otherwise. */
+export const SHARE_VERSION = 2;
+/** The versions decodeShare reads. */
+export const SHARE_VERSIONS = Object.freeze([1, 2]);
 /** Longest fragment (characters after '#') decodeShare accepts and encodeShare writes. */
 export const MAX_FRAGMENT_LENGTH = 64 * 1024;
-/** Largest payload JSON (UTF-8 bytes) after decompression; decompression stops once it is passed. */
+/** Largest payload (version 1: JSON as UTF-8; version 2: length, JSON and blocks) after decompression; decompression stops once it is passed. */
 export const MAX_DECOMPRESSED_BYTES = 1024 * 1024;
 /**
  * Deepest nesting of arrays and objects in a payload. A valid one has at most 7
@@ -49,7 +57,9 @@ export const SHARE_ERRORS = Object.freeze({
 });
 
 const E = SHARE_ERRORS;
-const PREFIX = `s${SHARE_VERSION}.`;
+const PREFIXES = 's1." or "s2.';  // in messages, within quotes
+// Version 2: the JSON text's length in bytes, unsigned 32-bit little-endian, before it.
+const JSON_LENGTH_BYTES = 4;
 const PAYLOAD_FIELDS = ['scenario', 'camera'];
 // Compressed bytes handed to the decompressor at a time: deflate expands at
 // most ~1032:1, so one piece yields at most ~264 KB before the size check.
@@ -84,11 +94,14 @@ export async function encodeShare(payload) {
     const { position, target, follow } = payload.camera;
     value.camera = follow ? { position, target, follow: true } : { position, target };
   }
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  const packed = packHeightmaps(value.scenario);
+  const version = packed ? 2 : 1;
+  const bytes = packed ? container(JSON.stringify({ ...value, scenario: packed.scenario }), packed.blocks) : new TextEncoder().encode(JSON.stringify(value));
   if (bytes.length > MAX_DECOMPRESSED_BYTES) {
-    throw new ShareError(E.TOO_LARGE, `The scenario is ${bytes.length} bytes as JSON; a share link holds at most ${MAX_DECOMPRESSED_BYTES} bytes. Save it as a file instead.`);
+    const what = packed ? 'with its heightmaps packed' : 'as JSON';
+    throw new ShareError(E.TOO_LARGE, `The scenario is ${bytes.length} bytes ${what}; a share link holds at most ${MAX_DECOMPRESSED_BYTES} bytes. Save it as a file instead.`);
   }
-  const fragment = PREFIX + toBase64url(await deflateRaw(bytes));
+  const fragment = `s${version}.${toBase64url(await deflateRaw(bytes))}`;
   if (fragment.length > MAX_FRAGMENT_LENGTH) {
     throw new ShareError(E.TOO_LONG, `The share link would be ${fragment.length} characters long; the limit is ${MAX_FRAGMENT_LENGTH}. Save the scenario as a file instead.`);
   }
@@ -125,21 +138,22 @@ async function decode(input) {
   let fragment = typeof input === 'string' ? input : '';
   if (fragment.startsWith('#')) fragment = fragment.slice(1);
   if (fragment === '') {
-    return fail(E.EMPTY, `The link has no share data: there is nothing after "#". A Roverlab share link ends in "#${PREFIX}" followed by the data; ${COPY_AGAIN_LOWER}`);
+    return fail(E.EMPTY, `The link has no share data: there is nothing after "#". A Roverlab share link ends in "#s2." (or "#s1.") followed by the data; ${COPY_AGAIN_LOWER}`);
   }
   if (fragment.length > MAX_FRAGMENT_LENGTH) {
     return fail(E.TOO_LONG, `The share data is ${fragment.length} characters long; this app reads at most ${MAX_FRAGMENT_LENGTH}. Share the scenario as a file instead.`);
   }
   const head = /^s(\d+)\./.exec(fragment);
   if (!head) {
-    return fail(E.NOT_SHARE_DATA, `The part of the link after "#" (${quote(fragment)}) is not Roverlab share data, which starts with "${PREFIX}". Check that this is a Roverlab share link and that it was copied completely.`);
+    return fail(E.NOT_SHARE_DATA, `The part of the link after "#" (${quote(fragment)}) is not Roverlab share data, which starts with "${PREFIXES}". Check that this is a Roverlab share link and that it was copied completely.`);
   }
-  if (head[1] !== String(SHARE_VERSION)) {
-    return fail(E.UNSUPPORTED_VERSION, `This link uses share format version ${shorten(head[1], 12)}; this app reads version ${SHARE_VERSION} only. Open it with the Roverlab version that made it, or ask for a link made with this one.`);
+  const version = SHARE_VERSIONS.find((v) => head[1] === String(v));
+  if (version === undefined) {
+    return fail(E.UNSUPPORTED_VERSION, `This link uses share format version ${shorten(head[1], 12)}; this app reads versions ${SHARE_VERSIONS.join(' and ')}. Open it with the Roverlab version that made it, or ask for a link made with this one.`);
   }
   const data = fragment.slice(head[0].length);
   if (data === '') {
-    return fail(E.TRUNCATED, `The link ends right after "${PREFIX}": the share data is missing. The link was probably cut off when it was copied or sent. ${COPY_AGAIN}`);
+    return fail(E.TRUNCATED, `The link ends right after "${head[0]}": the share data is missing. The link was probably cut off when it was copied or sent. ${COPY_AGAIN}`);
   }
   const bad = /[^A-Za-z0-9_-]/.exec(data);
   if (bad) {
@@ -166,11 +180,19 @@ async function decode(input) {
     return fail(E.CORRUPT, `The share data is damaged: it is not valid compressed data${detail}. The link was probably altered after it was made. ${COPY_AGAIN}`);
   }
 
+  let jsonBytes = inflated.bytes;
+  let blocks = null;
+  if (version === 2) {
+    const parts = splitContainer(inflated.bytes);
+    if (parts.error) return fail(E.CORRUPT, `The share data is damaged: ${parts.error}. The link was probably altered after it was made. ${COPY_AGAIN}`);
+    ({ jsonBytes, blocks } = parts);
+  }
+
   let text;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(inflated.bytes);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(jsonBytes);
   } catch {
-    return fail(E.NOT_TEXT, `The share data unpacks to ${inflated.bytes.length} byte${inflated.bytes.length === 1 ? '' : 's'} of data that is not UTF-8 text, so it holds no scenario. The link was not made by Roverlab or was damaged. ${ASK_AGAIN}`);
+    return fail(E.NOT_TEXT, `The share data unpacks to ${jsonBytes.length} byte${jsonBytes.length === 1 ? '' : 's'} of data that is not UTF-8 text, so it holds no scenario. The link was not made by Roverlab or was damaged. ${ASK_AGAIN}`);
   }
   let value;
   try {
@@ -187,9 +209,34 @@ async function decode(input) {
   }
   const problem = checkPayload(value);
   if (problem) return fail(problem.code, `${problem.message} ${ASK_AGAIN}`);
+  if (blocks) {
+    const bad = unpackHeightmaps(value.scenario, blocks);
+    if (bad?.code === 'too-large') return fail(E.TOO_LARGE, `${bad.message} The link was not made by Roverlab. ${ASK_AGAIN}`);
+    if (bad) return fail(E.CORRUPT, `${bad.message} The link was probably altered after it was made. ${COPY_AGAIN}`);
+  }
   const payload = { scenario: value.scenario };
   if (value.camera != null) payload.camera = value.camera;
   return { ok: true, payload };
+}
+
+// Version 2's payload: the JSON text's byte length (32-bit little-endian), the
+// JSON text, the heightmap blocks.
+function container(json, blocks) {
+  const text = new TextEncoder().encode(json);
+  const out = new Uint8Array(JSON_LENGTH_BYTES + text.length + blocks.length);
+  new DataView(out.buffer).setUint32(0, text.length, true);
+  out.set(text, JSON_LENGTH_BYTES);
+  out.set(blocks, JSON_LENGTH_BYTES + text.length);
+  return out;
+}
+
+// → { jsonBytes, blocks } | { error } (what is wrong, for a message)
+function splitContainer(bytes) {
+  if (bytes.length < JSON_LENGTH_BYTES) return { error: `it unpacks to ${bytes.length} byte${bytes.length === 1 ? '' : 's'}, fewer than the ${JSON_LENGTH_BYTES} that give the length of its scenario text` };
+  const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
+  const left = bytes.length - JSON_LENGTH_BYTES;
+  if (length > left) return { error: `its scenario text is said to be ${length} bytes long, but only ${left} bytes follow` };
+  return { jsonBytes: bytes.subarray(JSON_LENGTH_BYTES, JSON_LENGTH_BYTES + length), blocks: bytes.subarray(JSON_LENGTH_BYTES + length) };
 }
 
 /**

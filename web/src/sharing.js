@@ -1,9 +1,11 @@
 // Share links on the page: Share puts the scenario and the camera into a
-// link (copied, or shown to copy); a link in the address is read in the
+// link (copied, or shown to copy), or, for a terrain too big for a link,
+// offers to save the scenario as a file; a link in the address is read in the
 // worker, its scenario built there, and opened only if valid (after asking
 // when it would replace autosaved work).
+import { saveScenario } from './files.js';
 import { formatIssues } from './issues.js';
-import { encodeShare, fragmentOf, shareUrl } from './share_link.js';
+import { SHARE_ERRORS, encodeShare, fragmentOf, shareUrl } from './share_link.js';
 
 export class Sharing {
   /** @param deps { state, doc, stage, client, banners, saved } (saved: the autosave restored at start, or null) */
@@ -15,8 +17,9 @@ export class Sharing {
 
   async share() {
     const { state, doc, stage, banners } = this;
+    const { scenario } = doc;
     try {
-      const fragment = await encodeShare({ scenario: doc.scenario, camera: stage.cameraPose() });
+      const fragment = await encodeShare({ scenario, camera: stage.cameraPose() });
       const url = shareUrl(location.href, fragment);
       state.shareUrl = url;
       let copied = false;
@@ -29,6 +32,11 @@ export class Sharing {
       const view = stage.follow ? 'this view of the robot (following it)' : 'this view';
       banners.show(`${copied ? 'Link copied' : 'Copy this link'} (${url.length} characters). It opens this scenario, its terrain and ${view}.`, 'info', [], url);
     } catch (error) {
+      if (error.code === SHARE_ERRORS.TOO_LONG || error.code === SHARE_ERRORS.TOO_LARGE) {
+        // The scenario itself is fine: it goes as a file instead (the one Save writes).
+        const save = { label: 'Save as file', run: () => saveScenario(scenario) };
+        return banners.show(`No link was made: the terrain is too big for a link. ${error.message}`, 'warning', [save]);
+      }
       banners.show(`No link was made: ${error.message}`);
     }
   }
