@@ -5,40 +5,10 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { mulberry32 } from '../web/src/editor/templates.js';
+import { fractalNoise } from '../web/src/editor/fractal_noise.js';
+import { rubblePatchObj } from './rubble_patch.mjs';
 
 const terrains = join(dirname(fileURLToPath(import.meta.url)), '..', 'terrains');
-
-/** Fractal value noise on an nx × ny grid: `octaves` layers, each of twice the
- * frequency and `roughness` times the amplitude of the one before, scaled so the
- * heights span ±amplitude (m). Rows along +y. */
-export function fractalNoise({ nx, ny, seed, octaves = 5, roughness = 0.5, amplitude = 0.05, period = 32 }) {
-  const next = mulberry32(seed);
-  const z = Array.from({ length: ny }, () => new Float64Array(nx));
-  let weight = 1;
-  let p = period;
-  for (let o = 0; o < octaves && p >= 1; o++, weight *= roughness, p /= 2) {
-    const gx = Math.ceil(nx / p) + 2;
-    const gy = Math.ceil(ny / p) + 2;
-    const lattice = Array.from({ length: gy }, () => Array.from({ length: gx }, () => next() * 2 - 1));
-    const smooth = (t) => t * t * (3 - 2 * t);
-    for (let j = 0; j < ny; j++)
-      for (let i = 0; i < nx; i++) {
-        const u = i / p;
-        const v = j / p;
-        const i0 = Math.floor(u);
-        const j0 = Math.floor(v);
-        const s = smooth(u - i0);
-        const t = smooth(v - j0);
-        const a = lattice[j0][i0] + s * (lattice[j0][i0 + 1] - lattice[j0][i0]);
-        const b = lattice[j0 + 1][i0] + s * (lattice[j0 + 1][i0 + 1] - lattice[j0 + 1][i0]);
-        z[j][i] += weight * (a + t * (b - a));
-      }
-  }
-  let peak = 0;
-  for (const row of z) for (const h of row) peak = Math.max(peak, Math.abs(h));
-  return z.map((row) => Array.from(row, (h) => Math.round((h / peak) * amplitude * 1000) / 1000));
-}
 
 const scenario = (name, description, terrain, rest) => ({ format: 'roverlab-scenario', version: 1, name, description, terrain, ...rest });
 const write = (file, doc) => writeFileSync(join(terrains, file), `${JSON.stringify(doc)}\n`);
@@ -76,5 +46,20 @@ write(
       control: { wheel_speed: 3 },
       simulation: { duration: 8, mode: 'planar', slip: 'absolute' },
     },
+  ),
+);
+
+// articulated6 over a scanned-looking rubble patch: an OBJ mesh of 12 500
+// irregular triangles, 40 stones up to 0.16 m, seed 7.
+write(
+  'rubble-articulated6.json',
+  scenario(
+    'articulated6 over a rubble patch (OBJ mesh)',
+    'The three-section robot drives over a rubble patch given as a triangle mesh, as a scanner delivers one: 7.5 × 3 m of irregular triangles (0.06 m), flat ground with ±2 mm of scanning noise and 40 stones up to 0.16 m high (scripts/rubble_patch.mjs, seed 7).',
+    {
+      materials: { gravel: { phi_max: 0.7, s0: 0.12, s1: 0.5, rolling: 0.03 } },
+      meshes: [{ obj: rubblePatchObj({ x0: -1.5, y0: -1.5, length: 7.5, width: 3, cell: 0.06, stones: 40, height: 0.16, clear: 2.2, seed: 7 }), material: 'gravel', color: '#8c8372' }],
+    },
+    { robot: { preset: 'articulated6', pose: { position: [0, 0] } }, control: { wheel_speed: 3 }, simulation: { dt: 0.0004, duration: 10 } },
   ),
 );

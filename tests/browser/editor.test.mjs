@@ -4,12 +4,18 @@
 // a point in the 3-D view (one undo step), reload (autosave), save, share,
 // open the link in a second browser and run the rover on it; broken links
 // show a banner and leave the work alone; invalid entries are marked at the
-// field and never reach the simulation.
-import { readFileSync } from 'node:fs';
+// field and never reach the simulation. The rough-field generator: chosen,
+// a value changed rebuilds the terrain (one undo step, undone), a value out
+// of range is refused, and the rover drives on the field; quad rows and
+// Track1 edited beside a heightmap, and the rover driving from the rows onto
+// the field.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { collectErrors, launchBrowser, resultsDir, root, startDevServer } from './support.mjs';
+import { applyTemplate, defaultValues, getTemplate } from '../../web/src/editor/templates.js';
+import { collectErrors, imageStats, launchBrowser, resultsDir, root, startDevServer } from './support.mjs';
 
 let browser;
 let server;
@@ -270,4 +276,143 @@ describe('terrain editor', { timeout: 180_000 }, () => {
     expect((await scenarioOf(other)).name).toBe('a colleague’s terrain');
     await other.close();
   }, 180_000);
+});
+
+describe('the rough-field generator, and quad rows beside a heightmap', { timeout: 240_000 }, () => {
+  let fresh;
+  let freshErrors;
+  const hooks = () => fresh.evaluate(() => ({ ...window.__roverlab, doc: undefined, screenOf: undefined, inView: undefined }));
+  const docOf = () => fresh.evaluate(() => window.__roverlab.doc.scenario);
+  const wait = (fn, arg) => waitFor(fn, arg, fresh);
+  const lastLoad = () => fresh.evaluate(() => window.__roverlab.loadLog.at(-1)?.sentAt ?? 0);
+
+  /** Restarts the robot on the edited terrain (the run stands paused, at time `shown`) and lets it run
+   * `seconds` (simulated); then pauses it, the view drawn. */
+  async function runFor(seconds) {
+    const { time: shown, playing } = await hooks();
+    expect(playing).toBe(false);  // an edit paused it
+    const before = await lastLoad();
+    await fresh.click('#editor-run');
+    await wait((t) => (window.__roverlab.loadLog.at(-1)?.sentAt ?? 0) > t && !window.__roverlab.loading, before);
+    expect((await hooks()).issues ?? []).toEqual([]);
+    await wait((t) => window.__roverlab.time !== t, shown);  // the new run on show
+    expect((await hooks()).playing).toBe(true);
+    await wait((s) => window.__roverlab.time > s, seconds);
+    await fresh.click('#play');  // pause: a still picture
+    await wait(() => !window.__roverlab.playing && window.__roverlab.viewCurrent);
+    return hooks();
+  }
+
+  beforeAll(async () => {
+    // The page of the tests above (a second page beside it would share the machine's few cores with its
+    // drawing), on flat-rocker8.
+    fresh = page;
+    freshErrors = collectErrors(fresh);
+    await fresh.selectOption('#scenario', 'flat-rocker8');
+    await wait(() => window.__roverlab.preset === 'rocker8' && window.__roverlab.doc.scenario.name === 'rocker8 on flat ground');
+    await fresh.click('#tab-edit');
+  }, 240_000);
+
+  test('choose the generator, change a value: the terrain is rebuilt, one undo step; undo restores it; the rover drives on it', async () => {
+    if (!(await fresh.evaluate(() => document.getElementById('templates').open))) await fresh.click('#templates summary');
+    await fresh.selectOption('#template', 'rough-field');
+    await fresh.click('#template-apply');
+    const built = applyTemplate(await docOf(), 'rough-field', defaultValues('rough-field'));
+    await wait((t) => JSON.stringify(window.__roverlab.doc.scenario.terrain) === t && window.__roverlab.heightmapChunks === 1, JSON.stringify(built.terrain));
+    expect(await fresh.isVisible('#template-live')).toBe(true);
+    const steps = await fresh.evaluate(() => window.__roverlab.doc.undoStack.length);
+    await wait(() => window.__roverlab.viewCurrent);
+    const before = await fresh.locator('#view').screenshot();
+
+    // Amplitude 0.08 → 0.25 m: rebuilt at once, one more undo step, drawn anew.
+    await fresh.fill('#templates input[data-key="amplitude"]', '0.25');
+    await fresh.press('#templates input[data-key="amplitude"]', 'Enter');
+    const higher = applyTemplate(built, 'rough-field', { ...defaultValues('rough-field'), amplitude: 0.25 });
+    await wait((t) => JSON.stringify(window.__roverlab.doc.scenario.terrain) === t, JSON.stringify(higher.terrain));
+    expect(await fresh.evaluate(() => window.__roverlab.doc.undoStack.length)).toBe(steps + 1);
+    await wait(() => window.__roverlab.viewCurrent);
+    const after = await fresh.locator('#view').screenshot();
+    expect(after.equals(before), 'the view shows the rebuilt field').toBe(false);
+
+    // Out of its range: refused at the field, nothing changes.
+    await fresh.fill('#templates input[data-key="amplitude"]', '0.9');
+    await fresh.press('#templates input[data-key="amplitude"]', 'Enter');
+    await wait(() => document.querySelector('#templates input[data-key="amplitude"]').classList.contains('bad'));
+    expect(await fresh.textContent('#template-message')).toMatch(/must be a number in \[0.01, 0.5\] m, got 0.9/);
+    expect((await docOf()).terrain).toEqual(higher.terrain);
+
+    // Undo: the field and the value shown as they were.
+    await fresh.click('#editor-undo');
+    await wait((t) => JSON.stringify(window.__roverlab.doc.scenario.terrain) === t, JSON.stringify(built.terrain));
+    expect(await fresh.inputValue('#templates input[data-key="amplitude"]')).toBe('0.08');
+
+    // The rover drives on it: forward, its base above the ±8 cm field.
+    const h = await runFor(3);
+    expect(h.error).toBeNull();
+    expect(h.outcome ?? 'ok').toBe('ok');
+    expect(h.base[0] - h.startBase[0]).toBeGreaterThan(0.5);  // 2 rad/s on 0.25 m wheels: about 1.5 m in 3 s
+    expect(h.base[2]).toBeGreaterThan(0.3);
+    const png = await fresh.screenshot({ path: path.join(resultsDir, 'editor-rough-field.png') });
+    const stats = await imageStats(fresh, png, 0xdfe6ec);
+    expect(stats.unlike, 'share of non-background pixels').toBeGreaterThan(0.3);
+    expect(freshErrors, freshErrors.join('\n')).toEqual([]);
+  });
+
+  test('quad rows and Track1 beside a heightmap: typed edits and a Track1 node move keep the field; the rover drives from the rows onto it', async () => {
+    // The paper's depression (rows and Track1) with the rough field beyond the rows, from x = 8 m.
+    const scenario = applyTemplate(depression, 'depression', defaultValues('depression'));
+    const { terrain: field } = getTemplate('rough-field').build(defaultValues('rough-field'));
+    const [dx, dy] = [8 - field.heightmaps[0].origin[0], -1.5 - field.heightmaps[0].origin[1]];
+    scenario.terrain.materials.field = field.materials.soil;  // the depression's own soil stays as it is
+    scenario.terrain.heightmaps = [{ ...field.heightmaps[0], origin: [8, -1.5], material: 'field' }];
+    scenario.terrain.hulls = field.hulls.map((h) => ({ ...h, points: h.points.map(([x, y, z]) => [x + dx, y + dy, z]) }));
+    scenario.name = 'depression and a rough field';
+    scenario.robot.pose.position = [7, 0];
+    scenario.control.wheel_speed = 2;
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'roverlab-editor-')), 'depression-and-field.json');
+    writeFileSync(file, JSON.stringify(scenario));
+    await fresh.setInputFiles('#editor-file', file);
+    await wait((name) => window.__roverlab.doc.scenario.name === name && window.__roverlab.heightmapChunks === 1, scenario.name);
+    expect(await fresh.locator('#quads-left tr[data-path]').count()).toBe(8);
+    expect(await fresh.locator('#quads-right tr[data-path]').count()).toBe(8);
+    expect(await fresh.isVisible('#template-live')).toBe(false);  // a loaded terrain, not the template's
+    let h = await hooks();
+    expect(h.editor.valid).toBe(true);
+    expect(h.editor.large).toBeNull();
+    expect(h.editor.track1).toHaveLength(9);
+
+    // A typed far midpoint: the depression one step deeper; the field stays as it was, and drawn.
+    const field0 = JSON.stringify(scenario.terrain.heightmaps);
+    await fresh.fill('[data-path="terrain.quads.right[4].m"]', '5 -0.8 -0.35');
+    await fresh.press('[data-path="terrain.quads.right[4].m"]', 'Enter');
+    await wait(() => window.__roverlab.doc.scenario.terrain.quads.right[4].m[2] === -0.35);
+    await fresh.locator('#track1-nodes input[type=radio]').nth(3).check();
+    await fresh.selectOption('#node-axis', '1');  // y
+    await fresh.fill('#node-value', '1.2');
+    await fresh.click('#node-update');
+    await wait(() => Math.abs(window.__roverlab.editor.track1[3][1] - 1.2) < 1e-12);
+    h = await hooks();
+    expect(h.editor.valid).toBe(true);
+    expect(h.editor.track1[3]).toEqual([3, 1.2, 0]);
+    expect(h.heightmapChunks).toBe(1);
+    const edited = await docOf();
+    expect(JSON.stringify(edited.terrain.heightmaps)).toBe(field0);
+    expect(edited.terrain.hulls).toEqual(scenario.terrain.hulls);
+    expect(edited.track1.nodes[3]).toEqual([3, 1.2, 0]);
+    await fresh.click('#editor-undo');
+    await fresh.click('#editor-undo');
+    await wait((s) => JSON.stringify(window.__roverlab.doc.scenario) === s, JSON.stringify(scenario));
+    await fresh.click('#editor-redo');
+    await fresh.click('#editor-redo');
+    await wait((s) => JSON.stringify(window.__roverlab.doc.scenario) === s, JSON.stringify(edited));
+    expect(await fresh.isVisible('#template-live')).toBe(false);
+
+    // The rover drives off the end of the rows onto the field (2 rad/s: about 1 m in 2 s).
+    h = await runFor(2);
+    expect(h.error).toBeNull();
+    expect(h.base[0]).toBeGreaterThan(7.5);
+    expect(h.base[2]).toBeGreaterThan(0.3);
+    await fresh.screenshot({ path: path.join(resultsDir, 'editor-rows-beside-heightmap.png') });
+    expect(freshErrors).toEqual([]);
+  });
 });

@@ -3,7 +3,10 @@
 // the editor); shared points of a row; the Track1 node constraint (one
 // coordinate typed, the node stays on its intersection line and on the left
 // row); the undo history (one drag, one step) and the autosave; the edits
-// the panel (typed) and the 3-D view (dragged) share.
+// the panel (typed) and the 3-D view (dragged) share; template values
+// changed in the panel (the rough field rebuilt, one undo step per change,
+// refused values changing nothing); quad rows and Track1 edited beside a
+// heightmap.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as THREE from 'three';
@@ -14,6 +17,7 @@ import { AUTOSAVE_KEY, EditorDocument } from '../../web/src/editor/document.js';
 import { EditorPanel, planeEquation } from '../../web/src/editor/editor_panel.js';
 import { EditorView } from '../../web/src/editor/editor_view.js';
 import { addSegment, farSide, nextSegment, parsePoint, rechain, removeSegment, setPoint } from '../../web/src/editor/quad_rows.js';
+import { defaultValues, getTemplate } from '../../web/src/editor/templates.js';
 import { refitTrack1 } from '../../web/src/editor/track1_edit.js';
 import { loadWasmCore, root } from './support.mjs';
 
@@ -321,6 +325,17 @@ describe('edits shared by the panel and the 3-D view', () => {
     return s;
   }
 
+  /** The depression terrain with the rough field (its heightmap and rocks) placed beyond the rows, from x = 8.5 m. */
+  function besideField() {
+    const s = structuredClone(depression);
+    const { terrain } = getTemplate('rough-field').build(defaultValues('rough-field'));
+    const [dx, dy] = [8.5 - terrain.heightmaps[0].origin[0], -1.5 - terrain.heightmaps[0].origin[1]];
+    s.terrain.materials = { ...s.terrain.materials, field: terrain.materials.soil };  // the depression's own soil stays
+    s.terrain.heightmaps = [{ ...terrain.heightmaps[0], origin: [8.5, -1.5], material: 'field' }];
+    s.terrain.hulls = terrain.hulls.map((h) => ({ ...h, points: h.points.map(([x, y, z]) => [x + dx, y + dy, z]) }));
+    return s;
+  }
+
   /** The editor's 3-D view on a stage without a renderer: a camera above the rows, a canvas of WIDTH × HEIGHT px. */
   function headlessView(commands) {
     const canvas = Object.assign(new EventTarget(), {
@@ -396,5 +411,155 @@ describe('edits shared by the panel and the 3-D view', () => {
     expect(fraction(start)).not.toBeCloseTo(0.5, 3);  // a node placed by hand, not the default
     dragged.undo();
     expect(dragged.scenario).toEqual(start);
+  });
+  test('beside a heightmap: quad rows, planes and Track1 as without it, and the field in the terrain the view draws', () => {
+    const plain = inspect(depression);
+    const mixed = inspect(besideField());
+    expect(mixed.issues).toEqual([]);
+    expect(mixed.quads).toEqual(plain.quads);
+    expect(mixed.track1).toEqual(plain.track1);
+    expect(mixed.terrain.heightmaps).toHaveLength(1);
+    expect(mixed.terrain.heightmaps[0]).toMatchObject({ nx: 121, ny: 61 });
+    expect(mixed.terrain.pieces).toHaveLength(plain.terrain.pieces.length + 6);  // the 16 quads and 6 rocks
+    expect(mixed.terrain.box.max[0]).toBeCloseTo(14.5, 9);  // the field ends 6 m beyond x = 8.5
+  });
+
+  test('beside a heightmap: typed and dragged quad edits, Track1 node moves and its fraction leave the field alone, one undo step each', () => {
+    const start = besideField();
+    start.track1 = { nodes: inspect(start).track1.map((n) => n.point) };
+    const doc = new EditorDocument(start);
+    const commands = new EditorCommands(doc, core);
+    const field = () => ({ heightmaps: doc.scenario.terrain.heightmaps, hulls: doc.scenario.terrain.hulls });
+    const before = structuredClone(field());
+
+    // A Track1 node placed by hand, then a quad edit it follows.
+    expect(commands.moveTrack1Node(2, 1, 1.2, doc.scenario.track1.nodes)).toEqual({ ok: true });  // 1.2 of 1.6 m along its edge
+    const panel = new EditorPanel(null, { doc, core, commands });
+    panel.render = () => {};
+    panel.setQuadPoint('left', 1, 'm', '2.1 0.9 0.2');
+    const result = inspect(doc.scenario);
+    expect(result.issues).toEqual([]);
+    const line = result.track1[2];
+    expect(dot(sub(doc.scenario.track1.nodes[2], line.linePoint), line.lineDir) / line.edgeLength).toBeCloseTo(1.2 / 1.6, 12);
+    expect(doc.scenario.track1.nodes[2]).not.toEqual(start.track1.nodes[2]);
+
+    // A drag of a right-row far midpoint in the 3-D view.
+    const view = headlessView(commands);
+    view.update(doc.scenario, inspect(doc.scenario));
+    view.stage.scene.updateMatrixWorld();
+    const m = doc.scenario.terrain.quads.right[3].m;
+    view.pointerDown(pointerAt(view.stage.camera, m));
+    expect(view.drag?.handle).toMatchObject({ side: 'right', index: 3, key: 'm' });
+    for (let k = 1; k <= 4; k++) view.pointerMove(pointerAt(view.stage.camera, [m[0] + 0.05 * k, m[1] - 0.05 * k, m[2]]));
+    view.pointerUp(pointerAt(view.stage.camera, [m[0] + 0.2, m[1] - 0.2, m[2]]));
+    expect(doc.scenario.terrain.quads.right[3].m).not.toEqual(m);
+    expect(inspect(doc.scenario).issues).toEqual([]);
+
+    commands.setTrack1Lateral(0.3);
+    expect(inspect(doc.scenario).track1[4].point[1]).toBeCloseTo(0.3 * 1.6, 12);
+    expect(doc.undoStack).toHaveLength(4);
+    expect(field()).toEqual(before);
+    for (let k = 0; k < 4; k++) doc.undo();
+    expect(doc.scenario).toEqual(start);
+  });
+});
+
+describe('template values in the panel', () => {
+  const flat = JSON.parse(readFileSync(path.join(root, 'terrains/flat-rocker8.json'), 'utf8'));
+  const field = getTemplate('rough-field');
+
+  /** The panel on a document (no page: its fields are not drawn), inspecting on every change as the Edit terrain tab does. */
+  function panelOn(scenario) {
+    const doc = new EditorDocument(scenario);
+    const commands = new EditorCommands(doc, core);
+    const panel = new EditorPanel(null, { doc, core, commands });
+    panel.render = () => {};
+    doc.onChange(() => panel.inspect());
+    return { doc, commands, panel };
+  }
+
+  test('the rough field: each changed value rebuilds it as one undo step; undo and redo bring back the field and the values shown', () => {
+    const { doc, panel } = panelOn(flat);
+    panel.chooseTemplate('rough-field');
+    expect(panel.templateLive).toBe(false);
+    panel.setTemplateValue('amplitude', '0.1');  // not applied yet: the value waits for Apply
+    expect(doc.undoStack).toHaveLength(0);
+    expect(panel.applyTemplate()).toBe(true);
+    const values = { ...defaultValues(field), amplitude: 0.1 };
+    expect(doc.scenario.terrain).toEqual(field.build(values).terrain);
+    expect(doc.scenario.robot).toEqual(flat.robot);  // the robot stays at the start, x = 0 on the field
+    expect(panel.inspection.issues).toEqual([]);
+    expect(panel.templateLive).toBe(true);
+
+    panel.setTemplateValue('seed', '7');
+    panel.setTemplateValue('roughness', '0.8');
+    expect(doc.undoStack).toHaveLength(3);
+    expect(doc.scenario.terrain).toEqual(field.build({ ...values, seed: 7, roughness: 0.8 }).terrain);
+    doc.undo();
+    expect(panel.templateValues).toEqual({ ...values, seed: 7 });
+    doc.undo();
+    expect(panel.templateValues).toEqual(values);
+    expect(doc.scenario.terrain).toEqual(field.build(values).terrain);
+    doc.redo();
+    expect(panel.templateValues.seed).toBe(7);
+    // The same seed again: the same field, as a new step.
+    panel.setTemplateValue('seed', '1');
+    expect(doc.scenario.terrain).toEqual(field.build(values).terrain);
+    expect(doc.undoStack).toHaveLength(3);
+    doc.undo();
+    doc.undo();
+    doc.undo();
+    expect(doc.scenario).toEqual(flat);
+  });
+
+  test('values out of range, values that do not go together and rocks without room are refused at their field; nothing changes', () => {
+    const { doc, panel } = panelOn(flat);
+    panel.useTemplate('rough-field');
+    const applied = structuredClone(doc.scenario);
+    const shown = { ...panel.templateValues };
+    const refused = (key, text, message) => {
+      panel.setTemplateValue(key, text);
+      expect(panel.templateDraft).toEqual({ key, text, issues: [expect.objectContaining({ message: expect.stringMatching(message) })] });
+      expect(panel.templateValues).toEqual(shown);
+      expect(doc.scenario).toEqual(applied);
+      expect(doc.undoStack).toHaveLength(1);
+    };
+    refused('amplitude', '0.9', /must be a number in \[0.01, 0.5\] m, got 0.9/);
+    refused('roughness', '-0.1', /must be a number in \[0, 1\]/);
+    refused('seed', '2.5', /whole number/);
+    refused('cell', '', /must be a number/);
+    refused('rock_min', '0.5', /at least the smallest rock's 0.5 m/);
+    refused('rocks', '100', /^only \d+ of 100 rocks/);
+    panel.setTemplateValue('rocks', '3');  // a good value clears the refusal
+    expect(panel.templateDraft).toBeNull();
+    expect(doc.scenario.terrain.hulls).toHaveLength(3);
+    // Each in range, together too many samples: 40 m at 0.02 m is 2001 × 151.
+    panel.setTemplateValue('size_x', '40');
+    const large = structuredClone(doc.scenario);
+    panel.setTemplateValue('cell', '0.02');
+    expect(panel.templateDraft.issues).toEqual([{ key: 'cell', message: expect.stringMatching(/2001 × 151 = 302151 samples, more than 100000/) }]);
+    expect(doc.scenario).toEqual(large);
+    expect(doc.undoStack).toHaveLength(3);
+  });
+
+  test('a value changed after the terrain was edited waits for Apply; choosing the template again shows the values it was made with', () => {
+    const { doc, commands, panel } = panelOn(flat);
+    panel.useTemplate('rough-field');
+    panel.setTemplateValue('amplitude', '0.2');
+    expect(commands.templateOf()).toEqual({ id: 'rough-field', values: { ...defaultValues(field), amplitude: 0.2 } });
+    panel.chooseTemplate('flat');
+    expect(panel.templateValues).toEqual(defaultValues('flat'));
+    panel.chooseTemplate('rough-field');
+    expect(panel.templateValues.amplitude).toBe(0.2);
+    commands.addBlock('boxes', { centre: [3, 0, 0.5], size: [0.4, 0.4, 0.4] });
+    expect(commands.templateOf()).toBeNull();
+    expect(panel.templateLive).toBe(false);
+    const edited = structuredClone(doc.scenario);
+    panel.setTemplateValue('amplitude', '0.3');
+    expect(doc.scenario).toEqual(edited);
+    expect(panel.templateValues.amplitude).toBe(0.3);
+    panel.applyTemplate();
+    expect(doc.scenario.terrain.boxes).toBeUndefined();
+    expect(doc.scenario.terrain.heightmaps[0].heights).toEqual(field.build(panel.templateValues).terrain.heightmaps[0].heights);
   });
 });

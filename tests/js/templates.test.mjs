@@ -1,24 +1,47 @@
 // Terrain templates of the editor (web/src/editor/templates.js): every template
 // at its default, minimum and maximum values builds a terrain the real WASM
-// core accepts with every robot preset at the template's start; the geometry
-// is checked numerically; the paper's terrains equal those in terrains/.
-import { existsSync, readFileSync } from 'node:fs';
+// core accepts with every robot preset at the template's start, and a
+// scenario that validates against docs/scenario.schema.json; the geometry
+// is checked numerically; the paper's terrains equal those in terrains/; the
+// rough field (a fractal-noise heightmap with rocks) is the same for the
+// same seed, refuses values out of range, and the command-line tool accepts
+// and runs it.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, test } from 'vitest';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { TEMPLATES, applyTemplate, defaultValues, getTemplate, ROW_START_X } from '../../web/src/editor/templates.js';
+import {
+  FIELD_CLEAR,
+  FIELD_MAX_SAMPLES,
+  HEIGHT_QUANTUM,
+  TEMPLATES,
+  TemplateError,
+  applyTemplate,
+  defaultValues,
+  getTemplate,
+  ROW_START_X,
+  templateIssues,
+} from '../../web/src/editor/templates.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const modulePath = path.join(root, 'web/src/wasm/roverlab_core.js');
+const cli = path.join(root, 'build/native/roverlab');
 const readScenario = (name) => JSON.parse(readFileSync(path.join(root, 'terrains', name), 'utf8'));
+const validateSchema = new Ajv2020({ allErrors: true }).compile(JSON.parse(readFileSync(path.join(root, 'docs/scenario.schema.json'), 'utf8')));
 let core;
+let tmp;
 
 beforeAll(async () => {
   if (!existsSync(modulePath)) throw new Error(`${modulePath} is missing: run npm test to build it`);
   const { default: createRoverlabCore } = await import(modulePath);
   core = await createRoverlabCore();
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'roverlab-templates-'));
 });
+afterAll(() => tmp && rmSync(tmp, { recursive: true, force: true }));
 
 const PRESETS = ['articulated6', 'rocker8', 'planar-vehicle', 'wheel-walker', 'wheel-rig'];
 // Planar presets run on the centre line y = 0 whatever the pose's y (the core
@@ -62,6 +85,7 @@ function corners(terrain) {
 }
 const heights = (terrain) => corners(terrain).map((c) => c[2]);
 const boxTop = (box) => box.centre[2] + box.size[2] / 2;
+const hasRows = (id) => Boolean(getTemplate(id).build().terrain.quads);
 
 describe.each(cases)('template %s (%s values)', (id, label, values) => {
   test.each(PRESETS)('the core accepts it with %s at the start', (preset) => {
@@ -73,7 +97,13 @@ describe.each(cases)('template %s (%s values)', (id, label, values) => {
     }
   });
 
-  test('rows: shared points, left at y > 0, right at y < 0, start behind x = 0', () => {
+  test('the scenario validates against docs/scenario.schema.json', () => {
+    const ok = validateSchema(scenarioWith(id, values, 'rocker8'));
+    expect(validateSchema.errors ?? [], 'schema errors').toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  if (hasRows(id)) test('rows: shared points, left at y > 0, right at y < 0, start behind x = 0', () => {
     const { terrain } = getTemplate(id).build(values);
     const { left, right } = terrain.quads;
     expect(left.length).toBeGreaterThan(0);
@@ -89,6 +119,24 @@ describe.each(cases)('template %s (%s values)', (id, label, values) => {
         }
       }
     }
+  });
+  else test('heightmap: one field from x = ROW_START_X across y = 0, within the sample limit', () => {
+    const { terrain } = getTemplate(id).build(values);
+    expect(terrain.heightmaps).toHaveLength(1);
+    const [field] = terrain.heightmaps;
+    const nx = Math.round(values.size_x / values.cell) + 1, ny = Math.round(values.size_y / values.cell) + 1;
+    expect(field.heights).toHaveLength(ny);
+    for (const row of field.heights) expect(row).toHaveLength(nx);
+    expect(nx * ny).toBeLessThanOrEqual(FIELD_MAX_SAMPLES);
+    expect(field.origin[0]).toBe(ROW_START_X);
+    expect(field.origin[1]).toBeCloseTo((-(ny - 1) * values.cell) / 2, 4);  // the origin is rounded to 0.1 mm
+    expect(field.cell).toBe(values.cell);
+    // The robot's start lies on the field, in the part kept free of rocks.
+    const [x, y] = getTemplate(id).start;
+    expect(x).toBeGreaterThan(field.origin[0]);
+    expect(x).toBeLessThan(field.origin[0] + FIELD_CLEAR);
+    expect(Math.abs(y)).toBeLessThan(((ny - 1) * values.cell) / 2);
+    for (const { points } of terrain.hulls ?? []) for (const p of points) expect(p[0]).toBeGreaterThan(field.origin[0] + FIELD_CLEAR);
   });
 });
 
@@ -278,5 +326,156 @@ describe('a short run', () => {
     } finally {
       world.delete();
     }
+  });
+});
+
+describe('rough field (a heightmap with rocks)', () => {
+  const t = getTemplate('rough-field');
+  const v = defaultValues('rough-field');
+  const fieldOf = (values) => t.build(values).terrain.heightmaps[0];
+  const extentOf = (field) => [field.origin[0] + (field.heights[0].length - 1) * field.cell, field.origin[1] + (field.heights.length - 1) * field.cell];
+
+  /** Mean absolute height difference between neighbouring samples, along x and along y (m). */
+  function neighbourDifference(heights) {
+    let sum = 0;
+    let n = 0;
+    heights.forEach((row, j) =>
+      row.forEach((z, i) => {
+        if (i > 0) (sum += Math.abs(z - row[i - 1])), n++;
+        if (j > 0) (sum += Math.abs(z - heights[j - 1][i])), n++;
+      }),
+    );
+    return sum / n;
+  }
+
+  /** Lowest and highest sample of the cells under the plan-view bounding box of `points`: the ground there lies between them. */
+  function groundUnder(field, points) {
+    const { origin, cell, heights } = field;
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    const i0 = Math.max(0, Math.floor((Math.min(...xs) - origin[0]) / cell));
+    const i1 = Math.min(heights[0].length - 1, Math.ceil((Math.max(...xs) - origin[0]) / cell));
+    const j0 = Math.max(0, Math.floor((Math.min(...ys) - origin[1]) / cell));
+    const j1 = Math.min(heights.length - 1, Math.ceil((Math.max(...ys) - origin[1]) / cell));
+    const under = heights.slice(j0, j1 + 1).flatMap((row) => row.slice(i0, i1 + 1));
+    return { low: Math.min(...under), high: Math.max(...under) };
+  }
+
+  test('the same values give the same terrain; the seed changes the heights, the rock seed only the rocks', () => {
+    const base = t.build({ ...v }).terrain;
+    expect(t.build({ ...v })).toEqual(t.build({ ...v }));
+    expect(fieldOf({ ...v, seed: 2 }).heights).not.toEqual(base.heightmaps[0].heights);
+    const rocks = t.build({ ...v, rock_seed: 2 }).terrain;
+    expect(rocks.heightmaps).toEqual(base.heightmaps);
+    expect(rocks.hulls).not.toEqual(base.hulls);
+    // mulberry32 and the noise are plain double arithmetic, so seed 1 gives these heights on every platform.
+    expect(base.heightmaps[0].heights[0].slice(0, 6)).toEqual([0.0149, 0.0137, 0.0123, 0.014, 0.0187, 0.021]);
+  });
+
+  test('heights lie within ±amplitude, reach it, and are multiples of 0.1 mm printed with at most 4 decimals', () => {
+    for (const amplitude of [0.01, 0.08, 0.23, 0.5]) {
+      const heights = fieldOf({ ...v, amplitude }).heights.flat();
+      const peak = heights.reduce((m, z) => Math.max(m, Math.abs(z)), 0);
+      // The largest height is scaled to the amplitude, then rounded to the quantum: within half a quantum of it.
+      expect(Math.abs(peak - amplitude)).toBeLessThanOrEqual(HEIGHT_QUANTUM / 2);
+      for (const z of heights) {
+        expect(Math.abs(z)).toBeLessThanOrEqual(amplitude);
+        expect(String(z)).toMatch(/^-?\d+(\.\d{1,4})?$/);
+      }
+    }
+  });
+
+  test('roughness weighs the finer layers of the noise: the mean difference between neighbours rises with it', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const differences = [0.25, 0.5, 0.75, 1].map((roughness) => neighbourDifference(fieldOf({ ...v, seed, roughness, rocks: 0 }).heights));
+      for (let k = 1; k < differences.length; k++) expect(differences[k]).toBeGreaterThan(differences[k - 1]);
+    }
+  });
+
+  test.each([
+    ['default', {}],
+    ['40 rocks of 0.05–0.6 m on ±0.3 m', { rocks: 40, rock_min: 0.05, rock_max: 0.6, amplitude: 0.3, roughness: 0.8, size_x: 12, size_y: 6, rock_seed: 7 }],
+  ])('rocks (%s): as many as asked, on the field beyond the start, sunk into the ground and standing out of it', (label, change) => {
+    const values = { ...v, ...change };
+    const { terrain } = t.build(values);
+    const [field] = terrain.heightmaps;
+    const [xEnd, yEnd] = extentOf(field);
+    expect(terrain.hulls).toHaveLength(values.rocks);
+    for (const { points } of terrain.hulls) {
+      expect(points).toHaveLength(12);
+      const xs = points.map((p) => p[0]);
+      const ys = points.map((p) => p[1]);
+      const zs = points.map((p) => p[2]);
+      const width = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+      expect(width).toBeLessThanOrEqual(values.rock_max);
+      expect(Math.min(...xs)).toBeGreaterThanOrEqual(field.origin[0] + FIELD_CLEAR);
+      expect(Math.max(...xs)).toBeLessThanOrEqual(xEnd);
+      expect(Math.min(...ys)).toBeGreaterThanOrEqual(field.origin[1]);
+      expect(Math.max(...ys)).toBeLessThanOrEqual(yEnd);
+      const bottom = Math.min(...zs);
+      const top = Math.max(...zs);
+      const ground = groundUnder(field, points);
+      expect(bottom).toBeLessThan(ground.low);  // no part of its base floats over the ground
+      // Sunk a fifth of its height (1e-4 m: the points are rounded to 0.1 mm).
+      expect(bottom).toBeGreaterThanOrEqual(ground.low - 0.2 * (top - bottom) - 1e-4);
+      // Rocks are 0.35–0.65 of their size high and stand at least half of that above the highest ground under them.
+      expect(top - ground.high).toBeGreaterThan(0.15 * width);
+    }
+    // The core accepts the rocks on the field: no two rocks overlap.
+    const world = new core.World(JSON.stringify(scenarioWith('rough-field', values, 'rocker8')));
+    try {
+      expect(world.ok(), JSON.stringify(world.issues())).toBe(true);
+    } finally {
+      world.delete();
+    }
+  });
+
+  test('values out of their range, fractional seeds and counts, too many samples and rocks without room are refused', () => {
+    expect(templateIssues(t, v)).toEqual([]);
+    for (const p of t.params)
+      for (const bad of [p.min - p.step, p.max + p.step, Number.NaN])
+        expect(templateIssues(t, { ...v, [p.key]: bad })).toEqual([
+          { key: p.key, message: expect.stringMatching(new RegExp(`^must be a number in \\[${p.min}, ${p.max}\\]`)) },
+        ]);
+    expect(templateIssues(t, { ...v, seed: 1.5 })).toEqual([{ key: 'seed', message: 'must be a whole number, got 1.5' }]);
+    expect(templateIssues(t, { ...v, rocks: 2.5 })).toEqual([{ key: 'rocks', message: 'must be a whole number, got 2.5' }]);
+
+    // Each value in range, together too many samples: 801 × 401.
+    const large = { ...v, size_x: 40, size_y: 20, cell: 0.05 };
+    expect(templateIssues(t, large)).toEqual([{ key: 'cell', message: expect.stringMatching(/801 × 401 = 321201 samples, more than 100000/) }]);
+    expect(() => t.build(large)).toThrow(TemplateError);
+    const inverted = { ...v, rock_min: 0.5, rock_max: 0.2 };
+    expect(templateIssues(t, inverted)).toEqual([{ key: 'rock_max', message: expect.stringMatching(/at least the smallest rock's 0.5 m/) }]);
+
+    // 100 rocks of 1 m do not find room on 3 × 3 m beyond the start: the error names how many did.
+    const crowded = { ...v, rocks: 100, rock_min: 1, rock_max: 1 };
+    const scenario = readScenario('flat-rocker8.json');
+    const before = structuredClone(scenario);
+    let error;
+    try {
+      applyTemplate(scenario, 'rough-field', crowded);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TemplateError);
+    expect(error.issues).toEqual([{ key: 'rocks', message: expect.stringMatching(/^only \d+ of 100 rocks of 1–1 m find room/) }]);
+    expect(scenario).toEqual(before);
+  });
+
+  test('the command-line tool validates it and rocker8 drives across it', () => {
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: build it with scripts/build-native.sh`);
+    const file = path.join(tmp, 'rough-field-rocker8.json');
+    writeFileSync(file, JSON.stringify(applyTemplate(readScenario('flat-rocker8.json'), 'rough-field', v)));
+    const roverlab = (...args) => spawnSync(cli, args, { encoding: 'utf8', timeout: 120_000 });
+    const checked = roverlab('validate', file);
+    expect(checked.status, checked.stdout).toBe(0);
+    expect(JSON.parse(checked.stdout)).toEqual({ ok: true, warnings: [] });
+    const run = roverlab('run', file, '--duration', '4');
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary.outcome).toBe('ok');
+    // 2 rad/s on 0.25 m wheels: about 2 m in 4 s, into the rocks beyond x = 1.5.
+    expect(summary.base.position_m[0]).toBeGreaterThan(1);
+    expect(summary.wheels.some((w) => w.in_contact)).toBe(true);
   });
 });

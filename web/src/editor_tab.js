@@ -8,7 +8,9 @@ import { EditorCommands } from './editor/commands.js';
 import { EditorPanel } from './editor/editor_panel.js';
 import { EditorView } from './editor/editor_view.js';
 import { loadScenarioFile, saveScenario } from './files.js';
+import { HeightmapFields } from './heightmap_fields.js';
 import { acceptDrops, importHeightmap } from './heightmap_import.js';
+import { importMesh } from './mesh_import.js';
 
 export class EditorTab {
   constructor(deps, $ = (id) => document.getElementById(id)) {
@@ -30,6 +32,7 @@ export class EditorTab {
     const { state, doc, stage, client, banners, sharing, $ } = this;
     const core = await corePromise;
     const commands = new EditorCommands(doc, core);
+    const heightmapFields = new HeightmapFields({ doc, client });
     this.panel = new EditorPanel($('editor'), {
       doc,
       core,
@@ -42,6 +45,8 @@ export class EditorTab {
       onSave: () => saveScenario(doc.scenario),
       onLoadFile: (text, name) => loadScenarioFile({ doc, client, banners }, text, name),
       onLoadImage: (file) => importHeightmap({ doc, client, banners }, file),
+      onLoadMesh: (file) => importMesh({ doc, client, banners }, file),
+      sections: () => [heightmapFields.render(doc.scenario)],
       onLive: (on) => on && this.panel.valid && client.load(doc.scenario),
       onSelectNode: (i) => {
         this.view.selectNode(i);
@@ -56,6 +61,7 @@ export class EditorTab {
     });
     acceptDrops($('view'), {
       onImage: (file) => importHeightmap({ doc, client, banners }, file),
+      onMesh: (file) => importMesh({ doc, client, banners }, file),
       onScenario: (text, name) => loadScenarioFile({ doc, client, banners }, text, name),
     });
     state.editorReady = true;

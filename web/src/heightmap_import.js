@@ -67,8 +67,8 @@ export async function importHeightmap({ doc, client, banners }, file) {
   });
 }
 
-/** Files dropped on `target`: a PNG is imported as the terrain, a JSON file loaded as the scenario. */
-export function acceptDrops(target, { onImage, onScenario }) {
+/** Files dropped on `target`: a PNG or an OBJ mesh is imported as the terrain, a JSON file loaded as the scenario. */
+export function acceptDrops(target, { onImage, onMesh, onScenario }) {
   target.addEventListener('dragover', (event) => {
     if ([...(event.dataTransfer?.types ?? [])].includes('Files')) event.preventDefault();
   });
@@ -77,6 +77,7 @@ export function acceptDrops(target, { onImage, onScenario }) {
     if (!file) return;
     event.preventDefault();
     if (/\.png$/i.test(file.name) || file.type === 'image/png') onImage(file);
+    else if (/\.obj$/i.test(file.name)) onMesh(file);
     else onScenario(await file.text(), file.name);
   });
 }

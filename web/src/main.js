@@ -25,6 +25,7 @@ import { createSignals } from './signals.js';
 import { SimClient } from './sim_client.js';
 import { StanceTab } from './stance_tab.js';
 import { wireTabs } from './tabs.js';
+import { wireTerrainColour } from './terrain_colour.js';
 import { installTestHooks } from './test_hooks.js';
 import { wireTouchDrive } from './touch_drive.js';
 import { watchViewQuality } from './view_quality.js';
@@ -59,6 +60,7 @@ const sharing = new Sharing({ state, doc, stage, client, banners, saved: restore
 wirePickers({ state, signals, doc, initialId: opening.id });
 wireControls({ state, run, client, doc, banners });
 watchViewQuality({ state, signals, stage });
+wireTerrainColour({ stage });
 wireCameraPresets({ state, stage });
 wireRecording({ state, stage, run, banners });
 installTestHooks({ state, signals, stage, doc });

@@ -5,17 +5,19 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
 import { mergeTerrain } from './terrain_geometry.js';
-import { heightmapObject } from './heightmap_mesh.js';
+import { heightmapObject, recolourHeightmaps, setHeightmapDetail } from './heightmap_mesh.js';
+import { Signal } from './signals.js';
 import { mergedTerrainObject, viewFor } from './terrain_mesh.js';
 
 // Where a new run's camera stands, from the robot's start (m): behind and to its right, above.
 const START_OFFSET = new THREE.Vector3(-2.2, -4.2, 2.0);
 
 /** The terrain's three.js object: from its merged mesh (made in the worker), or merged here from its
- * pieces, and its heightmaps' chunked meshes. */
-const terrainOf = (terrain) => {
-  const group = mergedTerrainObject(terrain.mesh ?? mergeTerrain(terrain.pieces ?? []));
-  if (terrain.heightmaps?.length) group.add(heightmapObject(terrain.heightmaps));
+ * pieces, and its heightmaps' chunked meshes coloured by `colour` ('height' or 'slope'), their levels
+ * of detail for a view of focal length `focalPx` (pixels). */
+const terrainOf = (terrain, colour, focalPx) => {
+  const group = mergedTerrainObject(terrain.mesh ?? mergeTerrain([...(terrain.pieces ?? []), ...(terrain.meshes ?? [])]));
+  if (terrain.heightmaps?.length) group.add(heightmapObject(terrain.heightmaps, colour, focalPx));
   return group;
 };
 
@@ -37,6 +39,8 @@ export class Stage {
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.enableDamping = true;
     this.follow = true;
+    this.terrainColour = 'height';  // heightmaps coloured by 'height' or 'slope'
+    this.terrainShown = new Signal();  // (hasHeightmaps): a terrain was put on the stage
     this.world = new THREE.Group();
     this.scene.add(this.world);
     // Objects taken out of the scene are disposed only after their successors
@@ -65,6 +69,10 @@ export class Stage {
     this.cleared = true;
     this.camera.aspect = w / Math.max(h, 1);
     this.camera.updateProjectionMatrix();
+    // The focal length in drawing-buffer pixels: heightmaps' levels of detail keep their error under a pixel.
+    const pixelsHigh = Math.max(1, this.renderer.getDrawingBufferSize(new THREE.Vector2()).y);
+    this.focalPx = pixelsHigh / 2 / Math.tan(THREE.MathUtils.degToRad(this.camera.fov) / 2);
+    setHeightmapDetail(this.world, this.focalPx);
     if (this.draws > 0) this.render();
   }
 
@@ -79,11 +87,12 @@ export class Stage {
     this.disposeTerrain();
     this.retired.push(...this.retiring.splice(0));
     this.world.clear();
-    const ground = terrainOf(terrain);
+    const ground = terrainOf(terrain, this.terrainColour, this.focalPx);
     ground.traverse((o) => {
       if (o.isMesh) o.receiveShadow = true;
     });
     this.world.add(ground, robotObject);
+    this.terrainShown.dispatch(Boolean(terrain.heightmaps?.length));
     const view = viewFor(terrain.box);
     const size = Math.ceil(Math.min(view.size * 2, 200));
     const grid = new THREE.GridHelper(size, size, 0x7a8590, 0xb4bcc4);
@@ -107,12 +116,20 @@ export class Stage {
   /** Replaces only the terrain (the editor's preview of an edited terrain). */
   replaceTerrain(terrain) {
     this.disposeTerrain();
-    const ground = terrainOf(terrain);
+    const ground = terrainOf(terrain, this.terrainColour, this.focalPx);
     ground.traverse((o) => {
       if (o.isMesh) o.receiveShadow = true;
     });
     this.world.add(ground);
     this.changed = true;
+    this.terrainShown.dispatch(Boolean(terrain.heightmaps?.length));
+  }
+
+  /** Colours the heightmaps on the stage, and those shown later, by 'height' or 'slope' (in place: nothing is rebuilt). */
+  setTerrainColour(mode) {
+    if (mode !== 'height' && mode !== 'slope') throw new Error(`setTerrainColour: unknown mode '${mode}'`);
+    this.terrainColour = mode;
+    if (recolourHeightmaps(this.world, mode) > 0) this.changed = true;
   }
 
   /** Runs `dispose` once what replaces an object has been shown and drawn (see the constructor). */

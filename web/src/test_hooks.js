@@ -5,6 +5,7 @@
 // their last values while none is (e.g. while a new scenario is built).
 import * as THREE from 'three';
 
+
 /**
  * Fields (all read-only):
  *   ready          a frame of a built scenario is on show
@@ -22,8 +23,14 @@ import * as THREE from 'three';
  *   cameraSettled  the orbit is at rest: the camera kept its offset from its target over the last two draws
  *   viewCurrent    the canvas holds the scene as it is: drawn since its last change or resize
  *   blankFrames    animation frames that began with the view cleared by a resize and not drawn again (0 in a good run)
- *   heightmapChunks  meshes of heightmap chunks on the stage (web/src/heightmap_mesh.js)
+ *   heightmapChunks  chunks of the heightmaps on the stage (web/src/heightmap_mesh.js)
+ *   terrainTriangles triangles of the merged terrain mesh (pieces and mesh terrains)
+ *   heightmapColour  how the heightmaps are coloured: { mode ('height', 'slope', or null with no chunks), vertices,
+ *                  mean: [r, g, b] of their vertex colours, redder: share of vertices redder than green }
+ *                  (over at most about 200 000 vertices, evenly spaced)
+ *   drawnTriangles  triangles and draw calls of the last view drawn: { triangles, calls } (three.js renderer.info)
  *   camera         { position, target } (world points, m) and follow (the camera follows the robot)
+ *   timeDraws(n)   draws the view as it is n times, each to the end (a pixel read back); their durations (ms), for the benchmarks
  *   screenOf(p)    page coordinates [x, y] of a world point p
  *   inView(p)      p is in front of the camera and inside the view
  */
@@ -86,11 +93,56 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
   field('heightmapChunks', () => {
     let chunks = 0;
     stage.world.traverse((o) => {
-      if (o.userData?.kind === 'heightmap') chunks += 1;
+      if (o.userData?.kind === 'heightmap') chunks += o.userData.chunks;
     });
     return chunks;
   });
+  field('terrainTriangles', () => {
+    const faces = stage.world.getObjectByName('terrain-faces');
+    return faces ? faces.geometry.index.count / 3 : 0;
+  });
+  field('heightmapColour', () => {
+    const meshes = [];  // one a field
+    stage.world.traverse((o) => {
+      if (o.userData?.kind === 'heightmap') meshes.push(o);
+    });
+    const colours = meshes.map((o) => o.geometry.getAttribute('color'));
+    const total = colours.reduce((n, c) => n + c.count, 0);
+    const stride = Math.max(1, Math.ceil(total / 200_000));
+    const mean = [0, 0, 0];
+    let vertices = 0;
+    let redder = 0;
+    for (const c of colours) {
+      for (let k = 0; k < c.count; k += stride) {
+        const [r, g, b] = [c.getX(k), c.getY(k), c.getZ(k)];  // 0…1 (stored as normalized integers)
+        mean[0] += r;
+        mean[1] += g;
+        mean[2] += b;
+        if (r > g) redder++;
+        vertices++;
+      }
+    }
+    return {
+      mode: meshes[0]?.userData.mode ?? null,
+      vertices: total,
+      mean: mean.map((v) => v / Math.max(vertices, 1)),
+      redder: redder / Math.max(vertices, 1),
+    };
+  });
+  field('drawnTriangles', () => ({ triangles: stage.renderer.info.render.triangles, calls: stage.renderer.info.render.calls }));
   field('camera', () => ({ position: stage.camera.position.toArray(), target: stage.controls.target.toArray(), follow: stage.follow }));
+  hooks.timeDraws = (n = 1) => {
+    const gl = stage.renderer.getContext();
+    const pixel = new Uint8Array(4);
+    const times = [];
+    for (let k = 0; k < n; k++) {
+      const start = performance.now();
+      stage.renderer.render(stage.scene, stage.camera);
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);  // waits for the drawing to end (gl.finish need not)
+      times.push(performance.now() - start);
+    }
+    return times;
+  };
   hooks.screenOf = (p) => project(p).xy;
   hooks.inView = (p) => {
     const { v } = project(p);

@@ -3,10 +3,30 @@
 // undo step), or, during a drag, previews the change (the drag's end makes
 // it one command). Values come parsed and checked for form (numbers, points);
 // the core validates the result. Quad edits keep Track1's nodes on their
-// edges (refitTrack1), whichever way they are made.
+// edges (refitTrack1), whichever way they are made. A template applied is
+// remembered with its values, so that the panel knows which template (and
+// values) made the terrain on show, after an undo or redo too.
 import { addSegment, removeSegment, setPoint } from './quad_rows.js';
 import { applyTemplate } from './templates.js';
 import { refitTrack1 } from './track1_edit.js';
+
+// Terrains a template made, remembered (as many as the undo history keeps steps).
+const TEMPLATE_MEMORY = 200;
+
+/** A short fingerprint of a scenario's terrain and Track1 (cyrb53 of their JSON). */
+export function terrainKey(scenario) {
+  const text = JSON.stringify([scenario?.terrain ?? null, scenario?.track1 ?? null]);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `${text.length}:${(h2 >>> 0).toString(36)}${(h1 >>> 0).toString(36)}`;
+}
 
 export class EditorCommands {
   /**
@@ -16,6 +36,7 @@ export class EditorCommands {
   constructor(doc, core) {
     this.doc = doc;
     this.core = core;
+    this.madeBy = new Map();  // terrainKey → { id, values } of the template that made that terrain
   }
 
   /** Changes the quad rows: change(quads) returns the new rows; Track1's nodes follow.
@@ -98,9 +119,22 @@ export class EditorCommands {
     });
   }
 
-  /** Replaces the terrain by a template's. */
+  /** Replaces the terrain by a template's (one undo step); throws the template's
+   * TemplateError, changing nothing, for values it refuses. */
   applyTemplate(template, values) {
-    this.doc.replace(`template ${template.name}`, applyTemplate(this.doc.scenario, template.id, values));
+    const scenario = applyTemplate(this.doc.scenario, template.id, values);
+    const key = terrainKey(scenario);
+    this.madeBy.delete(key);
+    this.madeBy.set(key, { id: template.id, values: { ...values } });
+    if (this.madeBy.size > TEMPLATE_MEMORY) this.madeBy.delete(this.madeBy.keys().next().value);
+    this.doc.replace(`template ${template.name}`, scenario, { owned: true });
+  }
+
+  /** { id, values } of the template that made the terrain and Track1 of `scenario`
+   * (the document's by default) as they are, or null (edited since, loaded, …). */
+  templateOf(scenario = this.doc.scenario) {
+    const made = this.madeBy.get(terrainKey(scenario));
+    return made ? { id: made.id, values: { ...made.values } } : null;
   }
 
   // A drag in the 3-D view: edits until its end are previews, then one command.

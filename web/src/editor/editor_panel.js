@@ -11,7 +11,7 @@
 // not inspected nor listed (it would hold up the page), only checked by the
 // simulation worker when it runs.
 import { formatPoint, nextSegment, parsePoint, SIDES } from './quad_rows.js';
-import { defaultValues, TEMPLATES } from './templates.js';
+import { defaultValues, TemplateError, templateIssues, TEMPLATES } from './templates.js';
 
 /** The largest terrain the editor inspects and lists on the page: pieces, and bytes of scenario JSON. */
 export const EDITOR_LIMITS = { pieces: 500, bytes: 256 * 1024 };
@@ -58,12 +58,13 @@ export function planeEquation(q) {
 export class EditorPanel {
   /**
    * @param {HTMLElement} root
-   * @param {{ doc, core, commands, onRun, onShare, onSave, onLoadFile, onLoadImage, onLive, onSelectNode }} deps
+   * @param {{ doc, core, commands, onRun, onShare, onSave, onLoadFile, onLoadImage, onLoadMesh, onLive, onSelectNode }} deps
    *   doc: EditorDocument; core: the WASM core (inspectTerrain);
    *   commands: the edits (EditorCommands, shared with the 3-D view);
    *   onRun(): restart the simulation on the document's scenario;
    *   onShare(): make a share link; onLive(on): live restart toggled;
-   *   onLoadFile(text, name): a scenario file; onLoadImage(file): a PNG as a heightmap.
+   *   onLoadFile(text, name): a scenario file; onLoadImage(file): a PNG as a heightmap; onLoadMesh(file): an OBJ mesh;
+   *   sections(): elements the panel shows under its messages (the heightmap form), optional.
    */
   constructor(root, deps) {
     Object.assign(this, deps);
@@ -74,6 +75,8 @@ export class EditorPanel {
     this.addSide = 'left';
     this.templateId = TEMPLATES[0]?.id;
     this.templateValues = TEMPLATES[0] ? defaultValues(TEMPLATES[0]) : {};
+    this.templateDraft = null;  // { key, text, issues } of a template value refused, shown at its field
+    this.templateFollowed = null;  // 'id:values' of the template that made the terrain, as the section last followed it
     this.nodeMessage = '';
     this.nodeAxis = 0;  // the coordinate typed for a Track1 node: 0 x, 1 y, 2 z
     this.templatesOpen = false;  // the template section: render() keeps it as the person left it
@@ -88,7 +91,28 @@ export class EditorPanel {
     this.inspection = large
       ? { ok: true, large, issues: [], quads: { left: [], right: [] }, track1: [], terrain: null }
       : this.core.inspectTerrain(text);
+    this.followTemplate();
     return this.inspection;
+  }
+
+  /** When the document's terrain changed to one a template made (applied,
+   * or brought back by undo or redo), the template section shows that
+   * template and the values it was made with. */
+  followTemplate() {
+    const made = this.commands.templateOf?.(this.doc.scenario) ?? null;
+    const key = made ? `${made.id}:${JSON.stringify(made.values)}` : null;
+    if (key === this.templateFollowed) return;
+    this.templateFollowed = key;
+    if (!made) return;
+    this.templateId = made.id;
+    this.templateValues = made.values;
+    this.templateDraft = null;
+  }
+
+  /** The terrain on show is the chosen template's, made with the values shown: a changed value rebuilds it. */
+  get templateLive() {
+    const made = this.commands.templateOf?.(this.doc.scenario);
+    return Boolean(made && made.id === this.templateId && JSON.stringify(made.values) === JSON.stringify(this.templateValues));
   }
 
   get valid() {
@@ -192,8 +216,51 @@ export class EditorPanel {
     this.commands.setPose(key, value);
   }
 
-  applyTemplate() {
-    this.commands.applyTemplate(TEMPLATES.find((t) => t.id === this.templateId), this.templateValues);
+  /** Builds the chosen template with the values shown and puts it in place of
+   * the terrain (one undo step); values it refuses are shown at their field
+   * and change nothing. true when applied. */
+  applyTemplate(values = this.templateValues, changedKey = null) {
+    const template = TEMPLATES.find((t) => t.id === this.templateId);
+    try {
+      this.commands.applyTemplate(template, values);
+    } catch (error) {
+      if (!(error instanceof TemplateError)) throw error;
+      const key = changedKey ?? error.issues[0]?.key;
+      this.templateDraft = { key, text: String(values[key]), issues: error.issues };
+      this.render();
+      return false;
+    }
+    this.templateValues = { ...values };
+    this.templateDraft = null;
+    this.render();
+    return true;
+  }
+
+  /** A template value typed: refused (marked at its field with the reason) when
+   * out of its range or not going with the others; else kept, and when the
+   * terrain on show is this template's, rebuilt at once (one undo step). */
+  setTemplateValue(key, text) {
+    const template = TEMPLATES.find((t) => t.id === this.templateId);
+    const value = String(text).trim() === '' ? Number.NaN : Number(text);
+    const values = { ...this.templateValues, [key]: value };
+    const issues = templateIssues(template, values);
+    if (issues.length) {
+      this.templateDraft = { key, text: String(text), issues };
+      return this.render();
+    }
+    if (this.templateLive) return this.applyTemplate(values, key);
+    this.templateValues = values;
+    this.templateDraft = null;
+    this.render();
+  }
+
+  /** Chooses template `id` in the section: the values the terrain on show was made with when it is that template's, else its defaults. */
+  chooseTemplate(id) {
+    const made = this.commands.templateOf?.(this.doc.scenario);
+    this.templateId = id;
+    this.templateValues = made?.id === id ? made.values : defaultValues(TEMPLATES.find((t) => t.id === id));
+    this.templateDraft = null;
+    this.render();
   }
 
   /** Picks template `id` with its default values, shows it in the open template section and applies it. */
@@ -202,11 +269,11 @@ export class EditorPanel {
     if (!template) throw new Error(`no template '${id}'`);
     this.templateId = id;
     this.templateValues = defaultValues(template);
+    this.templateDraft = null;
     this.templatesOpen = true;
-    const shown = this.root.querySelector('#templates');
+    const shown = this.root?.querySelector('#templates');
     if (shown) shown.open = true;
     this.applyTemplate();
-    this.render();
   }
 
   fail(path, message) {
@@ -222,7 +289,7 @@ export class EditorPanel {
     const scroll = this.root.scrollTop;
     this.templatesOpen = this.root.querySelector('#templates')?.open ?? this.templatesOpen;
     if (this.inspection.large) {
-      this.root.replaceChildren(this.toolbar(), this.templates(), this.messages(), this.largeNote(), this.robotStart());
+      this.root.replaceChildren(this.toolbar(), this.templates(), this.messages(), ...(this.sections?.() ?? []), this.largeNote(), this.robotStart());
       this.markIssues();
       this.root.scrollTop = scroll;
       return;
@@ -231,6 +298,7 @@ export class EditorPanel {
       this.toolbar(),
       this.templates(),
       this.messages(),
+      ...(this.sections?.() ?? []),
       ...SIDES.map((side) => this.rowTable(side)),
       this.addForm(),
       this.robotStart(),
@@ -260,10 +328,11 @@ export class EditorPanel {
   }
 
   toolbar() {
-    const file = el('input', { type: 'file', accept: '.json,application/json,.png,image/png', hidden: true, id: 'editor-file' });
+    const file = el('input', { type: 'file', accept: '.json,application/json,.png,image/png,.obj', hidden: true, id: 'editor-file' });
     file.addEventListener('change', async () => {
       const f = file.files?.[0];
       if (f && (/\.png$/i.test(f.name) || f.type === 'image/png')) this.onLoadImage?.(f);
+      else if (f && /\.obj$/i.test(f.name)) this.onLoadMesh?.(f);
       else if (f) this.onLoadFile?.(await f.text(), f.name);
       file.value = '';
     });
@@ -273,7 +342,7 @@ export class EditorPanel {
       el('button', { id: 'editor-undo', title: 'Undo (Ctrl+Z)', disabled: !this.doc.canUndo, onclick: () => this.doc.undo() }, '↶ Undo'),
       el('button', { id: 'editor-redo', title: 'Redo (Ctrl+Shift+Z)', disabled: !this.doc.canRedo, onclick: () => this.doc.redo() }, '↷ Redo'),
       el('button', { id: 'editor-save', title: 'Save terrain, Track1 and the rest of the scenario as JSON', onclick: () => this.onSave?.() }, 'Save'),
-      el('button', { id: 'editor-load', title: 'Load a scenario JSON file, or a grey PNG as a heightmap (or drop either on the view)', onclick: () => file.click() }, 'Load'),
+      el('button', { id: 'editor-load', title: 'Load a scenario JSON file, a grey PNG as a heightmap or an OBJ mesh as the terrain (or drop one on the view)', onclick: () => file.click() }, 'Load'),
       file,
       el('button', { id: 'editor-share', title: 'Copy a link that opens this scenario', onclick: () => this.onShare?.() }, 'Share'),
       el('button', { id: 'editor-run', class: 'primary', disabled: !this.valid, title: this.valid ? 'Restart the robot on this terrain' : 'Fix the marked fields first', onclick: () => this.onRun?.() }, '▶ Run on this terrain'),
@@ -288,44 +357,36 @@ export class EditorPanel {
 
   templates() {
     const template = TEMPLATES.find((t) => t.id === this.templateId);
-    const select = el('select', {
-      id: 'template',
-      onchange: () => {
-        this.templateId = select.value;
-        this.templateValues = defaultValues(TEMPLATES.find((t) => t.id === select.value));
-        this.render();
-      },
-    });
+    const draft = this.templateDraft;
+    const live = this.templateLive;
+    const select = el('select', { id: 'template', onchange: () => this.chooseTemplate(select.value) });
     for (const t of TEMPLATES) select.append(el('option', { value: t.id, textContent: t.name, selected: t.id === this.templateId }));
-    const params = (template?.params ?? []).map((p) =>
-      el(
-        'label',
-        { class: 'tparam', title: `${p.min} … ${p.max} ${p.unit}` },
-        `${p.label} `,
-        el('input', {
-          type: 'number',
-          step: p.step ?? 'any',
-          min: p.min,
-          max: p.max,
-          value: this.templateValues[p.key],
-          dataset: { key: p.key },
-          onchange: (e) => {
-            const v = Number(e.target.value);
-            const ok = Number.isFinite(v) && v >= p.min && v <= p.max;
-            e.target.classList.toggle('bad', !ok);
-            e.target.title = ok ? '' : `must be in [${p.min}, ${p.max}] ${p.unit}`;
-            if (ok) this.templateValues[p.key] = v;
-          },
-        }),
-        ` ${p.unit}`,
-      ),
-    );
+    const params = (template?.params ?? []).map((p) => {
+      const bad = draft?.key === p.key;
+      const input = el('input', {
+        type: 'number',
+        step: p.step ?? 'any',
+        min: p.min,
+        max: p.max,
+        value: bad ? draft.text : this.templateValues[p.key],
+        class: bad ? 'bad' : '',
+        title: bad ? draft.issues.map((i) => i.message).join('\n') : '',
+        dataset: { key: p.key },
+        onchange: (e) => this.setTemplateValue(p.key, e.target.value),
+      });
+      return el('label', { class: 'tparam', title: `${p.min} … ${p.max} ${p.unit}` }, `${p.label} `, input, ` ${p.unit}`);
+    });
+    const label = (key) => template?.params.find((p) => p.key === key)?.label ?? key;
+    const message = draft ? draft.issues.map((i) => `${label(i.key)}: ${i.message}`).join('\n') : '';
     return el(
       'details',
       { class: 'editor-block', id: 'templates', open: this.templatesOpen },
       el('summary', {}, 'Start from a template'),
+      template?.description ? el('p', { class: 'note', id: 'template-description' }, template.description) : null,
       el('div', { class: 'tparams' }, select, ...params),
+      el('div', { class: 'message', id: 'template-message' }, message),
       el('button', { id: 'template-apply', onclick: () => this.applyTemplate() }, 'Replace the terrain with this template'),
+      live ? el('p', { class: 'note', id: 'template-live' }, 'The terrain is this template’s: a changed value rebuilds it at once (each change one undo step).') : null,
     );
   }
 

@@ -1,7 +1,7 @@
 // Terrain templates for the terrain editor: parametrised generators of a
 // scenario's `terrain` (docs/scenario-format.md), as two rows of quads (seed
-// 002's editor) and boxes. No DOM; the same module runs in the browser and in
-// Node.
+// 002's editor) and boxes, or as a heightmap with rocks. No DOM; the same
+// module runs in the browser and in Node.
 //
 // Conventions shared by the generated templates:
 //   - x forward, y left, z up; the rows start at ROW_START_X (behind x = 0) so
@@ -13,9 +13,16 @@
 //     core does (a' = m − (b − a)/2, b' = m + (b − a)/2), so the shared-point
 //     check holds to the last bit.
 //
+// `rough-field` is a heightmap instead, also from ROW_START_X and centred on
+// y = 0 (seeded fractal noise, fractal_noise.js), with rocks as convex hulls.
+//
 // `depression` and `slope` reproduce the 8-segment terrains of Kartashev &
 // Jiang (2025), the rocker rover paper (seed 002), exactly as in
 // terrains/depression-rocker8.json and terrains/slope-rocker8.json.
+
+import { fractalNoise, mulberry32 } from './fractal_noise.js';
+
+export { mulberry32 };
 
 /** x at which the generated quad rows begin (m). */
 export const ROW_START_X = -1.5;
@@ -25,18 +32,6 @@ const OBSTACLE_COLOR = '#b86b3c';
 
 /** No negative zeros in the output (they would print as -0 and compare unequal to 0 in deep-equality checks). */
 const nz = (v) => v + 0;
-
-/** mulberry32: a small seeded PRNG giving the same sequence on every platform; returns numbers in [0, 1). */
-export function mulberry32(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * One quad row. The first near side runs from [x0, y0, z0] to [x0, y1, z0];
@@ -113,16 +108,153 @@ function paperTerrain(rightZ) {
   };
 }
 
-/** A template from its definition: build(values) resolves the values, then calls make. */
-function define({ make, ...template }) {
-  return { ...template, build: (values) => make(resolve(template.params, values)) };
+// ------------------------------------------------------------ rough field
+// A heightmap of seeded fractal noise from x = ROW_START_X, centred on y = 0,
+// with rocks: convex hulls scattered with their own seed beyond the first
+// FIELD_CLEAR m (where the robot starts), each sunk a little into the ground.
+
+/** Heights and rock points of the rough field are multiples of this (m): 0.1 mm keeps the files compact. */
+export const HEIGHT_QUANTUM = 1e-4;
+/** The most samples of the rough field: with 8 characters a height at most, its scenario stays within a share link (1 MiB of JSON). */
+export const FIELD_MAX_SAMPLES = 100_000;
+/** Length of the field (m) from its west edge kept free of rocks: the robot starts there. */
+export const FIELD_CLEAR = 3;
+const ROCK_GAP = 0.02;  // m between the footprints of two rocks (pieces may not overlap)
+const ROCK_SINK = 0.2;  // of a rock's height, below the lowest ground under it
+const ROCK_ATTEMPTS = 200;  // random spots tried for each rock
+const FIELD_COLOR = '#7d7358';
+const ROCK_COLOR = '#8b8378';
+const SOIL = { phi_max: 0.7, s0: 0.12, s1: 0.5, rolling: 0.03 };
+
+const QUANTUM_STEPS = Math.round(1 / HEIGHT_QUANTUM);
+/** v rounded to HEIGHT_QUANTUM as the double nearest its decimal (short JSON), no negative zero. */
+const onQuantum = (v) => Math.round(v * QUANTUM_STEPS) / QUANTUM_STEPS + 0;
+
+/** Samples along x and y of a rough field: its size rounded to whole cells. */
+function fieldSamples(v) {
+  return { nx: Math.round(v.size_x / v.cell) + 1, ny: Math.round(v.size_y / v.cell) + 1 };
+}
+
+/** Lowest and highest sample of the cells under the plan-view box around `points` ([x, y, …]): the ground there lies between them. */
+function groundUnder(field, points) {
+  const { origin, cell, heights } = field;
+  const ny = heights.length, nx = heights[0].length;
+  const clamp = (k, n) => Math.min(n - 1, Math.max(0, k));
+  const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
+  const i0 = clamp(Math.floor((Math.min(...xs) - origin[0]) / cell), nx), i1 = clamp(Math.ceil((Math.max(...xs) - origin[0]) / cell), nx);
+  const j0 = clamp(Math.floor((Math.min(...ys) - origin[1]) / cell), ny), j1 = clamp(Math.ceil((Math.max(...ys) - origin[1]) / cell), ny);
+  let low = Infinity, high = -Infinity;
+  for (let j = j0; j <= j1; j++)
+    for (let i = i0; i <= i1; i++) {
+      low = Math.min(low, heights[j][i]);
+      high = Math.max(high, heights[j][i]);
+    }
+  return { low, high };
+}
+
+/**
+ * The rocks of a rough field as hulls: v.rocks rocks of v.rock_min … v.rock_max
+ * m across, at spots drawn with v.rock_seed where their footprints (circles of
+ * half their size) keep ROCK_GAP from each other and from the field's edges,
+ * beyond FIELD_CLEAR. A rock is an irregular dome (a base ring, a middle ring,
+ * a top) with its base ROCK_SINK of its height below the lowest ground under
+ * it (the samples of the cells under its plan-view box), and its top at least
+ * half its height above the highest. Throws a TemplateError when a rock finds
+ * no spot.
+ */
+function fieldRocks(v, field, extent) {
+  const random = mulberry32(v.rock_seed);
+  const placed = [];
+  const hulls = [];
+  // Where footprints may go: ROCK_GAP inside the field's edges, beyond FIELD_CLEAR.
+  const [x0, x1, y0, y1] = [field.origin[0] + FIELD_CLEAR + ROCK_GAP, extent[0] - ROCK_GAP, field.origin[1] + ROCK_GAP, extent[1] - ROCK_GAP];
+  for (let k = 0; k < v.rocks; k++) {
+    const size = v.rock_min + (v.rock_max - v.rock_min) * random();
+    const r = size / 2;
+    let spot = null;
+    for (let attempt = 0; attempt < ROCK_ATTEMPTS && !spot && x1 - x0 >= size && y1 - y0 >= size; attempt++) {
+      const x = x0 + r + (x1 - x0 - size) * random();
+      const y = y0 + r + (y1 - y0 - size) * random();
+      if (placed.every((p) => Math.hypot(p.x - x, p.y - y) >= p.r + r + ROCK_GAP)) spot = { x, y, r };
+    }
+    if (!spot)
+      throw new TemplateError([
+        {
+          key: 'rocks',
+          message: `only ${k} of ${v.rocks} rocks of ${v.rock_min}–${v.rock_max} m find room on the field beyond its first ${FIELD_CLEAR} m (kept clear for the robot): choose fewer or smaller rocks, or a larger field`,
+        },
+      ]);
+    placed.push(spot);
+    // The shape, 12 points in the rock's own frame (x along its length), every one within r of its
+    // axis: 6 around its base, 5 around its middle, 1 on top; heights as fractions of the rock's.
+    const a = r, b = r * (0.6 + 0.4 * random());
+    let height = size * (0.35 + 0.3 * random());
+    const yaw = 2 * Math.PI * random();
+    const local = [];
+    for (let n = 0; n < 6; n++) {
+      const t = (2 * Math.PI * (n + 0.3 * (random() - 0.5))) / 6;
+      local.push([a * Math.cos(t), b * Math.sin(t), 0]);
+    }
+    for (let n = 0; n < 5; n++) {
+      const t = (2 * Math.PI * (n + 0.5 + 0.3 * (random() - 0.5))) / 5;
+      const s = 0.7 + 0.2 * random();
+      local.push([s * a * Math.cos(t), s * b * Math.sin(t), 0.45 + 0.25 * random()]);
+    }
+    local.push([0.2 * a * (2 * random() - 1), 0.2 * b * (2 * random() - 1), 1]);
+    const c = Math.cos(yaw), sn = Math.sin(yaw);
+    const plan = local.map(([px, py, f]) => [onQuantum(spot.x + c * px - sn * py), onQuantum(spot.y + sn * px + c * py), f]);
+    const ground = groundUnder(field, plan);
+    const bottom = ground.low - ROCK_SINK * height;
+    height = Math.max(height, ground.high + 0.5 * height - bottom);  // on a slope: it stands out uphill too
+    hulls.push({ points: plan.map(([x, y, f]) => [x, y, onQuantum(bottom + f * height)]), color: ROCK_COLOR });
+  }
+  return hulls;
+}
+
+/** The rough field's terrain from resolved values: one heightmap and its rocks. */
+function roughField(v) {
+  const { nx, ny } = fieldSamples(v);
+  const period = v.wavelength / v.cell;  // samples between the first layer's lattice points
+  const octaves = Math.floor(Math.log2(period / 2)) + 1;  // down to bumps two cells long
+  const heights = fractalNoise({ nx, ny, seed: v.seed, octaves, roughness: v.roughness, amplitude: v.amplitude, period, quantum: HEIGHT_QUANTUM });
+  const field = { origin: [ROW_START_X, onQuantum((-(ny - 1) * v.cell) / 2)], cell: v.cell, heights, material: 'soil', color: FIELD_COLOR };
+  const extent = [field.origin[0] + (nx - 1) * v.cell, field.origin[1] + (ny - 1) * v.cell];
+  const hulls = fieldRocks(v, field, extent);
+  return { terrain: { materials: { soil: { ...SOIL } }, heightmaps: [field], ...(hulls.length ? { hulls } : {}) } };
+}
+
+/** Parameter values a template refuses: `issues`, each { key, message }. */
+export class TemplateError extends Error {
+  constructor(issues) {
+    super(issues.map((i) => `${i.key}: ${i.message}`).join('; '));
+    this.name = 'TemplateError';
+    this.issues = issues;
+  }
+}
+
+/** A template from its definition: build(values) resolves the values, refuses
+ * combinations that `check` names, then calls make. */
+function define({ make, check = () => [], ...template }) {
+  return {
+    ...template,
+    check: (values) => check(resolve(template.params, values)),
+    build: (values) => {
+      const v = resolve(template.params, values);
+      const issues = check(v);
+      if (issues.length) throw new TemplateError(issues);
+      return make(v);
+    },
+  };
 }
 
 /**
  * Every template: { id, name, description, params: [{ key, label, unit,
  * default, min, max, step }], start: [x, y] (where the robot goes: the
  * origin, or the terrain file's pose for the paper's terrains),
- * build(values) → { terrain, track1? } }. Angles are in degrees.
+ * check(values) → [{ key, message }] (values in range that do not go
+ * together), build(values) → { terrain, track1? } (throws a TemplateError
+ * for what check names, or when the values cannot be built, e.g. rocks
+ * that find no room) }. Angles are in degrees.
  */
 export const TEMPLATES = [
   define({
@@ -257,6 +389,40 @@ export const TEMPLATES = [
     },
   }),
   define({
+    id: 'rough-field',
+    name: 'Rough field (heightmap)',
+    description:
+      'A heightmap of seeded fractal noise, within ±amplitude, with seeded rocks (convex hulls) sunk a little into it; ' +
+      `the first ${FIELD_CLEAR} m, where the robot starts, stay free of rocks.`,
+    params: [
+      { key: 'seed', label: 'Seed', unit: '', default: 1, min: 0, max: 999999, step: 1 },
+      { key: 'size_x', label: 'Length (x)', unit: 'm', default: 6, min: 4, max: 40, step: 0.5 },
+      { key: 'size_y', label: 'Width (y)', unit: 'm', default: 3, min: 2, max: 40, step: 0.5 },
+      { key: 'cell', label: 'Cell size', unit: 'm', default: 0.05, min: 0.02, max: 0.25, step: 0.01 },
+      { key: 'amplitude', label: 'Amplitude (highest point)', unit: 'm', default: 0.08, min: 0.01, max: 0.5, step: 0.01 },
+      { key: 'wavelength', label: 'Largest bump length', unit: 'm', default: 2, min: 1, max: 20, step: 0.1 },
+      { key: 'roughness', label: 'Roughness (persistence)', unit: '', default: 0.5, min: 0, max: 1, step: 0.05 },
+      { key: 'rocks', label: 'Rocks', unit: '', default: 6, min: 0, max: 100, step: 1 },
+      { key: 'rock_min', label: 'Smallest rock', unit: 'm', default: 0.1, min: 0.05, max: 1, step: 0.01 },
+      { key: 'rock_max', label: 'Largest rock', unit: 'm', default: 0.3, min: 0.05, max: 1, step: 0.01 },
+      { key: 'rock_seed', label: 'Rock seed', unit: '', default: 1, min: 0, max: 999999, step: 1 },
+    ],
+    start: [0, 0],
+    check(v) {
+      const issues = [];
+      const { nx, ny } = fieldSamples(v);
+      if (nx * ny > FIELD_MAX_SAMPLES)
+        issues.push({
+          key: 'cell',
+          message: `the field would have ${nx} × ${ny} = ${nx * ny} samples, more than ${FIELD_MAX_SAMPLES}: choose larger cells or a smaller field`,
+        });
+      if (v.rock_max < v.rock_min)
+        issues.push({ key: 'rock_max', message: `must be at least the smallest rock's ${v.rock_min} m, got ${v.rock_max} m` });
+      return issues;
+    },
+    make: roughField,
+  }),
+  define({
     id: 'depression',
     name: 'Depression (Kartashev & Jiang 2025)',
     description: 'Seed 002, the rocker rover paper: 8 segments per row, the left row flat, the right row dipping into a depression.',
@@ -297,6 +463,26 @@ const toTemplate = (template) => {
 /** { key: default } of a template (the object or its id). */
 export function defaultValues(template) {
   return Object.fromEntries(toTemplate(template).params.map((p) => [p.key, p.default]));
+}
+
+/**
+ * What is wrong with `values` for a template (the object or its id), as the
+ * editor refuses them: [{ key, message }], empty when build() takes them as
+ * they are. A value must be a finite number in [min, max], whole for
+ * integer-stepped parameters (step 1); then the template's check() names
+ * values that do not go together.
+ */
+export function templateIssues(template, values) {
+  const t = toTemplate(template);
+  const issues = [];
+  for (const p of t.params) {
+    const x = values?.[p.key];
+    const unit = p.unit ? ` ${p.unit}` : '';
+    if (typeof x !== 'number' || !Number.isFinite(x) || x < p.min || x > p.max)
+      issues.push({ key: p.key, message: `must be a number in [${p.min}, ${p.max}]${unit}, got ${JSON.stringify(x) ?? 'nothing'}` });
+    else if (p.step === 1 && !Number.isInteger(x)) issues.push({ key: p.key, message: `must be a whole number, got ${x}` });
+  }
+  return issues.length ? issues : t.check(values);
 }
 
 /**

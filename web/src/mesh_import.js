@@ -1,0 +1,80 @@
+// An OBJ mesh imported as the terrain: by the editor's Load button or dropped
+// on the view. The text becomes one mesh embedded in the scenario
+// (terrain.meshes[0].obj, so Save and Share keep one self-contained file),
+// read in metres, its lowest point at z = 0, its west edge 1 m behind the
+// robot's start and centred on it across. The file's up axis is taken to be
+// the thinner of its y and z extents (a terrain patch is wide and flat), so
+// files from y-up tools stand the right way. Robot, control, simulation and
+// materials are kept.
+import { formatIssues } from './issues.js';
+
+/** Largest OBJ text the app embeds (bytes): the scenario document's limit is 16 MiB. */
+export const MAX_OBJ_BYTES = 15 * 1024 * 1024;
+
+/** Bounds of the OBJ text's vertices ({ min: [x, y, z], max, count }), or null when it has none. */
+export function objBounds(text) {
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  let count = 0;
+  const vertex = /^v[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)/gm;
+  for (let m = vertex.exec(text); m; m = vertex.exec(text)) {
+    const p = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (!p.every(Number.isFinite)) continue;  // the core names the bad vertex
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k], p[k]);
+      max[k] = Math.max(max[k], p[k]);
+    }
+    count += 1;
+  }
+  return count ? { min, max, count } : null;
+}
+
+const round = (v) => Math.round(v * 1e6) / 1e6 + 0;
+
+/** The scenario with its terrain replaced by the OBJ text `obj` of file `name` (bounds from objBounds). */
+export function scenarioWithMesh(scenario, bounds, obj, name) {
+  const [x, y] = scenario.robot?.pose?.position ?? [0, 0];
+  const { min, max } = bounds;
+  const up = max[2] - min[2] <= max[1] - min[1] ? 'z' : 'y';
+  // Ground x, y and height of the file's extremes for that up axis.
+  const [gx0, gy0, gy1, low] = up === 'z' ? [min[0], min[1], max[1], min[2]] : [min[0], -max[2], -min[2], min[1]];
+  const out = structuredClone(scenario);
+  out.name = `${scenario.robot?.preset ?? 'robot'} on ${name}`;
+  out.description = `Terrain imported from ${name}: an OBJ mesh in metres, ${up} up.`;
+  out.terrain = {
+    ...(scenario.terrain?.materials ? { materials: scenario.terrain.materials } : {}),
+    meshes: [
+      {
+        obj,
+        offset: [round(x - 1 - gx0), round(y - (gy0 + gy1) / 2), round(-low)],
+        up,
+        ...(scenario.terrain?.materials && !scenario.terrain.materials.default ? { material: Object.keys(scenario.terrain.materials)[0] } : {}),
+      },
+    ],
+  };
+  delete out.track1;
+  return out;
+}
+
+/** Imports `file` (OBJ text) as the terrain: built in the worker; it replaces the work only if valid. */
+export async function importMesh({ doc, client, banners }, file) {
+  if (file.size > MAX_OBJ_BYTES)
+    return banners.show(`${file.name} was not imported: it is ${(file.size / 2 ** 20).toFixed(1)} MiB, and a scenario holds at most 15 MiB of OBJ text. Run it with the command-line tool ("file": "${file.name}"). Your work is unchanged.`);
+  const text = await file.text();
+  const bounds = objBounds(text);
+  if (!bounds) return banners.show(`${file.name} was not imported: it has no vertices ("v x y z" lines), so it is not an OBJ mesh. Your work is unchanged.`);
+  const scenario = scenarioWithMesh(doc.scenario, bounds, text, file.name);
+  const mesh = scenario.terrain.meshes[0];
+  client.load(scenario, {
+    keep: true,
+    onBuilt: () => {
+      doc.replace(`import ${file.name}`, scenario, { restart: true, loaded: true, owned: true });
+      banners.show(
+        `Imported ${file.name} as a mesh of ${bounds.count} vertices, ${mesh.up} up, in metres: its lowest point at z = 0, ` +
+          'its west edge 1 m behind the robot. Its offset, scale, yaw and up are in the saved scenario (Save).',
+        'info',
+      );
+    },
+    onRejected: (issues) => banners.show(`${file.name} was not imported, your work is unchanged:\n` + formatIssues(issues)),
+  });
+}
