@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "terrain/terrain.h"
 
@@ -33,8 +34,9 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   // A centre under the surface: one contact, through the plane of the
   // triangle above it (the signed distance, as for a centre inside a piece).
   double ground;
-  Vec3 up;
-  if (f.surfaceAt(centre.x(), centre.y(), ground, up) && centre.z() < ground) {
+  if (f.heightAt(centre.x(), centre.y(), ground) && centre.z() < ground) {
+    Vec3 up;
+    f.surfaceAt(centre.x(), centre.y(), ground, up);
     const double u = std::min((centre.x() - f.originX) / f.dx, f.cellsX() - 1e-9);
     const double v = std::min((centre.y() - f.originY) / f.dy, f.cellsY() - 1e-9);
     const int i = static_cast<int>(u), j = static_cast<int>(v);
@@ -44,18 +46,35 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
     return;
   }
   const double r2 = radius * radius;
+  // The sphere dips below the highest cell top of the blocks around it only
+  // within `plan` of its centre (m, in plan): no cell farther out is in reach.
+  float local = -std::numeric_limits<float>::infinity();
+  for (int bj = j0 / Heightfield::kBlock; bj <= j1 / Heightfield::kBlock; ++bj)
+    for (int bi = i0 / Heightfield::kBlock; bi <= i1 / Heightfield::kBlock; ++bi)
+      local = std::max(local, f.blockTop[static_cast<size_t>(bj) * f.blocksX() + bi]);
+  const double above = std::max(0.0, centre.z() - local);
+  const double plan2 = r2 - above * above;
+  int ci0 = i0, ci1 = i1, cj0 = j0, cj1 = j1;  // the cells within `plan`
+  if (plan2 <= 0 || !cellRange(f, centre.x(), centre.y(), std::sqrt(plan2), ci0, ci1, cj0, cj1))
+    cj1 = cj0 - 1;  // none
   Vec3 v[4];
   SurfaceHit h;
-  for (int j = j0; j <= j1; ++j) {
+  for (int j = cj0; j <= cj1; ++j) {
     const double ylo = f.originY + j * f.dy;
     const double ey = std::max({0.0, ylo - centre.y(), centre.y() - ylo - f.dy});
-    for (int i = i0; i <= i1; ++i) {
+    const double across2 = plan2 - ey * ey;  // squared plan reach left along x (m²)
+    if (across2 <= 0) continue;
+    // The columns whose cells come within that reach in plan.
+    const double across = std::sqrt(across2);
+    const int first =
+        std::max(i0, static_cast<int>(std::floor((centre.x() - across - f.originX) / f.dx)));
+    const int last =
+        std::min(i1, static_cast<int>(std::floor((centre.x() + across - f.originX) / f.dx)));
+    const float* tops = f.cellTop.data() + static_cast<long>(j) * f.cellsX();
+    for (int i = first; i <= last; ++i) {
       const double xlo = f.originX + i * f.dx;
       const double ex = std::max({0.0, xlo - centre.x(), centre.x() - xlo - f.dx});
-      if (ex * ex + ey * ey >= r2) continue;  // out of reach in plan
-      const double top = std::max(
-          {f.height(i, j), f.height(i + 1, j), f.height(i, j + 1), f.height(i + 1, j + 1)});
-      const double ez = std::max(0.0, centre.z() - top);
+      const double ez = std::max(0.0, centre.z() - tops[i]);
       if (ex * ex + ey * ey + ez * ez >= r2) continue;  // the cell's bounds are out of reach
       // The cell's two triangles as Heightfield::triangle makes them, from
       // its corners. Their normals follow from the heights (the cross

@@ -4,17 +4,16 @@
 
 namespace roverlab {
 
-// The nearest point q of the convex polygon v[0..k) (counter-clockwise about
-// its unit normal n) to p; true when q is inside the polygon, false when it is
-// on its boundary. Then `corners` (if given) gets the polygon's corners that
-// q's feature spans: corners[0] and corners[1] for an edge, corners[1] = -1
-// for a corner.
-bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& q, int* corners) {
-  // The side of each edge's line p is on: > 0 inside (polygons have at most 4 corners here).
-  double side[4];
+namespace {
+
+// closestOnPolygon for a polygon of K corners (3 or 4), so that its loops unroll.
+template <int K>
+bool closestOn(const Vec3* v, const Vec3& n, const Vec3& p, Vec3& q, int* corners) {
+  // The side of each edge's line p is on: > 0 inside.
+  double side[K];
   bool inside = true;
-  for (int e = 0; e < k; ++e) {
-    side[e] = (v[(e + 1) % k] - v[e]).cross(p - v[e]).dot(n);
+  for (int e = 0; e < K; ++e) {
+    side[e] = (v[(e + 1) % K] - v[e]).cross(p - v[e]).dot(n);
     inside = inside && side[e] > 0;
   }
   const Vec3 onPlane = p - n.dot(p - v[0]) * n;
@@ -27,10 +26,10 @@ bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& 
   // lies on an edge whose line p is outside of (or on): the normal cone of a
   // convex polygon's edge or corner faces out of that edge or one beside it.
   double best = std::numeric_limits<double>::infinity();
-  for (int e = 0; e < k; ++e) {
+  for (int e = 0; e < K; ++e) {
     if (side[e] > 0) continue;
     const Vec3& a = v[e];
-    const Vec3 ab = v[(e + 1) % k] - a;
+    const Vec3 ab = v[(e + 1) % K] - a;
     const double t = std::clamp(ab.dot(onPlane - a) / ab.squaredNorm(), 0.0, 1.0);
     const Vec3 x = a + t * ab;
     const double d = (onPlane - x).squaredNorm();
@@ -38,12 +37,23 @@ bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& 
       best = d, q = x;
       if (corners) {
         // Within 1e-9 of the edge's length of a corner: that corner.
-        corners[0] = t > 1 - 1e-9 ? (e + 1) % k : e;
-        corners[1] = t < 1e-9 || t > 1 - 1e-9 ? -1 : (e + 1) % k;
+        corners[0] = t > 1 - 1e-9 ? (e + 1) % K : e;
+        corners[1] = t < 1e-9 || t > 1 - 1e-9 ? -1 : (e + 1) % K;
       }
     }
   }
   return false;
+}
+
+}  // namespace
+
+// The nearest point q of the convex polygon v[0..k) (counter-clockwise about
+// its unit normal n) to p; true when q is inside the polygon, false when it is
+// on its boundary. Then `corners` (if given) gets the polygon's corners that
+// q's feature spans: corners[0] and corners[1] for an edge, corners[1] = -1
+// for a corner.
+bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& q, int* corners) {
+  return k == 3 ? closestOn<3>(v, n, p, q, corners) : closestOn<4>(v, n, p, q, corners);
 }
 
 // The hit of feature `id` with vertices v[0..k) and outward normal n, or

@@ -53,7 +53,7 @@ struct SurfaceScratch {
   std::vector<int> order;
 };
 
-/// The nearest point q of the convex polygon v[0..k) (counter-clockwise about
+/// The nearest point q of the convex polygon v[0..k), k = 3 or 4 (counter-clockwise about
 /// its unit normal n) to p; true when q is inside the polygon, false when it
 /// is on its boundary. Then `corners` (if given) gets the polygon's corners
 /// that q's feature spans: corners[0] and corners[1] for an edge,

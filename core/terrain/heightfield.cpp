@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace roverlab {
 
@@ -40,12 +41,25 @@ void Heightfield::wall(long w, Vec3 out[4]) const {
   out[3] = Vec3(b.x(), b.y(), base);
 }
 
+namespace {
+
+// The cell (i, j) holding (x, y) and the place in it (s, t) in [0, 1]², or
+// false outside the grid's rectangle.
+bool cellAt(const Heightfield& f, double x, double y, int& i, int& j, double& s, double& t) {
+  const double u = (x - f.originX) / f.dx, v = (y - f.originY) / f.dy;
+  if (!(u >= 0 && v >= 0 && u <= f.cellsX() && v <= f.cellsY())) return false;
+  i = std::min(static_cast<int>(u), f.cellsX() - 1);
+  j = std::min(static_cast<int>(v), f.cellsY() - 1);
+  s = u - i, t = v - j;
+  return true;
+}
+
+}  // namespace
+
 bool Heightfield::surfaceAt(double x, double y, double& z, Vec3& normal) const {
-  const double u = (x - originX) / dx, v = (y - originY) / dy;
-  if (!(u >= 0 && v >= 0 && u <= cellsX() && v <= cellsY())) return false;
-  const int i = std::min(static_cast<int>(u), cellsX() - 1);
-  const int j = std::min(static_cast<int>(v), cellsY() - 1);
-  const double s = u - i, t = v - j;
+  int i, j;
+  double s, t;
+  if (!cellAt(*this, x, y, i, j, s, t)) return false;
   const double h00 = height(i, j), h10 = height(i + 1, j), h01 = height(i, j + 1),
                h11 = height(i + 1, j + 1);
   double gx, gy;  // the triangle's slopes dz/dx, dz/dy
@@ -57,6 +71,16 @@ bool Heightfield::surfaceAt(double x, double y, double& z, Vec3& normal) const {
     z = h00 + t * (h01 - h00) + s * (h11 - h01);
   }
   normal = Vec3(-gx, -gy, 1.0).normalized();
+  return true;
+}
+
+bool Heightfield::heightAt(double x, double y, double& z) const {
+  int i, j;
+  double s, t;
+  if (!cellAt(*this, x, y, i, j, s, t)) return false;
+  const double h00 = height(i, j), h10 = height(i + 1, j), h01 = height(i, j + 1),
+               h11 = height(i + 1, j + 1);
+  z = s >= t ? h00 + s * (h10 - h00) + t * (h11 - h10) : h00 + t * (h01 - h00) + s * (h11 - h01);
   return true;
 }
 
@@ -93,6 +117,22 @@ Expected<Heightfield> makeHeightfield(double originX, double originY, double dx,
                                                       format(static_cast<double>(low)) + " m (is " +
                                                       format(base) + " m)");
   f.heights = std::move(heights);
+  f.cellTop.resize(static_cast<size_t>(nx - 1) * (ny - 1));
+  for (int j = 0; j + 1 < ny; ++j) {
+    const float* row = &f.heights[static_cast<size_t>(j) * nx];
+    const float* next = row + nx;
+    float* top = &f.cellTop[static_cast<size_t>(j) * (nx - 1)];
+    for (int i = 0; i + 1 < nx; ++i)
+      top[i] = std::max(std::max(row[i], row[i + 1]), std::max(next[i], next[i + 1]));
+  }
+  const int bx = f.blocksX(), cx = f.cellsX();
+  f.blockTop.assign(static_cast<size_t>(bx) * f.blocksY(), -std::numeric_limits<float>::infinity());
+  for (int j = 0; j < f.cellsY(); ++j) {
+    const float* top = &f.cellTop[static_cast<size_t>(j) * cx];
+    float* block = &f.blockTop[static_cast<size_t>(j / Heightfield::kBlock) * bx];
+    for (int i = 0; i < cx; ++i)
+      block[i / Heightfield::kBlock] = std::max(block[i / Heightfield::kBlock], top[i]);
+  }
   f.base = base, f.material = material, f.color = color;
   f.box.min = Vec3(originX, originY, base);
   f.box.max = Vec3(originX + (nx - 1) * dx, originY + (ny - 1) * dy, high);

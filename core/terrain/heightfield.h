@@ -1,8 +1,10 @@
 // A heightfield: ground given as heights on a regular grid (a digital
 // elevation model, a height image, a generated rough field). It is one terrain
-// piece type, stored as its grid (4 bytes per sample); its triangles are made
-// on demand by the contact queries (contact/heightfield_contact.h), so a
-// 2048 × 2048 field costs 16 MB and no per-cell build.
+// piece type, stored as its grid (4 bytes per sample) and each cell's highest
+// corner (4 bytes per cell) and each block of kBlock × kBlock cells' highest
+// sample, for the queries to pass over cells out of reach;
+// its triangles are made on demand by the contact queries
+// (contact/heightfield_contact.h), so a 2048 × 2048 field costs 32 MB.
 //
 // Sample (i, j) lies at (origin.x + i·dx, origin.y + j·dy, heights[j·nx + i]):
 // columns along +x, rows along +y. Cell (i, j) spans samples i..i+1, j..j+1 and
@@ -24,17 +26,26 @@ namespace roverlab {
 constexpr long kMaxHeightfieldSamples = 2049L * 2049L;
 
 struct Heightfield {
+  /// Cells along each side of a block (blockTop).
+  static constexpr int kBlock = 8;
+
   double originX = 0.0, originY = 0.0;  ///< position of sample (0, 0) in the ground plane (m)
   double dx = 1.0, dy = 1.0;            ///< sample spacing along x and y (m)
   int nx = 0, ny = 0;                   ///< samples along x (columns) and y (rows)
   std::vector<float> heights;           ///< nx·ny heights (m), row j at [j·nx, (j+1)·nx)
-  double base = -1.0;                   ///< bottom of the prisms (m), below every height
-  int material = 0;                     ///< index into Terrain::materials
-  std::uint32_t color = 0x8a8a80;       ///< display colour, 0xRRGGBB
-  Aabb box;                             ///< bounds (m), from base to the highest sample
+  std::vector<float> cellTop;  ///< per cell (i, j) at [j·cellsX() + i]: its highest corner (m)
+  /// per block of cells kBlock·bi .. kBlock·bi + kBlock − 1 along x (and
+  /// likewise along y), at [bj·blocksX() + bi]: its highest cell top (m)
+  std::vector<float> blockTop;
+  double base = -1.0;              ///< bottom of the prisms (m), below every height
+  int material = 0;                ///< index into Terrain::materials
+  std::uint32_t color = 0x8a8a80;  ///< display colour, 0xRRGGBB
+  Aabb box;                        ///< bounds (m), from base to the highest sample
 
   int cellsX() const { return nx - 1; }
   int cellsY() const { return ny - 1; }
+  int blocksX() const { return (cellsX() + kBlock - 1) / kBlock; }
+  int blocksY() const { return (cellsY() + kBlock - 1) / kBlock; }
   /// Triangles: two per cell, cell (i, j) has 2·(j·cellsX() + i) (lower) and + 1 (upper).
   long triangleCount() const { return 2L * cellsX() * cellsY(); }
   /// Walls: one per outer cell edge, south (j = 0), north, west (i = 0), east.
@@ -53,6 +64,8 @@ struct Heightfield {
   /// The surface height at (x, y) and its triangle's upward unit normal;
   /// false outside the grid's rectangle.
   bool surfaceAt(double x, double y, double& z, Vec3& normal) const;
+  /// The surface height at (x, y), as surfaceAt gives it; false outside the grid's rectangle.
+  bool heightAt(double x, double y, double& z) const;
 };
 
 /// A heightfield from its grid: nx, ny ≥ 2, positive spacings, finite heights,

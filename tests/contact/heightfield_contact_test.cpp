@@ -10,13 +10,17 @@
 
 #include "contact/wheel_contact.h"
 #include "geometry/gjk.h"
+#include "support/surface_terrains.h"
 #include "terrain/builders.h"
 
 using namespace roverlab;
+using testing::load;
+using testing::prismOf;
+using testing::terrainOf;
 
 namespace {
 
-const WheelShape kWheel{0.19, 0.12};
+const WheelShape& kWheel = testing::kSurfaceWheel;
 
 // A field of n × n cells of `cell` m from (x0, y0), heights z(x, y).
 template <class F>
@@ -30,12 +34,6 @@ Heightfield fieldOf(double x0, double y0, double cell, int n, F z, double base =
 Terrain terrainOf(Heightfield f) {
   TerrainBuilder tb;
   tb.addHeightfield(std::move(f));
-  return std::move(tb).build().value();
-}
-
-Terrain terrainOf(const std::vector<Polytope>& pieces) {
-  TerrainBuilder tb;
-  for (const Polytope& p : pieces) tb.addPiece(p);
   return std::move(tb).build().value();
 }
 
@@ -61,22 +59,6 @@ double triangleDistance(const Vec3 v[3], const Vec3& p) {
     return (p - (b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b))).norm();
   const double den = 1 / (va + vb + vc);
   return (p - (a + ab * vb * den + ac * vc * den)).norm();
-}
-
-// The prism under a planar quadrilateral down to `base`.
-Polytope prismOf(std::vector<Vec3> top, double base) {
-  for (size_t k = 0, n = top.size(); k < n; ++k) top.push_back(Vec3(top[k].x(), top[k].y(), base));
-  return makeHull(top).value();
-}
-
-// Σ deflection·normal over a wheel's contacts: the spring force per unit stiffness.
-Vec3 load(const Terrain& t, const Vec3& centre, const Vec3& axle, int* count = nullptr) {
-  std::vector<WheelContact> out;
-  wheelContacts(t, kWheel, centre, axle, out);
-  if (count) *count = static_cast<int>(out.size());
-  Vec3 s = Vec3::Zero();
-  for (const WheelContact& c : out) s += c.deflection * c.normal;
-  return s;
 }
 
 }  // namespace
@@ -195,6 +177,29 @@ TEST_CASE("over a rough heightfield the nearest contact is the surface's nearest
     }
     CHECK(least == Approx(nearest).margin(1e-12));
   }
+}
+
+TEST_CASE("a heightfield keeps each cell's and each block's highest sample for the culls",
+          "[terrain][heightfield]") {
+  // 20 × 12 cells: blocks of 8 × 8 cells, the last ones partial along both axes.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<float> h;
+  for (int k = 0; k < 21 * 13; ++k) h.push_back(static_cast<float>(u(rng)));
+  const Heightfield f = makeHeightfield(0, 0, 0.1, 0.2, 21, 13, h, -2).value();
+  REQUIRE(f.cellTop.size() == 20u * 12u);
+  REQUIRE(f.blocksX() == 3);
+  REQUIRE(f.blocksY() == 2);
+  std::vector<float> block(6, -1e9f);
+  for (int j = 0; j < 12; ++j)
+    for (int i = 0; i < 20; ++i) {
+      const double top = std::max(
+          {f.height(i, j), f.height(i + 1, j), f.height(i, j + 1), f.height(i + 1, j + 1)});
+      CHECK(f.cellTop[j * 20 + i] == top);
+      float& b = block[(j / 8) * 3 + i / 8];
+      b = std::max(b, static_cast<float>(top));
+    }
+  for (int k = 0; k < 6; ++k) CHECK(f.blockTop[k] == block[k]);
 }
 
 TEST_CASE("a heightfield raised above the ground has walls at its sides",

@@ -11,13 +11,17 @@
 
 #include "contact/heightfield_contact.h"
 #include "contact/wheel_contact.h"
+#include "support/surface_terrains.h"
 #include "terrain/builders.h"
 
 using namespace roverlab;
+using testing::load;
+using testing::prismOf;
+using testing::terrainOf;
 
 namespace {
 
-const WheelShape kWheel{0.19, 0.12};
+const WheelShape& kWheel = testing::kSurfaceWheel;
 
 // A mesh over n × n cells of about `cell` m from (x0, y0), heights z(x, y):
 // inner vertices moved by up to `jitter` cells in plan (at most 0.25 keeps
@@ -57,27 +61,6 @@ Terrain terrainOf(TriMesh m) {
   TerrainBuilder tb;
   tb.addMesh(std::move(m));
   return std::move(tb).build().value();
-}
-
-Terrain terrainOf(const std::vector<Polytope>& pieces) {
-  TerrainBuilder tb;
-  for (const Polytope& p : pieces) tb.addPiece(p);
-  return std::move(tb).build().value();
-}
-
-Polytope prismOf(std::vector<Vec3> top, double base) {
-  for (size_t k = 0, n = top.size(); k < n; ++k) top.push_back(Vec3(top[k].x(), top[k].y(), base));
-  return makeHull(top).value();
-}
-
-// Σ deflection·normal over a wheel's contacts: the spring force per unit stiffness.
-Vec3 load(const Terrain& t, const Vec3& centre, const Vec3& axle, int* count = nullptr) {
-  std::vector<WheelContact> out;
-  wheelContacts(t, kWheel, centre, axle, out);
-  if (count) *count = static_cast<int>(out.size());
-  Vec3 s = Vec3::Zero();
-  for (const WheelContact& c : out) s += c.deflection * c.normal;
-  return s;
 }
 
 }  // namespace

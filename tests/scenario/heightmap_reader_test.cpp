@@ -11,26 +11,9 @@
 #include "support/scenario_files.h"
 
 using namespace roverlab;
+using testing::dataFile;
 
 namespace {
-
-std::string dataFile(const std::string& name) {
-  std::ifstream in(std::filesystem::path(ROVERLAB_SOURCE_DIR) / "tests" / "data" / name,
-                   std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-const ScenarioFiles kFiles = [](const std::string& name,
-                                std::string& error) -> std::optional<std::string> {
-  const std::string bytes = dataFile(name);
-  if (bytes.empty()) {
-    error = "no such file";
-    return std::nullopt;
-  }
-  return bytes;
-};
 
 std::string base64(const std::string& bytes) {
   static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -56,7 +39,7 @@ std::string withHeightmap(const std::string& entry) {
 
 // The first issue's path and whether its message contains `part`.
 void expectIssue(const std::string& entry, const std::string& path, const std::string& part) {
-  const Expected<Scenario> s = parseScenario(withHeightmap(entry), kFiles);
+  const Expected<Scenario> s = parseScenario(withHeightmap(entry), testing::kDataFiles);
   REQUIRE_FALSE(s.ok());
   INFO(s.message());
   CHECK(s.issues()[0].path == path);
@@ -110,8 +93,9 @@ TEST_CASE("8- and 16-bit grey PNGs read as heights, the image's top row the fiel
   CHECK(f.height(3, 0) == Approx(2.55).epsilon(1e-6));  // the image's bottom-right pixel
   CHECK(f.height(1, 2) == Approx(0.01).epsilon(1e-6));  // its top row, second pixel
 
-  const Expected<Scenario> file = parseScenario(
-      withHeightmap(R"({"cell": 0.1, "height_scale": 1e-4, "file": "grey16.png"})"), kFiles);
+  const Expected<Scenario> file =
+      parseScenario(withHeightmap(R"({"cell": 0.1, "height_scale": 1e-4, "file": "grey16.png"})"),
+                    testing::kDataFiles);
   INFO(file.message());
   REQUIRE(file.ok());
   CHECK(file.value().terrain.heightfields.at(0).height(2, 1) == Approx(6.5535).epsilon(1e-6));

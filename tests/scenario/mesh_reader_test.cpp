@@ -12,26 +12,9 @@
 #include "support/scenario_files.h"
 
 using namespace roverlab;
+using testing::dataFile;
 
 namespace {
-
-std::string dataFile(const std::string& name) {
-  std::ifstream in(std::filesystem::path(ROVERLAB_SOURCE_DIR) / "tests" / "data" / name,
-                   std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-const ScenarioFiles kFiles = [](const std::string& name,
-                                std::string& error) -> std::optional<std::string> {
-  const std::string bytes = dataFile(name);
-  if (bytes.empty()) {
-    error = "no such file";
-    return std::nullopt;
-  }
-  return bytes;
-};
 
 // A scenario whose terrain is one mesh entry (JSON object text).
 std::string withMesh(const std::string& entry) {
@@ -42,7 +25,7 @@ std::string withMesh(const std::string& entry) {
 }
 
 Scenario parsed(const std::string& entry) {
-  const Expected<Scenario> s = parseScenario(withMesh(entry), kFiles);
+  const Expected<Scenario> s = parseScenario(withMesh(entry), testing::kDataFiles);
   INFO(s.message());
   REQUIRE(s.ok());
   return s.value();
@@ -50,7 +33,7 @@ Scenario parsed(const std::string& entry) {
 
 // The first issue's path and whether its message contains `part`.
 void expectIssue(const std::string& entry, const std::string& path, const std::string& part) {
-  const Expected<Scenario> s = parseScenario(withMesh(entry), kFiles);
+  const Expected<Scenario> s = parseScenario(withMesh(entry), testing::kDataFiles);
   REQUIRE_FALSE(s.ok());
   INFO(s.message());
   CHECK(s.issues()[0].path == path);

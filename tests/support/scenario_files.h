@@ -4,10 +4,12 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "scenario/scenario_files.h"
 #include "sim/simulation.h"
 
 namespace testing {
@@ -15,6 +17,26 @@ namespace testing {
 inline std::filesystem::path terrainsDir() {
   return std::filesystem::path(ROVERLAB_SOURCE_DIR) / "terrains";
 }
+
+/// The bytes of tests/data/`name` ("" when it cannot be read).
+inline std::string dataFile(const std::string& name) {
+  std::ifstream in(std::filesystem::path(ROVERLAB_SOURCE_DIR) / "tests" / "data" / name,
+                   std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The files a scenario names, read from tests/data.
+inline const roverlab::ScenarioFiles kDataFiles =
+    [](const std::string& name, std::string& error) -> std::optional<std::string> {
+  const std::string bytes = dataFile(name);
+  if (bytes.empty()) {
+    error = "no such file";
+    return std::nullopt;
+  }
+  return bytes;
+};
 
 inline std::string readText(const std::filesystem::path& path) {
   std::ifstream in(path);
