@@ -87,8 +87,17 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
                  p11 = f.sample(i + 1, j + 1);
       const Vec3 rel = centre - p00;
       const auto test = [&](long id, const Vec3& m, const long* corners) {
-        const double s = m.dot(rel);
-        if (s * s >= r2 * m.squaredNorm()) return;
+        const double s = m.dot(rel), m2 = m.squaredNorm();
+        if (s * s >= r2 * m2) return;
+        // The sphere meets the plane in a disc around the centre's foot (fx, fy)
+        // of squared radius r² − s²/|m|². A point of the triangle is at least its
+        // plan distance from the foot (a length in a plane only shrinks seen from
+        // above), so a cell rectangle that far in plan is out of reach (the
+        // margin, 1e-12 r², keeps every triangle whose distance rounds below r).
+        const double k = s / m2, fx = centre.x() - k * m.x(), fy = centre.y() - k * m.y();
+        const double gx = std::max({0.0, xlo - fx, fx - xlo - f.dx});
+        const double gy = std::max({0.0, ylo - fy, fy - ylo - f.dy});
+        if (gx * gx + gy * gy >= r2 * (1 + 1e-12) - s * k) return;
         if (hitOf(id, v, 3, m.normalized(), centre, radius, false, h, corners)) all.push_back(h);
       };
       const long lower[3] = {a, a + 1, a + f.nx + 1}, upper[3] = {a, a + f.nx + 1, a + f.nx};

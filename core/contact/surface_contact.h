@@ -98,12 +98,12 @@ bool isSurfaceGhost(const Surface& s, double span2, const std::vector<SurfaceHit
     const Vec3 apart = t.closest - c.closest;
     if (!wallC && t.feature < triangles) {
       // Two triangles: t passes through c's point when it has c's edge or corner.
-      if (apart.head<2>().squaredNorm() > reach2) continue;
       const long* corners = t.corners;
       const auto has = [&](long v) {
         return v < 0 || v == corners[0] || v == corners[1] || v == corners[2];
       };
       if (!has(c.samples[0]) || !has(c.samples[1])) continue;
+      if (apart.head<2>().squaredNorm() > reach2) continue;
       if (apart.norm() > tol && c.face.dot(apart) > kCreaseSine * apart.norm()) continue;
       return true;
     }
