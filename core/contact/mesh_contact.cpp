@@ -30,15 +30,26 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
     if (f < triangles) {
       m.triangle(f, v);
       // The triangle's bounds out of reach (as a heightfield's cells are culled).
-      const double ex = std::max({0.0, std::min({v[0].x(), v[1].x(), v[2].x()}) - centre.x(),
-                                  centre.x() - std::max({v[0].x(), v[1].x(), v[2].x()})});
-      const double ey = std::max({0.0, std::min({v[0].y(), v[1].y(), v[2].y()}) - centre.y(),
-                                  centre.y() - std::max({v[0].y(), v[1].y(), v[2].y()})});
+      const double x0 = std::min({v[0].x(), v[1].x(), v[2].x()});
+      const double x1 = std::max({v[0].x(), v[1].x(), v[2].x()});
+      const double y0 = std::min({v[0].y(), v[1].y(), v[2].y()});
+      const double y1 = std::max({v[0].y(), v[1].y(), v[2].y()});
+      const double ex = std::max({0.0, x0 - centre.x(), centre.x() - x1});
+      const double ey = std::max({0.0, y0 - centre.y(), centre.y() - y1});
       const double ez = std::max(0.0, centre.z() - std::max({v[0].z(), v[1].z(), v[2].z()}));
       if (ex * ex + ey * ey + ez * ez >= r2) continue;
-      const std::array<int, 3>& k = m.triangles[f];
-      const long ids[3] = {k[0], k[1], k[2]};
-      if (hitOf(f, v, 3, triangleNormal(v), centre, radius, false, h, ids)) all.push_back(h);
+      // Its plane out of reach, then its plan bounds beyond the disc in which
+      // the sphere meets the plane (as for a heightfield's triangles), before
+      // any square root.
+      const Vec3 n = (v[1] - v[0]).cross(v[2] - v[0]);
+      const double s = n.dot(centre - v[0]), n2 = n.squaredNorm();
+      if (s * s >= r2 * n2) continue;
+      const double k = s / n2, fx = centre.x() - k * n.x(), fy = centre.y() - k * n.y();
+      const double gx = std::max({0.0, x0 - fx, fx - x1}), gy = std::max({0.0, y0 - fy, fy - y1});
+      if (gx * gx + gy * gy >= r2 * (1 + 1e-12) - s * k) continue;
+      const std::array<int, 3>& c = m.triangles[f];
+      const long ids[3] = {c[0], c[1], c[2]};
+      if (hitOf(f, v, 3, n.normalized(), centre, radius, false, h, ids)) all.push_back(h);
     } else {
       m.wall(f - triangles, v);
       const Vec3 n = (v[0] - v[1]).cross(Vec3::UnitZ()).normalized();  // outward
