@@ -3,8 +3,11 @@
 // docs/benchmarks/heightmap_app.json:
 //   - import: a 2048 × 2048 grey 16-bit PNG dropped on the view of
 //     flat-rocker8, from handing the file over to the terrain built in the
-//     worker (its model on the page) and to the first view drawn with its mesh;
-//     target ≤ 3 s;
+//     worker (its model on the page) and to the first view drawn with its mesh
+//     (checked after every task and animation frame, the drawing waited for to
+//     its end); target ≤ 3 s. Also as first measured here, checked once per
+//     animation frame: a view drawn in a frame after the one in which the mesh
+//     was first seen, which may be the second view drawn with it;
 //   - frames: drawing the view with rocker8 on a 1024 × 1024-cell heightmap (an
 //     imported 1025² PNG) against the same robot on flat-rocker8's flat ground,
 //     the same camera (the start view); target ≤ 1.5× flat. Two measures: the
@@ -52,26 +55,50 @@ function importTimed(page, address, name) {
       const transfer = new DataTransfer();
       transfer.items.add(file);
       const view = document.getElementById('view');
+      const gl = view.getContext('webgl2');  // the stage's own context
       const hooks = window.__roverlab;
       const t0 = performance.now();
       view.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
       let meshAt = null;
       let drawnAt = null;
+      // As checked once per animation frame only (this benchmark's first measure): a view drawn after
+      // the frame in which the chunks were first seen on the stage.
+      let frameMeshAt = null;
+      let frameDrawnAt = null;
       let drawsAtMesh = 0;
-      // Checked every animation frame: when the chunks are on the stage, and when a view with them was drawn.
       await new Promise((resolve, reject) => {
+        let done = false;
+        // Checked after every task (a zero-delay timer) and every animation frame: when the chunks are
+        // on the stage, and when the view was drawn with them (the stage sets viewCurrent when it draws
+        // and clears it when the terrain changes), its drawing then waited for (one pixel read back).
+        const check = () => {
+          const now = performance.now();
+          if (meshAt === null && hooks.heightmapChunks > 0) meshAt = now;
+          if (meshAt !== null && drawnAt === null && hooks.viewCurrent) {
+            gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+            drawnAt = performance.now();
+          }
+          if (hooks.banner?.kind === 'error') return fail(new Error(hooks.banner.text));
+          if (now - t0 > 120_000) return fail(new Error('the import took over 120 s'));
+          if (drawnAt !== null && frameDrawnAt !== null) finish();
+        };
+        const finish = () => ((done = true), resolve());
+        const fail = (error) => ((done = true), reject(error));
+        const poll = () => {
+          check();
+          if (!done) setTimeout(poll, 0);
+        };
         const tick = () => {
           const now = performance.now();
-          if (meshAt === null && hooks.heightmapChunks > 0) {
-            meshAt = now;
+          if (frameMeshAt === null && hooks.heightmapChunks > 0) {
+            frameMeshAt = now;
             drawsAtMesh = hooks.drawn;
           }
-          if (meshAt !== null && hooks.drawn > drawsAtMesh && hooks.viewCurrent) drawnAt = now;
-          if (hooks.banner?.kind === 'error') return reject(new Error(hooks.banner.text));
-          if (drawnAt !== null) return resolve();
-          if (now - t0 > 120_000) return reject(new Error('the import took over 120 s'));
-          requestAnimationFrame(tick);
+          if (frameMeshAt !== null && frameDrawnAt === null && hooks.drawn > drawsAtMesh && hooks.viewCurrent) frameDrawnAt = now;
+          check();
+          if (!done) requestAnimationFrame(tick);
         };
+        poll();
         requestAnimationFrame(tick);
       });
       const load = hooks.loadLog.findLast((entry) => entry.sentAt >= t0 && entry.built);
@@ -79,8 +106,9 @@ function importTimed(page, address, name) {
         to_worker_ms: load.sentAt - t0,                    // file read, data URL, scenario made, sent
         worker_build_ms: load.buildMs,                     // the worker's new World(): parse, decode, build, place the robot
         to_model_ms: load.sentAt + load.ms - t0,           // the terrain built in the worker, its model on the page
-        to_mesh_ms: meshAt - t0,                           // the chunk meshes made on the stage
-        to_drawn_ms: drawnAt - t0,                         // a view drawn with them
+        to_mesh_ms: meshAt - t0,                           // the field's mesh on the stage
+        to_drawn_ms: drawnAt - t0,                         // the first view with it drawn, to the end
+        per_frame: { to_mesh_ms: frameMeshAt - t0, to_drawn_ms: frameDrawnAt - t0 },  // the same, checked once per animation frame
         chunks: hooks.heightmapChunks,
       };
     },
@@ -210,6 +238,7 @@ const result = {
     image: { width: 2048, height: 2048, bits: 16, png_bytes: importPng.length },
     scenario: `${SCENARIO}, the image dropped on the view (heightmap_import.js): 0.05 m cells, white 0.5 m above black`,
     median_ms: Object.fromEntries(['to_worker_ms', 'worker_build_ms', 'to_model_ms', 'to_mesh_ms', 'to_drawn_ms'].map((k) => [k, round(medianOf(imports, k))])),
+    per_frame_median_ms: Object.fromEntries(['to_mesh_ms', 'to_drawn_ms'].map((k) => [k, round(median(imports.map((r) => r.per_frame[k])))])),
     target_ms: 3000,
     target_met: { built_in_worker: importModel <= 3000, drawn: importDrawn <= 3000 },
     runs: imports,
@@ -235,8 +264,10 @@ const result = {
   notes:
     'import: the times are from the drop (the page\'s clock): to_worker_ms until the scenario is sent to the worker, worker_build_ms the ' +
     'worker\'s new World() (JSON, base64 and PNG decoding, the heightfield, the robot placed), to_model_ms until the built model is on the ' +
-    'page (the terrain built in the worker), to_mesh_ms until the chunk meshes are on the stage, to_drawn_ms until a view with them was ' +
-    'drawn (checked once per animation frame). frames.draw pairs the two cases under the same machine load (each pair drawn within ' +
+    'page (the terrain built in the worker), to_mesh_ms until the field\'s mesh is on the stage, to_drawn_ms until the first view with it ' +
+    'was drawn to the end (checked after every task and animation frame; then one pixel read back). per_frame: as first measured here, ' +
+    'checked once per animation frame, to_drawn_ms then being a view drawn in a frame after the one in which the mesh was first seen ' +
+    '(the second view with it when the page drew it before the check in that frame). frames.draw pairs the two cases under the same machine load (each pair drawn within ' +
     'a second); frames.in_app is what the page shows while driving, at the mercy of the machine\'s load. The page turns shadows off and ' +
     'renders at 60 % resolution when it draws under 20 frames/s in its first 3 s, which it does on flat ground here before either case ' +
     'is measured (SETTLE_MS), so both cases are drawn alike. triangles: of the last view drawn (three.js renderer.info).',

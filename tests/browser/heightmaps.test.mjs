@@ -1,6 +1,7 @@
 // Heightmaps in the app: a generated rough field opens by its address, is
 // drawn as a few chunk meshes (not a mesh per cell), and the rover drives on
-// it, seen above the ground; a dropped PNG becomes the terrain; the View
+// it, seen above the ground; a dropped PNG becomes the terrain (a large one
+// drawn from the chunks in view first); the View
 // panel colours heightmaps by height or slope in place; the editor's
 // heightmap form changes origin, cell and height scale as one undo step.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -99,6 +100,32 @@ describe('heightmaps', () => {
     const shot = await page.screenshot();
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(path.join(resultsDir, 'heightmap-dropped.png'), shot);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  test('a large PNG dropped is drawn from the chunks in view first, then becomes the work; a view from above is whole', async () => {
+    const { page, errors } = await openAppPage(browser, url);
+    // 801 × 801 16-bit pixels (40 × 40 m at 0.05 m): more than 513² samples, so its chunks are made
+    // as they come into view (heightmap_mesh.js), and the work is replaced after the first view.
+    const png = greyPng(801, 801, (i, j) => Math.round(30000 + 12000 * Math.sin(i / 40) * Math.cos(j / 55)), { bits: 16 });
+    await dropPng(page, png, 'large.png');
+    await page.waitForFunction(() => window.__roverlab.heightmapChunks > 0 && window.__roverlab.viewCurrent, null, { timeout: 60_000 });
+    const h = await page.evaluate(() => ({ ...window.__roverlab }));
+    // 800 × 800 cells in chunks of 64: 13 × 13, drawn with far fewer triangles than the field's 1.28 M.
+    expect(h.heightmapChunks).toBe(169);
+    expect(h.drawnTriangles.triangles).toBeLessThan(200_000);
+    await page.waitForFunction(() => window.__roverlab.doc.scenario.terrain.heightmaps?.[0]?.png?.startsWith('data:image/png;base64,'), null, { timeout: 30_000 });
+    expect(await page.evaluate(() => window.__roverlab.banner.text)).toMatch(/Imported large\.png as a 801 × 801 heightmap/);
+    // From above (chunks not in the first view among them): the ground fills the picture.
+    if (await page.evaluate(() => window.__roverlab.playing)) await page.click('#play');
+    await page.click('[data-preset="top"]');
+    await page.waitForFunction(() => window.__roverlab.viewCurrent, null, { timeout: 30_000 });
+    const shot = await page.screenshot();
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(path.join(resultsDir, 'heightmap-large-top.png'), shot);
+    const stats = await imageStats(page, shot, 0xdfe6ec);
+    expect(stats.unlike, 'share of non-background pixels').toBeGreaterThan(0.5);
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);

@@ -8,6 +8,8 @@ import { formatIssues } from './issues.js';
 /** Cell size (m) and height of white over black (m) of an imported image. */
 export const IMPORT_CELL = 0.05;
 export const IMPORT_RISE = 0.5;
+/** Images of more pixels than this become the work after their terrain is first drawn (importHeightmap). */
+const RECORD_AFTER_SAMPLES = 513 * 513;
 
 const dataUrlOf = (file) =>
   new Promise((resolve, reject) => {
@@ -56,12 +58,18 @@ export async function importHeightmap({ doc, client, banners }, file) {
   client.load(scenario, {
     keep: true,
     onBuilt: () => {
-      doc.replace(`import ${file.name}`, scenario, { restart: true, loaded: true, owned: true });
-      banners.show(
-        `Imported ${file.name} as a ${header.width} × ${header.height} heightmap: ${IMPORT_CELL} m cells, white ${IMPORT_RISE} m above black, ` +
-          'the robot 1 m inside its west edge. Its origin, cell and height_scale are in the saved scenario (Save).',
-        'info',
-      );
+      const record = () => {
+        doc.replace(`import ${file.name}`, scenario, { restart: true, loaded: true, owned: true });
+        banners.show(
+          `Imported ${file.name} as a ${header.width} × ${header.height} heightmap: ${IMPORT_CELL} m cells, white ${IMPORT_RISE} m above black, ` +
+            'the robot 1 m inside its west edge. Its origin, cell and height_scale are in the saved scenario (Save).',
+          'info',
+        );
+      };
+      // A large image's terrain is shown first (drawn in the next animation frame), then it becomes
+      // the work: the document compares, inspects and autosaves its megabytes of text.
+      if (header.width * header.height > RECORD_AFTER_SAMPLES) requestAnimationFrame(() => setTimeout(record, 0));
+      else record();
     },
     onRejected: (issues) => banners.show(`${file.name} was not imported, your work is unchanged:\n` + formatIssues(issues)),
   });

@@ -5,7 +5,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
 import { mergeTerrain } from './terrain_geometry.js';
-import { heightmapObject, recolourHeightmaps, setHeightmapDetail } from './heightmap_mesh.js';
+import { heightmapObject, heightmapPrograms, pickHeightmapLevels, recolourHeightmaps, setHeightmapDetail } from './heightmap_mesh.js';
 import { Signal } from './signals.js';
 import { mergedTerrainObject, viewFor } from './terrain_mesh.js';
 
@@ -14,10 +14,11 @@ const START_OFFSET = new THREE.Vector3(-2.2, -4.2, 2.0);
 
 /** The terrain's three.js object: from its merged mesh (made in the worker), or merged here from its
  * pieces, and its heightmaps' chunked meshes coloured by `colour` ('height' or 'slope'), their levels
- * of detail for a view of focal length `focalPx` (pixels). */
+ * of detail for a view of focal length `focalPx` (pixels); a large heightmap's chunks are made as
+ * they first come into view (heightmap_mesh.js). */
 const terrainOf = (terrain, colour, focalPx) => {
   const group = mergedTerrainObject(terrain.mesh ?? mergeTerrain([...(terrain.pieces ?? []), ...(terrain.meshes ?? [])]));
-  if (terrain.heightmaps?.length) group.add(heightmapObject(terrain.heightmaps, colour, focalPx));
+  if (terrain.heightmaps?.length) group.add(heightmapObject(terrain.heightmaps, colour, focalPx, { progressive: true }));
   return group;
 };
 
@@ -43,6 +44,11 @@ export class Stage {
     this.terrainShown = new Signal();  // (hasHeightmaps): a terrain was put on the stage
     this.world = new THREE.Group();
     this.scene.add(this.world);
+    // Before each view is drawn, the heightmaps pick their levels for its camera and make the
+    // vertices those need, in time to be uploaded with that view.
+    this.scene.onBeforeRender = (renderer, scene, camera) => pickHeightmapLevels(this.world, camera);
+    // Always on the stage, drawing nothing: the heightmaps' shader programs stay compiled.
+    this.heightmapPrograms = heightmapPrograms();
     // Objects taken out of the scene are disposed only after their successors
     // have been drawn once: a shader program lives while a material uses it,
     // so the successors (same kinds of material) reuse the compiled programs
@@ -91,7 +97,7 @@ export class Stage {
     ground.traverse((o) => {
       if (o.isMesh) o.receiveShadow = true;
     });
-    this.world.add(ground, robotObject);
+    this.world.add(ground, robotObject, this.heightmapPrograms);
     this.terrainShown.dispatch(Boolean(terrain.heightmaps?.length));
     const view = viewFor(terrain.box);
     const size = Math.ceil(Math.min(view.size * 2, 200));
