@@ -10,15 +10,14 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   std::vector<SurfaceHit>& all = scratch.hits;
   all.clear();
   if (centre.z() - radius > m.box.max.z() || centre.z() + radius < m.box.min.z()) return;
-  m.featuresNear(centre.x() - radius, centre.y() - radius, centre.x() + radius, centre.y() + radius,
-                 scratch.features, centre.z() - radius);
+  m.featuresNearSphere(centre, radius, scratch.features);
   if (scratch.features.empty()) return;
   // A centre under the surface: one contact, through the plane of the
   // triangle above it (the signed distance, as for a centre inside a piece).
   double ground;
   Vec3 up;
   long under = -1;
-  if (m.surfaceAt(centre.x(), centre.y(), ground, up, &under) && centre.z() < ground) {
+  if (m.surfaceAt(centre.x(), centre.y(), ground, up, &under, centre.z()) && centre.z() < ground) {
     out.push_back(underSurface(under, centre, ground, up));
     return;
   }

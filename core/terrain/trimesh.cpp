@@ -197,23 +197,48 @@ void TriMesh::wall(long w, Vec3 out[4]) const {
   out[3] = Vec3(b.x(), b.y(), base);
 }
 
-void TriMesh::featuresNear(double x0, double y0, double x1, double y1, std::vector<int>& out,
-                           double z0) const {
+void TriMesh::featuresNear(double x0, double y0, double x1, double y1,
+                           std::vector<int>& out) const {
   out.clear();
   if (x1 < box.min.x() || y1 < box.min.y() || x0 > box.max.x() || y0 > box.max.y()) return;
   int i0, i1, j0, j1;
   cellsNear(*this, PlanBox{x0, y0, x1, y1}, i0, i1, j0, j1);
   for (int j = j0; j <= j1; ++j)
+    out.insert(out.end(), cellFeatures.begin() + cellStart[static_cast<size_t>(j) * gx + i0],
+               cellFeatures.begin() + cellStart[static_cast<size_t>(j) * gx + i1 + 1]);
+}
+
+void TriMesh::featuresNearSphere(const Vec3& centre, double radius, std::vector<int>& out) const {
+  out.clear();
+  const double x0 = centre.x() - radius, y0 = centre.y() - radius;
+  const double x1 = centre.x() + radius, y1 = centre.y() + radius;
+  if (x1 < box.min.x() || y1 < box.min.y() || x0 > box.max.x() || y0 > box.max.y()) return;
+  int i0, i1, j0, j1;
+  cellsNear(*this, PlanBox{x0, y0, x1, y1}, i0, i1, j0, j1);
+  // A cell's features start in it and span at most reachX × reachY in plan:
+  // their bounds lie in the cell widened by that towards +x and +y, up to the
+  // cell's top. `slack` (m) covers a corner rounded into the next cell.
+  const double slack = 1e-9 * (1 + std::abs(centre.x()) + std::abs(centre.y()));
+  const double r2 = radius * radius;
+  for (int j = j0; j <= j1; ++j) {
+    const double ylo = gridY + j * cell - slack, yhi = ylo + cell + reachY + 2 * slack;
+    const double ey = std::max({0.0, ylo - centre.y(), centre.y() - yhi});
     for (int i = i0; i <= i1; ++i) {
       const size_t c = static_cast<size_t>(j) * gx + i;
+      const double xlo = gridX + i * cell - slack, xhi = xlo + cell + reachX + 2 * slack;
+      const double ex = std::max({0.0, xlo - centre.x(), centre.x() - xhi});
       // A cell's top is rounded to float: 1e-6 relative keeps it above every vertex.
-      if (cellTop[c] + 1e-6 * (1 + std::abs(cellTop[c])) < z0) continue;
+      const double top = cellTop[c] + 1e-6 * (1 + std::abs(cellTop[c]));
+      const double ez = std::max(0.0, centre.z() - top);
+      if (ex * ex + ey * ey + ez * ez >= r2) continue;
       out.insert(out.end(), cellFeatures.begin() + cellStart[c],
                  cellFeatures.begin() + cellStart[c + 1]);
     }
+  }
 }
 
-bool TriMesh::surfaceAt(double x, double y, double& z, Vec3& normal, long* triangle) const {
+bool TriMesh::surfaceAt(double x, double y, double& z, Vec3& normal, long* triangle,
+                        double above) const {
   if (x < box.min.x() || y < box.min.y() || x > box.max.x() || y > box.max.y()) return false;
   int i0, i1, j0, j1;
   cellsNear(*this, PlanBox{x, y, x, y}, i0, i1, j0, j1);
@@ -221,27 +246,31 @@ bool TriMesh::surfaceAt(double x, double y, double& z, Vec3& normal, long* trian
   // 1e-12 of the coordinates of an edge counts as on it.
   const double tol = 1e-12 * std::max({1.0, std::abs(x), std::abs(y)});
   for (int j = j0; j <= j1; ++j)
-    for (int k = cellStart[static_cast<size_t>(j) * gx + i0];
-         k < cellStart[static_cast<size_t>(j) * gx + i1 + 1]; ++k) {
-      const long f = cellFeatures[k];
-      if (f >= triangleCount()) continue;  // a wall
-      Vec3 v[3];
-      this->triangle(f, v);
-      bool inside = true;
-      for (int e = 0; e < 3 && inside; ++e) {
-        const Vec3 &a = v[e], &b = v[(e + 1) % 3];
-        const double ex = b.x() - a.x(), ey = b.y() - a.y();
-        const double side = ex * (y - a.y()) - ey * (x - a.x());  // edge length × distance
-        inside = side >= 0 || side * side <= tol * tol * (ex * ex + ey * ey);
+    for (int i = i0; i <= i1; ++i) {
+      const size_t c = static_cast<size_t>(j) * gx + i;
+      // A cell's top is rounded to float: 1e-6 relative keeps it above every vertex.
+      if (cellTop[c] + 1e-6 * (1 + std::abs(cellTop[c])) < above) continue;
+      for (int k = cellStart[c]; k < cellStart[c + 1]; ++k) {
+        const long f = cellFeatures[k];
+        if (f >= triangleCount()) continue;  // a wall
+        Vec3 v[3];
+        this->triangle(f, v);
+        bool inside = true;
+        for (int e = 0; e < 3 && inside; ++e) {
+          const Vec3 &a = v[e], &b = v[(e + 1) % 3];
+          const double ex = b.x() - a.x(), ey = b.y() - a.y();
+          const double side = ex * (y - a.y()) - ey * (x - a.x());  // edge length × distance
+          inside = side >= 0 || side * side <= tol * tol * (ex * ex + ey * ey);
+        }
+        if (!inside) continue;
+        const Vec3 n = (v[1] - v[0]).cross(v[2] - v[0]).normalized();
+        const double h = v[0].z() - (n.x() * (x - v[0].x()) + n.y() * (y - v[0].y())) / n.z();
+        // Triangles do not overlap in plan: the first that holds (x, y) is the
+        // surface there (on a shared edge, either gives its height).
+        z = h, normal = n;
+        if (triangle) *triangle = f;
+        return true;
       }
-      if (!inside) continue;
-      const Vec3 n = (v[1] - v[0]).cross(v[2] - v[0]).normalized();
-      const double h = v[0].z() - (n.x() * (x - v[0].x()) + n.y() * (y - v[0].y())) / n.z();
-      // Triangles do not overlap in plan: the first that holds (x, y) is the
-      // surface there (on a shared edge, either gives its height).
-      z = h, normal = n;
-      if (triangle) *triangle = f;
-      return true;
     }
   return false;
 }

@@ -57,14 +57,18 @@ struct TriMesh {
   /// The four vertices of wall `w` (two on its top edge, two at the base),
   /// counter-clockwise seen from outside.
   void wall(long w, Vec3 out[4]) const;
-  /// The features whose plan bounds may meet [x0, x1] × [y0, y1] and whose
-  /// cell's highest point is not below `z0` (m), written to `out` (cleared
-  /// first), each once.
-  void featuresNear(double x0, double y0, double x1, double y1, std::vector<int>& out,
-                    double z0 = -INFINITY) const;
+  /// The features whose plan bounds may meet [x0, x1] × [y0, y1] (m), written
+  /// to `out` (cleared first), each once.
+  void featuresNear(double x0, double y0, double x1, double y1, std::vector<int>& out) const;
+  /// The features that may come within `radius` of `centre` (m), by their
+  /// cells' bounds, written to `out` (cleared first), each once.
+  void featuresNearSphere(const Vec3& centre, double radius, std::vector<int>& out) const;
   /// The surface height at (x, y) and its triangle's upward unit normal (and
-  /// index, if asked); false where no triangle covers (x, y).
-  bool surfaceAt(double x, double y, double& z, Vec3& normal, long* triangle = nullptr) const;
+  /// index, if asked); false where no triangle covers (x, y). Triangles in
+  /// cells whose highest point is below `above` (m) are passed over: where only
+  /// they cover (x, y), the surface there is below `above` and the answer is false.
+  bool surfaceAt(double x, double y, double& z, Vec3& normal, long* triangle = nullptr,
+                 double above = -INFINITY) const;
 };
 
 /// A mesh from vertices (m) and triangles (vertex indices, either winding):

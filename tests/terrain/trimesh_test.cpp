@@ -122,3 +122,49 @@ TEST_CASE("the grid finds every feature near a point", "[terrain][mesh]") {
       }
     }
 }
+
+TEST_CASE("the grid finds every triangle within a sphere's reach, and only those of cells near it",
+          "[terrain][mesh]") {
+  // Stepped squares and one long sliver (it widens every cell's reach).
+  std::vector<Vec3> v;
+  std::vector<std::array<int, 3>> t;
+  for (int j = 0; j < 20; ++j)
+    for (int i = 0; i < 20; ++i) square(v, t, i * 0.1, j * 0.1, 0.02 * ((i * 7 + j * 3) % 5), 0.1);
+  const int s = static_cast<int>(v.size());
+  v.insert(v.end(), {Vec3(0, 2.05, 0.3), Vec3(2, 2.05, 0.3), Vec3(2, 2.1, 0.3)});
+  t.push_back({s, s + 1, s + 2});
+  const TriMesh m = makeTriMesh(v, t, -1).value();
+  std::vector<int> near;
+  std::vector<int> inPlan;
+  long found = 0, listed = 0, listedInPlan = 0;
+  for (double x = -0.05; x < 2.2; x += 0.137)
+    for (double y = -0.05; y < 2.2; y += 0.113)
+      for (double z : {0.05, 0.15, 0.3}) {
+        const Vec3 centre(x, y, z);
+        m.featuresNearSphere(centre, 0.12, near);
+        std::sort(near.begin(), near.end());
+        CHECK(std::adjacent_find(near.begin(), near.end()) == near.end());  // each once
+        listed += static_cast<long>(near.size());
+        m.featuresNear(x - 0.12, y - 0.12, x + 0.12, y + 0.12, inPlan);
+        listedInPlan += static_cast<long>(inPlan.size());
+        for (long f = 0; f < m.triangleCount(); ++f) {
+          // Distance to the triangle's prism (down to the base) by its top's corners and
+          // the points between them: within reach when any is (a fine sampling).
+          Vec3 c[3];
+          m.triangle(f, c);
+          bool within = false;
+          for (double a = 0; a <= 1 && !within; a += 0.05)
+            for (double b = 0; a + b <= 1 && !within; b += 0.05) {
+              const Vec3 p = c[0] + a * (c[1] - c[0]) + b * (c[2] - c[0]);
+              const Vec3 below(p.x(), p.y(), std::min(p.z(), centre.z()));
+              within = (below - centre).norm() < 0.12;
+            }
+          if (!within) continue;
+          ++found;
+          CHECK(std::binary_search(near.begin(), near.end(), static_cast<int>(f)));
+        }
+      }
+  CHECK(found > 0);
+  // Cells whose features lie below the sphere, or beside it in 3-D, are passed over.
+  CHECK(listed < listedInPlan);
+}
