@@ -4,10 +4,12 @@
 // and hostile blocks, an invalid scenario that decodes but the WASM core
 // rejects, and the length of a typical link.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { crc32, deflateSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
+
+import { greyPng } from '../support/grey_png.mjs';
 import {
   MAX_DECOMPRESSED_BYTES,
   MAX_FRAGMENT_LENGTH,
@@ -327,25 +329,6 @@ function random(seed) {
   };
 }
 
-/** A 16-bit grey PNG of w × h pixels, value(i, j) per pixel (row 0 the top). */
-function grey16Png(w, h, value) {
-  const chunk = (type, data) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(w, 0);
-  header.writeUInt32BE(h, 4);
-  header[8] = 16;  // bits per sample, grey (colour type 0), the rest 0
-  const raw = Buffer.alloc(h * (2 * w + 1));
-  for (let j = 0; j < h; j++) for (let i = 0; i < w; i++) raw.writeUInt16BE(value(i, j), j * (2 * w + 1) + 1 + 2 * i);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
-
 /** A flat-rocker8 scenario on the given heightmaps (objects of terrain.heightmaps). */
 function onHeightmaps(...heightmaps) {
   const scenario = readScenario('flat-rocker8.json');
@@ -450,7 +433,7 @@ describe('heightmaps in links (version 2)', () => {
     expect(small.startsWith('s2.')).toBe(true);
     // The rough field as a 16-bit PNG: its bytes instead of their base64 text.
     const rough = readScenario('rough-field-rocker8.json').terrain.heightmaps[0].heights;
-    const image = grey16Png(161, 161, (i, j) => Math.round((rough[160 - j][i] + 0.06) * 5e5));
+    const image = greyPng(161, 161, (i, j) => Math.round((rough[160 - j][i] + 0.06) * 5e5), { bits: 16 });
     const scenario = onHeightmaps({ png: png(image), height_scale: 2e-6, height_offset: -0.06 });
     const fragment = await roundTrip({ scenario });
     const before = (await v1Link({ scenario })).length;
