@@ -1,5 +1,8 @@
 #include "scenario/obj_text.h"
 
+#include <cmath>
+#include <cstdlib>
+
 #include "scenario/json_input.h"
 
 #define TINYOBJLOADER_IMPLEMENTATION
@@ -7,11 +10,47 @@
 #include <tiny_obj_loader.h>
 
 namespace roverlab {
+namespace {
+
+// The first vertex record ("v x y z ...") whose x, y or z is not a finite
+// number, as "line N: ..."; empty when there is none. (tinyobjloader reads a
+// coordinate it cannot parse as 0.)
+std::string badVertex(const std::string& text) {
+  size_t line = 1;
+  for (size_t at = 0; at < text.size(); ++line) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    size_t k = at;
+    while (k < end && (text[k] == ' ' || text[k] == '\t')) ++k;
+    if (k + 1 < end && text[k] == 'v' && (text[k + 1] == ' ' || text[k + 1] == '\t')) {
+      k += 1;
+      for (int c = 0; c < 3; ++c) {
+        while (k < end && (text[k] == ' ' || text[k] == '\t')) ++k;
+        size_t stop = k;
+        while (stop < end && text[stop] != ' ' && text[stop] != '\t' && text[stop] != '\r') ++stop;
+        const std::string token = text.substr(k, stop - k);
+        char* used = nullptr;
+        const double value = std::strtod(token.c_str(), &used);
+        if (token.empty() || used != token.c_str() + token.size() || !std::isfinite(value))
+          return "line " + std::to_string(line) + ": vertex coordinate " + "xyz"[c] +
+                 (token.empty() ? std::string(" is missing")
+                                : " \"" + clipped(token) + "\" is not a finite number");
+        k = stop;
+      }
+    }
+    at = end + 1;
+  }
+  return {};
+}
+
+}  // namespace
 
 Expected<ObjMesh> parseObj(const std::string& text, long maxTriangles) {
   const auto refuse = [](const std::string& message) {
     return Expected<ObjMesh>::failure("", message);
   };
+  const std::string bad = badVertex(text);
+  if (!bad.empty()) return refuse("is not a readable OBJ mesh: " + bad);
   tinyobj::ObjReaderConfig config;
   config.triangulate = false;  // fanned below, after the indices are checked
   config.vertex_color = false;

@@ -108,8 +108,10 @@ TEST_CASE("bad meshes are refused at their paths", "[scenario][mesh]") {
               "below the lowest vertex");
   expectIssue(std::string(R"({"obj": )") + kSquare + R"(, "material": "lava"})",
               "terrain.meshes[0].material", "");
-  expectIssue(R"({"obj": "v 0 0 1e400\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"})", "terrain.meshes[0].obj",
+  expectIssue(R"({"obj": "v 0 0 1e6\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"})", "terrain.meshes[0].obj",
               "vertex 0");
+  expectIssue(R"({"obj": "v 0 0 1e400\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"})", "terrain.meshes[0].obj",
+              "line 1: vertex coordinate z");
   expectIssue(std::string(R"({"obj": )") + kSquare + R"(, "colour": "red"})",
               "terrain.meshes[0].colour", "unknown field");
   // The app has no files.
@@ -151,4 +153,23 @@ TEST_CASE("a rover drives on a rough mesh: no NaN, no wheel through the ground",
   CHECK(sim.data.law.frictionViolations == 0);
   CHECK(sim.data.law.centresInside == 0);
   CHECK(worldPoint(sim.data.bodies, 0, Vec3::Zero()).x() > 1.0);
+}
+
+TEST_CASE("an OBJ vertex whose coordinate is not a finite number is refused at its line",
+          "[scenario][mesh]") {
+  for (const char* coordinate : {"nan", "inf", "1e999", "0x", "abc"}) {
+    const std::string obj = std::string("v 0 0 0\nv 1 0 0\nv 0 1 ") + coordinate + "\nf 1 2 3\n";
+    const Expected<ObjMesh> m = parseObj(obj, 100);
+    INFO(coordinate);
+    REQUIRE(!m.ok());
+    CHECK(m.issues()[0].message ==
+          std::string("is not a readable OBJ mesh: line 3: vertex coordinate z \"") + coordinate +
+              "\" is not a finite number");
+  }
+  const Expected<ObjMesh> missing = parseObj("v 0 0\nf 1 1 1\n", 100);
+  REQUIRE(!missing.ok());
+  CHECK(missing.issues()[0].message ==
+        "is not a readable OBJ mesh: line 1: vertex coordinate z is missing");
+  // Vertex colours after x y z, and tabs and CRLF line ends, are fine.
+  CHECK(parseObj("v\t0 0 0 1 0 0\r\nv 1 0 0\r\nv 0 1 0\r\nf 1 2 3\r\n", 100).ok());
 }
