@@ -10,8 +10,18 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   std::vector<SurfaceHit>& all = scratch.hits;
   all.clear();
   if (centre.z() - radius > m.box.max.z() || centre.z() + radius < m.box.min.z()) return;
-  m.featuresNearSphere(centre, radius, scratch.features);
-  if (scratch.features.empty()) return;
+  const std::vector<int>* near =
+      nearList(scratch, &m, centre, radius, [&](const Vec3& c, double r, std::vector<int>& items) {
+        m.featuresNearSphere(c, r, scratch.features);
+        if (scratch.features.size() > items.capacity()) return false;
+        items.assign(scratch.features.begin(), scratch.features.end());
+        return true;
+      });
+  if (!near) {
+    m.featuresNearSphere(centre, radius, scratch.features);
+    near = &scratch.features;
+  }
+  if (near->empty()) return;
   // A centre under the surface: one contact, through the plane of the
   // triangle above it (the signed distance, as for a centre inside a piece).
   double ground;
@@ -25,7 +35,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   SurfaceHit h;
   const long triangles = m.triangleCount();
   const double r2 = radius * radius;
-  for (int f : scratch.features) {
+  for (int f : *near) {
     if (f < triangles) {
       m.triangle(f, v);
       // The triangle's bounds out of reach (as a heightfield's cells are culled).

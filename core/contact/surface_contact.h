@@ -44,14 +44,66 @@ struct SurfaceHit {
   long corners[3] = {-1, -1, -1};  ///< for a triangle, the vertex ids of its corners
 };
 
+/// The cells (heightfield) or features (mesh) a sphere may reach, found for a
+/// sphere kNearListMargin·radius wider than the query's: they hold every cell or
+/// feature the query's sphere reaches while its centre stays within
+/// kNearListMargin·radius of `centre`, so a wheel's next queries (its next steps
+/// and integrator stages) test only these, not the whole neighbourhood again.
+struct NearList {
+  const void* surface = nullptr;  ///< the heightfield or mesh listed; null: unused
+  Vec3 centre = Vec3::Zero();     ///< the centre the list was found for (m)
+  double radius = 0.0;            ///< the query radius it serves (m)
+  long used = 0;                  ///< SurfaceScratch::uses when last used
+  bool fits = false;              ///< false: the items did not fit (the caller searches)
+  std::vector<int> items;         ///< heightfield: cell i, j pairs; mesh: feature ids
+};
+
+/// How far a query's centre may move from the one its near list was found
+/// for, as a fraction of the radius (-): 2 % of a 0.25 m wheel is 5 mm,
+/// 25 steps of 4e-4 s at 0.5 m/s, while the wider sphere adds few cells.
+constexpr double kNearListMargin = 0.02;
+
 /// Buffers of one surface query, kept between queries so that it allocates
-/// nothing: the features near the query (meshes), their hits, and the hits'
-/// order by distance.
+/// nothing: the features near the query (meshes), their hits, the hits'
+/// order by distance, and the near lists of recent queries (none unless
+/// sized by the caller: the step keeps two per wheel).
 struct SurfaceScratch {
   std::vector<int> features;
   std::vector<SurfaceHit> hits;
   std::vector<int> order;
+  std::vector<NearList> lists;
+  long uses = 0;
 };
+
+/// The near list of `surface` for a sphere (centre, radius): one kept from an
+/// earlier query of the same radius whose centre is within
+/// kNearListMargin·radius of this one, or else one made now in the least
+/// recently used list by find(centre, (1 + kNearListMargin)·radius, items), which
+/// returns false when the items would not fit the list's capacity (it must
+/// not allocate). Null when the scratch keeps no lists or the items did not
+/// fit: the caller then searches the neighbourhood itself.
+template <class Find>
+const std::vector<int>* nearList(SurfaceScratch& scratch, const void* surface, const Vec3& centre,
+                                 double radius, Find&& find) {
+  if (scratch.lists.empty()) return nullptr;
+  const double margin = kNearListMargin * radius;
+  NearList* oldest = &scratch.lists[0];
+  for (NearList& l : scratch.lists) {
+    if (l.surface == surface && l.radius == radius &&
+        (centre - l.centre).squaredNorm() <= margin * margin) {
+      l.used = ++scratch.uses;
+      return l.fits ? &l.items : nullptr;
+    }
+    if (l.used < oldest->used) oldest = &l;
+  }
+  oldest->items.clear();
+  oldest->used = ++scratch.uses;
+  oldest->surface = surface;
+  oldest->centre = centre;
+  oldest->radius = radius;
+  oldest->fits = find(centre, radius + margin, oldest->items);
+  return oldest->fits ? &oldest->items : nullptr;
+}
 
 /// The nearest point q of the convex polygon v[0..k), k = 3 or 4 (counter-clockwise about
 /// its unit normal n) to p; true when q is inside the polygon, false when it
@@ -79,22 +131,18 @@ inline Vec3 triangleNormal(const Vec3 v[3]) {
 /// without rising above c's plane (no concave crease between them).
 /// `Surface` has triangleCount(), triangle(t, v) and wall(w, v); `span2`
 /// bounds a triangle's squared plan diameter (m²), `tol` (m) the distance
-/// under which two points are one.
-/// `order` lists `all` by distance and has c at position `at`: only the
-/// hits before it can be nearer, the nearest first.
+/// under which two points are one. `all` holds every hit of the query, c among them.
 template <class Surface>
 bool isSurfaceGhost(const Surface& s, double span2, const std::vector<SurfaceHit>& all,
-                    const std::vector<int>& order, size_t at, double tol) {
-  const SurfaceHit& c = all[order[at]];
-  const double tie = 1e-6 * tol;
+                    const SurfaceHit& c, double tol) {
+  const double nearer = c.distance - 1e-6 * tol;  // only hits nearer than this count
   // A triangle through c's point holds it and its own nearest point: they
   // are at most its plan diameter apart in plan (walls are checked in full).
   const double reach2 = span2 + tol;
   const long triangles = s.triangleCount();
   const bool wallC = c.feature >= triangles;
-  for (size_t k = 0; k < at; ++k) {
-    const SurfaceHit& t = all[order[k]];
-    if (t.distance >= c.distance - tie) break;
+  for (const SurfaceHit& t : all) {
+    if (t.distance >= nearer) continue;
     const Vec3 apart = t.closest - c.closest;
     if (!wallC && t.feature < triangles) {
       // Two triangles: t passes through c's point when it has c's edge or corner.
@@ -131,18 +179,19 @@ void keepSurfaceContacts(const Surface& s, double span2, double tol, SurfaceScra
                          std::vector<SurfaceHit>& out) {
   const std::vector<SurfaceHit>& all = scratch.hits;
   std::vector<int>& order = scratch.order;
+  order.clear();
+  for (size_t k = 0; k < all.size(); ++k)
+    if (!all[k].boundary || !isSurfaceGhost(s, span2, all, all[k], tol))
+      order.push_back(static_cast<int>(k));
   // Nearest first (ties in feature order, so the result does not depend on
   // the order the candidates were found in).
-  order.resize(all.size());
-  for (size_t k = 0; k < all.size(); ++k) order[k] = static_cast<int>(k);
   std::sort(order.begin(), order.end(), [&](int a, int b) {
     return all[a].distance < all[b].distance ||
            (all[a].distance == all[b].distance && all[a].feature < all[b].feature);
   });
   const size_t first = out.size();
-  for (size_t at = 0; at < all.size(); ++at) {
-    const SurfaceHit& c = all[order[at]];
-    if (c.boundary && isSurfaceGhost(s, span2, all, order, at, tol)) continue;
+  for (int at : order) {
+    const SurfaceHit& c = all[at];
     size_t k = first;
     while (k < out.size() && (out[k].closest - c.closest).norm() > tol) ++k;
     if (k == out.size()) {

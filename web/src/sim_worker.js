@@ -1,18 +1,26 @@
 // The Web Worker that holds the WASM world (protocol: sim_host.js). It posts
 // { type: 'coreProgress', loaded, total } (bytes of the core's .wasm) while it
 // loads the core and { type: 'ready' } once it is loaded; messages that come
-// earlier wait.
+// earlier wait. After the first load it runs the image import path a few
+// times on a small image (import_warmup.js).
 import { loadCore } from './core.js';
+import { warmUpImport } from './import_warmup.js';
 import { createSimHost } from './sim_host.js';
 
 const pending = [];
 let handle = null;
+let warmUp = null; // starts the warm-up after the first load
 
 function dispatch(message) {
   try {
     handle(message);
   } catch (error) {
     self.postMessage({ type: 'fatal', message: String(error?.message ?? error) });
+  }
+  if (message?.type === 'load' && warmUp) {
+    const start = warmUp;
+    warmUp = null;
+    start();
   }
 }
 
@@ -38,6 +46,7 @@ loadCore({ onProgress: (loaded, total) => self.postMessage({ type: 'coreProgress
       channel.port2.postMessage(null);
     };
     handle = createSimHost(core, (message, transfer) => self.postMessage(message, transfer), schedule);
+    warmUp = () => warmUpImport(core, schedule).catch((error) => console.warn('import warm-up:', error));
     self.postMessage({ type: 'ready' });
     for (const message of pending.splice(0)) dispatch(message);
   })
