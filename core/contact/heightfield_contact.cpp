@@ -120,9 +120,9 @@ bool cellTriangleHit(long id, const Vec3* v, const long* ids, bool upper, double
 }
 
 // Appends to `all` the hits of cell (i, j)'s two triangles with the sphere
-// (centre, radius), r2 = radius².
+// (centre, radius), r2 = radius²; perDx = 1/dx, perDy = 1/dy (1/m).
 void cellHits(const Heightfield& f, int i, int j, const Vec3& centre, double radius, double r2,
-              std::vector<SurfaceHit>& all) {
+              double perDx, double perDy, std::vector<SurfaceHit>& all) {
   const double xlo = f.originX + i * f.dx, ylo = f.originY + j * f.dy;
   // The cell's two triangles as Heightfield::triangle makes them, from its
   // corners. Their normals follow from the heights (the cross products of the
@@ -148,9 +148,10 @@ void cellHits(const Heightfield& f, int i, int j, const Vec3& centre, double rad
     // margin, 1e-12 r², keeps every triangle whose distance rounds below r).
     const double k = s / m2;
     const Vec3 foot = centre - k * m;
-    const double u = (foot.x() - xlo) / f.dx, w = (foot.y() - ylo) / f.dy;
-    const double gx = f.dx * std::max({0.0, -u, u - 1}), gy = f.dy * std::max({0.0, -w, w - 1});
+    const double gx = std::max({0.0, xlo - foot.x(), foot.x() - xlo - f.dx});
+    const double gy = std::max({0.0, ylo - foot.y(), foot.y() - ylo - f.dy});
     if (gx * gx + gy * gy >= r2 * (1 + 1e-12) - s * k) return;
+    const double u = (foot.x() - xlo) * perDx, w = (foot.y() - ylo) * perDy;
     if (cellTriangleHit(id, v, corners, upper, u, w, foot, m, s, m2, centre, radius, h))
       all.push_back(h);
   };
@@ -185,9 +186,9 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
                      centre, ground, up));
     return;
   }
-  const double r2 = radius * radius;
+  const double r2 = radius * radius, perDx = 1 / f.dx, perDy = 1 / f.dy;
   const auto hits = [&](int i, int j) {
-    if (cellInReach(f, i, j, centre, r2)) cellHits(f, i, j, centre, radius, r2, all);
+    if (cellInReach(f, i, j, centre, r2)) cellHits(f, i, j, centre, radius, r2, perDx, perDy, all);
   };
   const std::vector<int>* near =
       nearList(scratch, &f, centre, radius, [&](const Vec3& c, double r, std::vector<int>& items) {
