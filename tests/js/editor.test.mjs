@@ -241,6 +241,39 @@ describe('undo history and autosave', () => {
     expect(seen).toEqual(['edit', 'undo', 'redo', 'undo', 'edit']);
   });
 
+  test('a change recorded a moment later (a large import) is recorded first by an undo, an edit or the autosave', () => {
+    const imported = { ...depression, name: 'imported' };
+    const deferred = (doc) => doc.deferRecord(() => doc.replace('import big.png', imported, { restart: true, loaded: true }));
+    // Undo at once: the import is recorded, then undone; redo brings it back.
+    let doc = new EditorDocument(depression);
+    doc.edit('rename', (s) => ({ ...s, name: 'renamed' }));
+    deferred(doc);
+    expect(doc.canUndo).toBe(true);
+    doc.undo();
+    expect(doc.scenario.name).toBe('renamed');
+    expect(doc.undoStack.map((c) => c.label)).toEqual(['rename']);
+    doc.redo();
+    expect(doc.scenario.name).toBe('imported');
+    // Its moment comes: recorded once, however often the recorder is called.
+    doc = new EditorDocument(depression);
+    const recordNow = deferred(doc);
+    recordNow();
+    recordNow();
+    expect(doc.undoStack.map((c) => c.label)).toEqual(['import big.png']);
+    // An edit before then: the import first, then the edit, two undo steps.
+    doc = new EditorDocument(depression);
+    deferred(doc);
+    doc.edit('rename', (s) => ({ ...s, description: 'edited' }));
+    expect(doc.undoStack.map((c) => c.label)).toEqual(['import big.png', 'rename']);
+    expect(doc.scenario.name).toBe('imported');
+    // The autosave (page hide) before then holds the import.
+    const storage = memoryStorage();
+    doc = new EditorDocument(depression, { storage });
+    deferred(doc);
+    doc.saveNow();
+    expect(EditorDocument.restore(storage).scenario.name).toBe('imported');
+  });
+
   test('one drag of many moves is one undo step; a cancelled drag leaves nothing', () => {
     const doc = new EditorDocument(depression);
     doc.beginDrag();

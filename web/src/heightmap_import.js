@@ -67,9 +67,12 @@ export async function importHeightmap({ doc, client, banners }, file) {
         );
       };
       // A large image's terrain is shown first (drawn in the next animation frame), then it becomes
-      // the work: the document compares, inspects and autosaves its megabytes of text.
-      if (header.width * header.height > RECORD_AFTER_SAMPLES) requestAnimationFrame(() => setTimeout(record, 0));
-      else record();
+      // the work: the document compares, inspects and autosaves its megabytes of text. An edit, undo
+      // or save in between records it first (EditorDocument.deferRecord).
+      if (header.width * header.height > RECORD_AFTER_SAMPLES) {
+        const recordNow = doc.deferRecord(record);
+        requestAnimationFrame(() => setTimeout(recordNow, 0));
+      } else record();
     },
     onRejected: (issues) => banners.show(`${file.name} was not imported, your work is unchanged:\n` + formatIssues(issues)),
   });

@@ -31,6 +31,7 @@ export class EditorDocument {
     this.delayMs = delayMs;
     this.timer = null;
     this.dragStart = null;
+    this.deferred = null; // a change shown already, recorded a moment later (deferRecord)
   }
 
   /** The autosaved scenario in `storage`, or null (also when unreadable). */
@@ -61,6 +62,7 @@ export class EditorDocument {
    * `loaded`: the simulation runs it already (a link or a file built before it
    * was put here), so this change itself restarts nothing. */
   edit(label, change, { restart = false, loaded = false } = {}) {
+    this.recordDeferred();
     const before = this.dragStart ?? clone(this.scenario);
     const after = change(clone(this.scenario)) ?? this.scenario;
     if (this.dragStart) {
@@ -74,12 +76,31 @@ export class EditorDocument {
 
   /** Replaces the whole scenario (load, template, scenario picker): undoable too. */
   replace(label, scenario, { restart = false, loaded = false, owned = false } = {}) {
+    this.recordDeferred();
     if (this.dragStart) return this.edit(label, () => clone(scenario), { restart, loaded });
     // As edit(), with fewer copies (a scenario may hold thousands of pieces).
     // `owned`: the caller hands the object over and keeps no other use of it, so it is not copied.
     const after = owned ? scenario : clone(scenario);
     if (same(this.scenario, after)) return;
     this.push({ label, before: this.scenario, after, restart }, { loaded, owned });
+  }
+
+  /**
+   * A change the page shows already and records a moment later (a large image drawn first, then
+   * compared and autosaved): `record()` makes it (a replace()). Any edit, replace, drag, undo, redo
+   * or autosave before then records it first, so it is never overtaken: an Undo pressed at once
+   * undoes it. Returns the function that records it when its moment comes.
+   */
+  deferRecord(record) {
+    this.recordDeferred();
+    this.deferred = record;
+    return () => this.recordDeferred();
+  }
+
+  recordDeferred() {
+    const record = this.deferred;
+    this.deferred = null;
+    record?.();
   }
 
   push(command, { loaded = false, owned = false } = {}) {
@@ -92,6 +113,7 @@ export class EditorDocument {
 
   /** Starts a drag: edits until endDrag() are previews, then one command. */
   beginDrag() {
+    this.recordDeferred();
     this.dragStart = clone(this.scenario);
   }
 
@@ -112,14 +134,15 @@ export class EditorDocument {
   }
 
   get canUndo() {
-    return this.undoStack.length > 0;
+    return this.undoStack.length > 0 || this.deferred !== null;
   }
 
   get canRedo() {
-    return this.redoStack.length > 0;
+    return this.redoStack.length > 0 && this.deferred === null;
   }
 
   undo() {
+    this.recordDeferred();
     const command = this.undoStack.pop();
     if (!command) return;
     this.redoStack.push(command);
@@ -128,6 +151,7 @@ export class EditorDocument {
   }
 
   redo() {
+    this.recordDeferred();
     const command = this.redoStack.pop();
     if (!command) return;
     this.undoStack.push(command);
@@ -149,6 +173,7 @@ export class EditorDocument {
   /** Writes the autosave at once (also on page hide): the scenario, and as much of the history as fits. */
   saveNow() {
     if (!this.storage) return;
+    this.recordDeferred();
     clearTimeout(this.timer);
     this.timer = null;
     const scenario = JSON.stringify(this.scenario);
