@@ -91,7 +91,8 @@ describe('the app', () => {
 
   test('scrubbed back, the phase shown is that time\'s; Play and Step go on from there (a new branch)', async () => {
     await choose('#scenario', 'climb-articulated6');
-    await waitFor(() => window.__roverlab.time > 0.3 && window.__roverlab.phase !== undefined);
+    // The phase of this run (a new model clears the one before), not of the scenario before it.
+    await waitFor(() => !window.__roverlab.loading && window.__roverlab.time > 0.3 && window.__roverlab.phase !== undefined);
     const early = await state();
     await waitFor((p) => window.__roverlab.phase !== p && window.__roverlab.time > 2, early.phase);
     await page.click('#play');  // pause

@@ -167,6 +167,7 @@ export class Run {
     state.issues = [];
     state.warnings = model.warnings;
     $('phase').textContent = '';  // the status of the run before
+    state.phase = state.tipping = state.flipped = undefined;
     this.showWarnings();
     state.view = new RobotView(model);
     this.applyViewOptions();
