@@ -4,11 +4,9 @@
 // drawn from the chunks in view first); the View
 // panel colours heightmaps by height or slope in place; the editor's
 // heightmap form changes origin, cell and height scale as one undo step.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { greyPng, imageStats, launchBrowser, openAppPage, resultsDir, startDevServer } from './support.mjs';
+import { greyPng, imageStats, launchBrowser, openAppPage, saveScreenshot, startDevServer } from './support.mjs';
 
 /** Drops `png` (a Buffer) on the 3-D view as the file `name`, as a person dragging it there. */
 async function dropPng(page, png, name) {
@@ -67,9 +65,7 @@ describe('heightmaps', () => {
     expect(h.outcome ?? 'ok').not.toMatch(/left_terrain|blew_up/);
     await page.click('#play');  // pause, so the picture is of a still scene
     await page.waitForFunction(() => window.__roverlab.viewCurrent, null, { timeout: 30_000 });
-    const png = await page.screenshot();
-    mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(path.join(resultsDir, 'heightmap-rough-field.png'), png);
+    const png = await saveScreenshot(page, 'heightmap-rough-field.png');
     const stats = await imageStats(page, png, 0xdfe6ec);
     expect(stats.unlike, 'share of non-background pixels').toBeGreaterThan(0.3);
     expect(errors).toEqual([]);
@@ -97,9 +93,7 @@ describe('heightmaps', () => {
     expect(Math.abs(later.base[0] - later.startBase[0])).toBeGreaterThan(0.05);
     await page.click('#play');
     await page.waitForFunction(() => window.__roverlab.viewCurrent, null, { timeout: 30_000 });
-    const shot = await page.screenshot();
-    mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(path.join(resultsDir, 'heightmap-dropped.png'), shot);
+    await saveScreenshot(page, 'heightmap-dropped.png');
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);
@@ -121,9 +115,7 @@ describe('heightmaps', () => {
     if (await page.evaluate(() => window.__roverlab.playing)) await page.click('#play');
     await page.click('[data-preset="top"]');
     await page.waitForFunction(() => window.__roverlab.viewCurrent, null, { timeout: 30_000 });
-    const shot = await page.screenshot();
-    mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(path.join(resultsDir, 'heightmap-large-top.png'), shot);
+    const shot = await saveScreenshot(page, 'heightmap-large-top.png');
     const stats = await imageStats(page, shot, 0xdfe6ec);
     expect(stats.unlike, 'share of non-background pixels').toBeGreaterThan(0.5);
     expect(errors).toEqual([]);
@@ -145,10 +137,7 @@ describe('heightmaps', () => {
     const loads = await page.evaluate(() => window.__roverlab.loadLog.length);
     const shoot = async (name) => {
       await page.waitForFunction(() => window.__roverlab.viewCurrent, null, { timeout: 30_000 });
-      const shot = await page.screenshot();
-      mkdirSync(resultsDir, { recursive: true });
-      writeFileSync(path.join(resultsDir, name), shot);
-      return shot;
+      return saveScreenshot(page, name);
     };
     const heightShot = await shoot('heightmap-colour-height.png');
 
@@ -234,8 +223,7 @@ describe('heightmaps', () => {
     expect(await page.inputValue('#hm-cell')).toBe('0.1');
     expect(await page.inputValue('#hm-height')).toBe('1.2');
     await page.waitForFunction(() => window.__roverlab.viewCurrent, null, { timeout: 30_000 });
-    mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(path.join(resultsDir, 'heightmap-fields.png'), await page.screenshot());
+    await saveScreenshot(page, 'heightmap-fields.png');
 
     // Undo brings the previous values back, in the document and the form.
     await page.click('#editor-undo');

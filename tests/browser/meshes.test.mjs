@@ -3,12 +3,10 @@
 // articulated robot drives over it, seen above the ground; an OBJ file from a
 // y-up tool dropped on the view becomes the terrain, standing the right way;
 // a folded one is refused at its triangle and the work is kept.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { rubblePatchObj } from '../../scripts/rubble_patch.mjs';
-import { imageStats, launchBrowser, openAppPage, resultsDir, startDevServer } from './support.mjs';
+import { imageStats, launchBrowser, openAppPage, saveScreenshot, startDevServer } from './support.mjs';
 
 /** Drops `text` on the 3-D view as the file `name`, as a person dragging it there. */
 async function dropText(page, text, name) {
@@ -59,9 +57,7 @@ describe('mesh terrains', () => {
     expect(h.outcome ?? 'ok').not.toMatch(/left_terrain|blew_up/);
     await page.click('#play');
     await page.waitForFunction(() => window.__roverlab.viewCurrent, null, { timeout: 30_000 });
-    const png = await page.screenshot();
-    mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(path.join(resultsDir, 'mesh-rubble.png'), png);
+    const png = await saveScreenshot(page, 'mesh-rubble.png');
     const stats = await imageStats(page, png, 0xdfe6ec);
     expect(stats.unlike, 'share of non-background pixels').toBeGreaterThan(0.3);
     expect(errors).toEqual([]);
@@ -88,7 +84,7 @@ describe('mesh terrains', () => {
     expect(Math.abs(later.base[0] - later.startBase[0])).toBeGreaterThan(0.05);
     await page.click('#play');
     await page.waitForFunction(() => window.__roverlab.viewCurrent, null, { timeout: 30_000 });
-    writeFileSync(path.join(resultsDir, 'mesh-dropped.png'), await page.screenshot());
+    await saveScreenshot(page, 'mesh-dropped.png');
 
     // A folded mesh is refused at its triangle; the imported terrain stays.
     await dropText(page, 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0.2 0.2 0.3\nf 1 2 3\nf 1 3 4\nf 2 3 5\n', 'folded.obj');

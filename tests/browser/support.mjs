@@ -1,6 +1,7 @@
 // Shared by the browser tests: Debian's Chromium through playwright-core, a
 // free port, the Vite dev server on it, screenshot statistics, and grey PNG
-// images to import as heightmaps.
+// images to import as heightmaps, screenshots saved to test-results/.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,3 +108,11 @@ export async function startApp(options) {
 }
 
 export { greyPng } from '../support/grey_png.mjs';
+
+/** Saves a screenshot of `page` as test-results/`name` (to be looked at); resolves with its PNG bytes. */
+export async function saveScreenshot(page, name) {
+  const png = await page.screenshot();
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(path.join(resultsDir, name), png);
+  return png;
+}

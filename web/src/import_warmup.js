@@ -7,31 +7,10 @@
 // (docs/benchmarks/heightmap_app.json). Once the worker's first scenario is
 // loaded, the import path runs on a small generated image a few times, one
 // task each, so that a user's first import finds it optimized.
+import { greyPngFile } from './png_file.js';
 
 const SIDE = 256; // pixels of the generated image: 16-bit grey noise
 const RUNS = 3; // builds, one task each
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes) {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type, data) {
-  const out = new Uint8Array(data.length + 12);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  for (let k = 0; k < 4; k++) out[4 + k] = type.charCodeAt(k);
-  out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-  return out;
-}
 
 /** A side × side 16-bit grey PNG of noise (bytes), its rows with every filter type in turn. */
 export async function noisePng(side = SIDE) {
@@ -46,14 +25,7 @@ export async function noisePng(side = SIDE) {
     }
   }
   const idat = new Uint8Array(await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
-  const header = new Uint8Array(13);
-  new DataView(header.buffer).setUint32(0, side);
-  new DataView(header.buffer).setUint32(4, side);
-  header[8] = 16; // bits per sample; grey (colour type 0), the rest 0
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
-  const png = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  parts.reduce((at, p) => (png.set(p, at), at + p.length), 0);
-  return png;
+  return greyPngFile({ width: side, height: side, bits: 16 }, idat);
 }
 
 function dataUrl(bytes) {
