@@ -63,105 +63,171 @@ void forCellsNear(const Heightfield& f, const Vec3& centre, double radius, int i
   }
 }
 
-// The hit of triangle `id` of a heightfield cell (corners v, vertex ids
-// `ids`, counter-clockwise from above), `upper` telling which of its two
-// triangles; m is its upward normal (unnormalized), s = m·(centre − v[0]),
-// m2 = |m|², `foot` the centre's foot on its plane and (u, w) that foot in
-// the cell's unit square (0 … 1 across the cell along x and y). As hitOf, found
-// in the cell's plan coordinates: the foot of the centre on the plane lies
-// in the triangle when it does in plan (projecting along z keeps a non-vertical
+// The hit of triangle `upper` (0 lower, 1 upper) of cell (i, j) with the
+// sphere (centre, radius), r2 = radius²; perDx = 1/dx, perDy = 1/dy (1/m);
+// false when the triangle is `radius` or farther. Found as hitOf finds it,
+// in coordinates relative to the cell's corner (i, j) and in the cell's plan
+// coordinates: the foot of the centre on the triangle's plane lies in the
+// triangle when it does in plan (projecting along z keeps a non-vertical
 // plane's orientation), and only edges it lies outside of can hold the
-// nearest point. False when the triangle is `radius` or farther.
-bool cellTriangleHit(long id, const Vec3* v, const long* ids, bool upper, double u, double w,
-                     const Vec3& foot, const Vec3& m, double s, double m2, const Vec3& centre,
-                     double radius, SurfaceHit& h) {
+// nearest point.
+bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const Vec3& centre,
+                      double radius, double r2, double perDx, double perDy, SurfaceHit& h) {
+  const double dx = f.dx, dy = f.dy;
+  const double xlo = f.originX + i * dx, ylo = f.originY + j * dy;
+  // The triangle as Heightfield::triangle makes it, from its cell's corners:
+  // lower (i, j), (i+1, j), (i+1, j+1) and upper (i, j), (i+1, j+1), (i, j+1);
+  // zs is the height of the corner off the diagonal. Its upward normal m
+  // (unnormalized) is the cross product of its sides.
+  const long a = static_cast<long>(j) * f.nx + i;
+  const float* row = f.heights.data() + a;
+  const double z00 = row[0], z11 = row[f.nx + 1], zs = upper ? row[f.nx] : row[1];
+  const double mx = upper ? -dy * (z11 - zs) : -dy * (zs - z00);
+  const double my = upper ? -dx * (zs - z00) : -dx * (z11 - zs);
+  const double mz = dx * dy;
+  // The centre relative to corner (i, j); a plane out of reach is rejected
+  // before any square root.
+  const double rx = centre.x() - xlo, ry = centre.y() - ylo, rz = centre.z() - z00;
+  const double s = mx * rx + my * ry + mz * rz, m2 = mx * mx + my * my + mz * mz;
+  if (s * s >= r2 * m2) return false;
+  // The sphere meets the plane in a disc around the centre's foot of
+  // squared radius r² − s²/|m|². A point of the triangle is at least its
+  // plan distance from the foot (a length in a plane only shrinks seen from
+  // above), so a cell rectangle that far in plan is out of reach (the
+  // margin, 1e-12 r², keeps every triangle whose distance rounds below r).
+  const double k = s / m2;
+  const double fx = rx - k * mx, fy = ry - k * my, fz = rz - k * mz;  // the foot
+  const double gx = std::max({0.0, -fx, fx - dx}), gy = std::max({0.0, -fy, fy - dy});
+  if (gx * gx + gy * gy >= r2 * (1 + 1e-12) - s * k) return false;
   // The foot's side of each edge in the cell's unit square (> 0 inside):
   // lower (0,0)→(1,0)→(1,1): w, 1 − u, u − w; upper (0,0)→(1,1)→(0,1): w − u, 1 − w, u.
+  const double u = fx * perDx, w = fy * perDy;
   const double side[3] = {upper ? w - u : w, upper ? 1 - w : 1 - u, upper ? u : u - w};
+  const long ids[3] = {a, upper ? a + f.nx + 1 : a + 1, upper ? a + f.nx : a + f.nx + 1};
+  const double len = std::sqrt(m2);
   if (side[0] > 0 && side[1] > 0 && side[2] > 0) {
-    const double len = std::sqrt(m2), d = std::abs(s) / len;
+    const double d = std::abs(s) / len;
     if (d >= radius) return false;
-    h.closest = foot;
-    h.face = m / len;
+    h.closest = Vec3(xlo + fx, ylo + fy, z00 + fz);
+    h.face = Vec3(mx / len, my / len, mz / len);
     h.distance = d;
     h.normal = d > 1e-12 ? Vec3(std::copysign(1.0, s) * h.face) : h.face;
     h.boundary = false;
     h.samples[0] = h.samples[1] = -1;
   } else {
-    // The nearest point of the edges the foot is outside of (closestOnPolygon's rule).
-    double best = std::numeric_limits<double>::infinity();
+    // The nearest point of the edges the foot is outside of (closestOnPolygon's
+    // rule), the corners relative to corner (i, j).
+    const double cx[3] = {0, dx, upper ? 0 : dx}, cy[3] = {0, upper ? dy : 0, dy};
+    const double cz[3] = {0, upper ? z11 - z00 : zs - z00, upper ? zs - z00 : z11 - z00};
+    double best = std::numeric_limits<double>::infinity(), qx = 0, qy = 0, qz = 0;
     int c0 = 0, c1 = -1;
     for (int e = 0; e < 3; ++e) {
       if (side[e] > 0) continue;
-      const Vec3& a = v[e];
-      const Vec3 ab = v[(e + 1) % 3] - a;
-      const double t = std::clamp(ab.dot(foot - a) / ab.squaredNorm(), 0.0, 1.0);
-      const Vec3 x = a + t * ab;
-      const double gap2 = (foot - x).squaredNorm();
+      const int n = e == 2 ? 0 : e + 1;
+      const double ax = cx[n] - cx[e], ay = cy[n] - cy[e], az = cz[n] - cz[e];
+      const double px = fx - cx[e], py = fy - cy[e], pz = fz - cz[e];
+      const double t =
+          std::clamp((ax * px + ay * py + az * pz) / (ax * ax + ay * ay + az * az), 0.0, 1.0);
+      const double ex = px - t * ax, ey = py - t * ay, ez = pz - t * az;
+      const double gap2 = ex * ex + ey * ey + ez * ez;
       if (gap2 < best) {
-        best = gap2, h.closest = x;
-        c0 = t > 1 - 1e-9 ? (e + 1) % 3 : e;
-        c1 = t < 1e-9 || t > 1 - 1e-9 ? -1 : (e + 1) % 3;
+        best = gap2;
+        qx = cx[e] + t * ax, qy = cy[e] + t * ay, qz = cz[e] + t * az;
+        c0 = t > 1 - 1e-9 ? n : e;
+        c1 = t < 1e-9 || t > 1 - 1e-9 ? -1 : n;
       }
     }
-    const Vec3 gap = centre - h.closest;
-    const double d = gap.norm();
+    const double gx2 = rx - qx, gy2 = ry - qy, gz2 = rz - qz;
+    const double d = std::sqrt(gx2 * gx2 + gy2 * gy2 + gz2 * gz2);
     if (d >= radius) return false;
-    h.face = m / std::sqrt(m2);
+    h.closest = Vec3(xlo + qx, ylo + qy, z00 + qz);
+    h.face = Vec3(mx / len, my / len, mz / len);
     h.distance = d;
-    h.normal = d > 1e-12 ? Vec3(gap / d) : h.face;
+    h.normal = d > 1e-12 ? Vec3(gx2 / d, gy2 / d, gz2 / d) : h.face;
     h.boundary = true;
     h.samples[0] = ids[c0];
     h.samples[1] = c1 >= 0 ? ids[c1] : -1;
   }
-  h.feature = id;
-  for (int c = 0; c < 3; ++c) h.corners[c] = ids[c];
+  h.feature = 2 * (static_cast<long>(j) * f.cellsX() + i) + upper;
+  h.corners[0] = ids[0], h.corners[1] = ids[1], h.corners[2] = ids[2];
   return true;
 }
 
-// Appends to `all` the hits of cell (i, j)'s two triangles with the sphere
-// (centre, radius), r2 = radius²; perDx = 1/dx, perDy = 1/dy (1/m).
-void cellHits(const Heightfield& f, int i, int j, const Vec3& centre, double radius, double r2,
-              double perDx, double perDy, std::vector<SurfaceHit>& all) {
-  const double xlo = f.originX + i * f.dx, ylo = f.originY + j * f.dy;
-  // The cell's two triangles as Heightfield::triangle makes them, from its
-  // corners. Their normals follow from the heights (the cross products of the
-  // triangles' sides): lower (i, j), (i+1, j), (i+1, j+1) and upper (i, j),
-  // (i+1, j+1), (i, j+1). A triangle whose plane is out of reach is skipped
-  // before any square root.
-  const long cell = static_cast<long>(j) * f.cellsX() + i;
-  const long a = static_cast<long>(j) * f.nx + i;
-  const float* row = f.heights.data() + a;
-  const double z00 = row[0], z10 = row[1], z01 = row[f.nx], z11 = row[f.nx + 1];
-  const Vec3 p00(xlo, ylo, z00), p10(xlo + f.dx, ylo, z10), p01(xlo, ylo + f.dy, z01),
-      p11(xlo + f.dx, ylo + f.dy, z11);
-  const Vec3 rel = centre - p00;
-  Vec3 v[3];
-  SurfaceHit h;
-  const auto test = [&](long id, bool upper, const Vec3& m, const long* corners) {
-    const double s = m.dot(rel), m2 = m.squaredNorm();
-    if (s * s >= r2 * m2) return;
-    // The sphere meets the plane in a disc around the centre's foot of
-    // squared radius r² − s²/|m|². A point of the triangle is at least its
-    // plan distance from the foot (a length in a plane only shrinks seen from
-    // above), so a cell rectangle that far in plan is out of reach (the
-    // margin, 1e-12 r², keeps every triangle whose distance rounds below r).
-    const double k = s / m2;
-    const Vec3 foot = centre - k * m;
-    const double gx = std::max({0.0, xlo - foot.x(), foot.x() - xlo - f.dx});
-    const double gy = std::max({0.0, ylo - foot.y(), foot.y() - ylo - f.dy});
-    if (gx * gx + gy * gy >= r2 * (1 + 1e-12) - s * k) return;
-    const double u = (foot.x() - xlo) * perDx, w = (foot.y() - ylo) * perDy;
-    if (cellTriangleHit(id, v, corners, upper, u, w, foot, m, s, m2, centre, radius, h))
-      all.push_back(h);
+// A query's hits by triangle id: a small open-addressed table, so that a
+// hit's ghost check reads only the triangles through its edge or corner.
+class HitTable {
+ public:
+  static constexpr int kSlots = 64;  // a power of two; at most 3/4 of it is filled
+  // False when the hits would fill more than 3/4 of the table or one is a wall.
+  bool make(const std::vector<SurfaceHit>& all, long triangles) {
+    all_ = &all;
+    if (all.size() > kSlots * 3 / 4) return false;
+    std::fill(slot_, slot_ + kSlots, -1);
+    for (size_t k = 0; k < all.size(); ++k) {
+      if (all[k].feature >= triangles) return false;
+      int h = hash(all[k].feature);
+      while (slot_[h] >= 0) h = (h + 1) & (kSlots - 1);
+      slot_[h] = static_cast<signed char>(k);
+    }
+    return true;
+  }
+  // The hit of triangle `t`, or null.
+  const SurfaceHit* find(long t) const {
+    for (int h = hash(t); slot_[h] >= 0; h = (h + 1) & (kSlots - 1))
+      if ((*all_)[static_cast<size_t>(slot_[h])].feature == t) return &(*all_)[slot_[h]];
+    return nullptr;
+  }
+
+ private:
+  static int hash(long t) {
+    return static_cast<int>((static_cast<unsigned long>(t) * 0x9E3779B97F4A7C15ul) >> 58);
+  }
+  const std::vector<SurfaceHit>* all_ = nullptr;
+  signed char slot_[kSlots];
+};
+
+// The triangles of `f` through the edge between samples a and b (two), or
+// through sample a when b < 0 (six), in `out`; returns how many (fewer at the
+// field's border). Samples and triangles are numbered as in Heightfield.
+int trianglesThrough(const Heightfield& f, long a, long b, long out[6]) {
+  int n = 0;
+  const long lo = b < 0 ? a : std::min(a, b), i = lo % f.nx, j = lo / f.nx;
+  // Away from the border every cell named below exists.
+  const bool inner = i > 0 && j > 0 && i < f.cellsX() - 1 && j < f.cellsY() - 1;
+  const auto add = [&](long ci, long cj, int upper) {
+    if (inner || (ci >= 0 && cj >= 0 && ci < f.cellsX() && cj < f.cellsY()))
+      out[n++] = 2 * (cj * f.cellsX() + ci) + upper;
   };
-  const long lower[3] = {a, a + 1, a + f.nx + 1}, upper[3] = {a, a + f.nx + 1, a + f.nx};
-  const double area = f.dx * f.dy;
-  v[0] = p00, v[1] = p10, v[2] = p11;
-  test(2 * cell, false, Vec3(-f.dy * (z10 - z00), -f.dx * (z11 - z10), area), lower);
-  v[1] = p11, v[2] = p01;
-  test(2 * cell + 1, true, Vec3(-f.dy * (z11 - z01), -f.dx * (z01 - z00), area), upper);
+  if (b < 0) {
+    add(i - 1, j - 1, 0), add(i - 1, j - 1, 1), add(i, j, 0), add(i, j, 1);
+    add(i - 1, j, 0), add(i, j - 1, 1);
+  } else if (std::max(a, b) - lo == 1) {  // along x: (i, j)–(i+1, j)
+    add(i, j, 0), add(i, j - 1, 1);
+  } else if (std::max(a, b) - lo == f.nx) {  // along y: (i, j)–(i, j+1)
+    add(i, j, 1), add(i - 1, j, 0);
+  } else {  // the diagonal of cell (i, j)
+    add(i, j, 0), add(i, j, 1);
+  }
+  return n;
 }
+
+// The hits that may make a hit a ghost (isSurfaceGhost's candidates): those
+// of the other triangles through its edge or corner.
+struct HitsThrough {
+  const Heightfield& f;
+  const HitTable& table;
+  template <class Visit>
+  bool operator()(const SurfaceHit& c, Visit&& visit) const {
+    long through[6];
+    const int n = trianglesThrough(f, c.samples[0], c.samples[1], through);
+    for (int k = 0; k < n; ++k) {
+      if (through[k] == c.feature) continue;
+      const SurfaceHit* t = table.find(through[k]);
+      if (t && visit(*t)) return true;
+    }
+    return false;
+  }
+};
 
 }  // namespace
 
@@ -187,33 +253,59 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
     return;
   }
   const double r2 = radius * radius, perDx = 1 / f.dx, perDy = 1 / f.dy;
-  const auto hits = [&](int i, int j) {
-    if (cellInReach(f, i, j, centre, r2)) cellHits(f, i, j, centre, radius, r2, perDx, perDy, all);
-  };
-  const std::vector<int>* near =
-      nearList(scratch, &f, centre, radius, [&](const Vec3& c, double r, std::vector<int>& items) {
+  SurfaceHit h;
+  // The near list holds the triangles within (1 + kNearListMargin)·radius of
+  // its centre, as (2i + upper, j), and a plane each lies behind: every
+  // triangle this sphere reaches.
+  const NearList* near =
+      nearList(scratch, &f, centre, radius, [&](const Vec3& c, double r, NearList& l) {
         const double wide2 = r * r;
         bool fits = true;
         int wi0, wi1, wj0, wj1;
         if (!cellRange(f, c.x(), c.y(), r, wi0, wi1, wj0, wj1)) return true;  // none
         forCellsNear(f, c, r, wi0, wi1, wj0, wj1, [&](int i, int j) {
-          if (!cellInReach(f, i, j, c, wide2)) return;
-          if (items.size() + 2 > items.capacity()) fits = false;
-          if (!fits) return;
-          items.push_back(i);
-          items.push_back(j);
+          if (!fits || !cellInReach(f, i, j, c, wide2)) return;
+          for (int upper = 0; upper < 2; ++upper) {
+            if (!fieldTriangleHit(f, i, j, upper, c, r, wide2, perDx, perDy, h)) continue;
+            fits = l.items.size() + 2 <= l.items.capacity() &&
+                   l.planes.size() + 4 <= l.planes.capacity();
+            if (!fits) return;
+            l.items.push_back(2 * i + upper);
+            l.items.push_back(j);
+            // The plane through the triangle's nearest point square to the
+            // way to the centre (or the triangle's own, from on its plane):
+            // the triangle, convex, lies behind it.
+            l.planes.insert(l.planes.end(),
+                            {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest)});
+          }
         });
         return fits;
       });
   if (near) {
-    // The near list's cells, in the order forCellsNear visits them.
-    for (size_t k = 0; k < near->size(); k += 2) hits((*near)[k], (*near)[k + 1]);
+    // A triangle's distance from this centre is at least the centre's
+    // height above the plane it lies behind; those that stay `radius` or
+    // farther by that bound (with a margin of 1e-9 r for its rounding) are
+    // passed over: a wheel rolling along its ground barely changes its
+    // height above the planes of the triangles under it.
+    const double reach = radius * (1 + 1e-9);
+    const double* plane = near->planes.data();
+    for (size_t k = 0; k < near->items.size(); k += 2, plane += 4) {
+      if (plane[0] * centre.x() + plane[1] * centre.y() + plane[2] * centre.z() - plane[3] >= reach)
+        continue;
+      const int iu = near->items[k];
+      if (fieldTriangleHit(f, iu >> 1, near->items[k + 1], iu & 1, centre, radius, r2, perDx, perDy,
+                           h))
+        all.push_back(h);
+    }
   } else {
-    forCellsNear(f, centre, radius, i0, i1, j0, j1, hits);
+    forCellsNear(f, centre, radius, i0, i1, j0, j1, [&](int i, int j) {
+      if (!cellInReach(f, i, j, centre, r2)) return;
+      for (int upper = 0; upper < 2; ++upper)
+        if (fieldTriangleHit(f, i, j, upper, centre, radius, r2, perDx, perDy, h)) all.push_back(h);
+    });
   }
   // The walls of the cells at the field's border, seen from outside.
   Vec3 v[4];
-  SurfaceHit h;
   const long tri = f.triangleCount();
   const int cx = f.cellsX(), cy = f.cellsY();
   const auto wallHit = [&](long w) {
@@ -235,7 +327,12 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   // the field's coordinates, not to double precision.
   const double tol = 1e-6 * std::max({1.0, std::abs(centre.x()), std::abs(centre.y()),
                                       std::abs(f.box.max.z()), std::abs(f.box.min.z())});
-  keepSurfaceContacts(f, f.dx * f.dx + f.dy * f.dy, tol, scratch, out);
+  const double span2 = f.dx * f.dx + f.dy * f.dy;
+  HitTable table;
+  if (table.make(all, f.triangleCount()))
+    keepSurfaceContacts(f, span2, tol, scratch, out, HitsThrough{f, table});
+  else
+    keepSurfaceContacts(f, span2, tol, scratch, out, AllSurfaceHits{all});
 }
 
 bool boxHeightfieldContact(const Heightfield& f, int piece, double mu, const ContactBox& box,

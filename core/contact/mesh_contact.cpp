@@ -10,13 +10,14 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   std::vector<SurfaceHit>& all = scratch.hits;
   all.clear();
   if (centre.z() - radius > m.box.max.z() || centre.z() + radius < m.box.min.z()) return;
-  const std::vector<int>* near =
-      nearList(scratch, &m, centre, radius, [&](const Vec3& c, double r, std::vector<int>& items) {
+  const NearList* list =
+      nearList(scratch, &m, centre, radius, [&](const Vec3& c, double r, NearList& l) {
         m.featuresNearSphere(c, r, scratch.features);
-        if (scratch.features.size() > items.capacity()) return false;
-        items.assign(scratch.features.begin(), scratch.features.end());
+        if (scratch.features.size() > l.items.capacity()) return false;
+        l.items.assign(scratch.features.begin(), scratch.features.end());
         return true;
       });
+  const std::vector<int>* near = list ? &list->items : nullptr;
   if (!near) {
     m.featuresNearSphere(centre, radius, scratch.features);
     near = &scratch.features;
@@ -69,7 +70,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   // a shared edge agree to the rounding of the nearest-point arithmetic.
   const double tol = 1e-9 * std::max({1.0, std::abs(centre.x()), std::abs(centre.y()),
                                       std::abs(m.box.max.z()), std::abs(m.box.min.z())});
-  keepSurfaceContacts(m, m.span * m.span, tol, scratch, out);
+  keepSurfaceContacts(m, m.span * m.span, tol, scratch, out, AllSurfaceHits{scratch.hits});
 }
 
 bool boxMeshContact(const TriMesh& m, int piece, double mu, const ContactBox& box,

@@ -55,7 +55,12 @@ struct NearList {
   double radius = 0.0;            ///< the query radius it serves (m)
   long used = 0;                  ///< SurfaceScratch::uses when last used
   bool fits = false;              ///< false: the items did not fit (the caller searches)
-  std::vector<int> items;         ///< heightfield: cell i, j pairs; mesh: feature ids
+  std::vector<int> items;  ///< heightfield: triangle (2i + upper, j) pairs; mesh: feature ids
+  /// heightfield: for each listed triangle, a plane it lies behind, found
+  /// from `centre` (unit normal x, y, z towards the centre, then its offset
+  /// in m): a centre's height above it bounds its distance from the triangle,
+  /// so a query passes over the triangles that bound keeps out of reach
+  std::vector<double> planes;
 };
 
 /// How far a query's centre may move from the one its near list was found
@@ -78,13 +83,14 @@ struct SurfaceScratch {
 /// The near list of `surface` for a sphere (centre, radius): one kept from an
 /// earlier query of the same radius whose centre is within
 /// kNearListMargin·radius of this one, or else one made now in the least
-/// recently used list by find(centre, (1 + kNearListMargin)·radius, items), which
-/// returns false when the items would not fit the list's capacity (it must
-/// not allocate). Null when the scratch keeps no lists or the items did not
-/// fit: the caller then searches the neighbourhood itself.
+/// recently used list by find(centre, (1 + kNearListMargin)·radius, list), which
+/// fills list.items (and list.planes) and returns false when they would
+/// not fit their capacity (it must not allocate). Null when the scratch keeps
+/// no lists or the items did not fit: the caller then searches the
+/// neighbourhood itself.
 template <class Find>
-const std::vector<int>* nearList(SurfaceScratch& scratch, const void* surface, const Vec3& centre,
-                                 double radius, Find&& find) {
+const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec3& centre,
+                         double radius, Find&& find) {
   if (scratch.lists.empty()) return nullptr;
   const double margin = kNearListMargin * radius;
   NearList* oldest = &scratch.lists[0];
@@ -92,17 +98,18 @@ const std::vector<int>* nearList(SurfaceScratch& scratch, const void* surface, c
     if (l.surface == surface && l.radius == radius &&
         (centre - l.centre).squaredNorm() <= margin * margin) {
       l.used = ++scratch.uses;
-      return l.fits ? &l.items : nullptr;
+      return l.fits ? &l : nullptr;
     }
     if (l.used < oldest->used) oldest = &l;
   }
   oldest->items.clear();
+  oldest->planes.clear();
   oldest->used = ++scratch.uses;
   oldest->surface = surface;
   oldest->centre = centre;
   oldest->radius = radius;
-  oldest->fits = find(centre, radius + margin, oldest->items);
-  return oldest->fits ? &oldest->items : nullptr;
+  oldest->fits = find(centre, radius + margin, *oldest);
+  return oldest->fits ? oldest : nullptr;
 }
 
 /// The nearest point q of the convex polygon v[0..k), k = 3 or 4 (counter-clockwise about
@@ -126,23 +133,37 @@ inline Vec3 triangleNormal(const Vec3 v[3]) {
   return (v[1] - v[0]).cross(v[2] - v[0]).normalized();
 }
 
+/// Every hit of the query, as the hits that may make a hit a ghost
+/// (isSurfaceGhost's `candidates`): calls visit(t) for each until it returns true.
+struct AllSurfaceHits {
+  const std::vector<SurfaceHit>& all;
+  template <class Visit>
+  bool operator()(const SurfaceHit&, Visit&& visit) const {
+    for (const SurfaceHit& t : all)
+      if (visit(t)) return true;
+    return false;
+  }
+};
+
 /// True when the hit `c` is a ghost: its nearest point is on its edge or
 /// corner, and another feature through that point is nearer to the centre
 /// without rising above c's plane (no concave crease between them).
 /// `Surface` has triangleCount(), triangle(t, v) and wall(w, v); `span2`
 /// bounds a triangle's squared plan diameter (m²), `tol` (m) the distance
-/// under which two points are one. `all` holds every hit of the query, c among them.
-template <class Surface>
-bool isSurfaceGhost(const Surface& s, double span2, const std::vector<SurfaceHit>& all,
-                    const SurfaceHit& c, double tol) {
+/// under which two points are one. candidates(c, visit) calls visit(t) for
+/// the query's hits t that may pass through c's point (every hit, or fewer
+/// where the surface knows its topology: AllSurfaceHits), until visit returns true.
+template <class Surface, class Candidates>
+bool isSurfaceGhost(const Surface& s, double span2, const SurfaceHit& c, double tol,
+                    const Candidates& candidates) {
   const double nearer = c.distance - 1e-6 * tol;  // only hits nearer than this count
   // A triangle through c's point holds it and its own nearest point: they
   // are at most its plan diameter apart in plan (walls are checked in full).
   const double reach2 = span2 + tol;
   const long triangles = s.triangleCount();
   const bool wallC = c.feature >= triangles;
-  for (const SurfaceHit& t : all) {
-    if (t.distance >= nearer) continue;
+  return candidates(c, [&](const SurfaceHit& t) {
+    if (t.distance >= nearer) return false;
     const Vec3 apart = t.closest - c.closest;
     if (!wallC && t.feature < triangles) {
       // Two triangles: t passes through c's point when it has c's edge or corner.
@@ -150,14 +171,13 @@ bool isSurfaceGhost(const Surface& s, double span2, const std::vector<SurfaceHit
       const auto has = [&](long v) {
         return v < 0 || v == corners[0] || v == corners[1] || v == corners[2];
       };
-      if (!has(c.samples[0]) || !has(c.samples[1])) continue;
-      if (apart.head<2>().squaredNorm() > reach2) continue;
-      if (apart.norm() > tol && c.face.dot(apart) > kCreaseSine * apart.norm()) continue;
-      return true;
+      if (!has(c.samples[0]) || !has(c.samples[1])) return false;
+      if (apart.head<2>().squaredNorm() > reach2) return false;
+      return apart.norm() <= tol || c.face.dot(apart) <= kCreaseSine * apart.norm();
     }
     // Concave (t rises above c's plane towards the wheel): both are real.
     // Points within tol are one point: the same contact, not a crease.
-    if (apart.norm() > tol && c.face.dot(apart) > kCreaseSine * apart.norm()) continue;
+    if (apart.norm() > tol && c.face.dot(apart) > kCreaseSine * apart.norm()) return false;
     Vec3 v[4], q = Vec3::Zero();
     const bool wall = t.feature >= triangles;
     if (wall)
@@ -165,23 +185,23 @@ bool isSurfaceGhost(const Surface& s, double span2, const std::vector<SurfaceHit
     else
       s.triangle(t.feature, v);
     closestOnPolygon(v, wall ? 4 : 3, t.face, c.closest, q);
-    if ((q - c.closest).norm() <= tol) return true;  // t passes through c's point
-  }
-  return false;
+    return (q - c.closest).norm() <= tol;  // t passes through c's point
+  });
 }
 
 /// The contacts among the candidate hits (scratch.hits), appended to `out`: ghosts
-/// dropped, coincident points (within `tol`, m) merged into one contact, the
-/// nearer, or on a tie the one most square to its feature (the face's own
-/// normal where the centre is right over a seam).
-template <class Surface>
+/// dropped (isSurfaceGhost, with `candidates`), coincident points (within
+/// `tol`, m) merged into one contact, the nearer, or on a tie the one most
+/// square to its feature (the face's own normal where the centre is right
+/// over a seam).
+template <class Surface, class Candidates>
 void keepSurfaceContacts(const Surface& s, double span2, double tol, SurfaceScratch& scratch,
-                         std::vector<SurfaceHit>& out) {
+                         std::vector<SurfaceHit>& out, const Candidates& candidates) {
   const std::vector<SurfaceHit>& all = scratch.hits;
   std::vector<int>& order = scratch.order;
   order.clear();
   for (size_t k = 0; k < all.size(); ++k)
-    if (!all[k].boundary || !isSurfaceGhost(s, span2, all, all[k], tol))
+    if (!all[k].boundary || !isSurfaceGhost(s, span2, all[k], tol, candidates))
       order.push_back(static_cast<int>(k));
   // Nearest first (ties in feature order, so the result does not depend on
   // the order the candidates were found in).

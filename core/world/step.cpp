@@ -22,9 +22,10 @@ constexpr size_t kNearReserved = 64;
 // A mesh's grid lists a feature in every cell its bounds meet, and a wheel
 // reaches a few dozen cells: the near list before duplicates are removed.
 constexpr size_t kMeshFeaturesReserved = 2048;
-// Items of a near list (contact/surface_contact.h): 1024 cells of a
-// heightfield (a 0.25 m wheel on 0.05 m cells lists about 10) or 2048 mesh
-// features; a list that would not fit is not kept and the query searches.
+// Items of a near list (contact/surface_contact.h): 1024 triangles of a
+// heightfield (a 0.25 m wheel on 0.05 m cells lists about 30), with 4 plane
+// numbers each, or 2048 mesh features; a list that would not fit is not kept
+// and the query searches.
 constexpr size_t kNearListReserved = 2048;
 
 void reserveWheel(WheelResult& r) {
@@ -89,7 +90,10 @@ WorldData makeWorldData(const WorldModel& model) {
   d.wheelScratch.surface.order.reserve(kNearReserved);
   // Two near lists per wheel: a wheel's own, and room for one near a seam of two surfaces.
   d.wheelScratch.surface.lists.resize(2 * model.robot.wheels.size());
-  for (NearList& l : d.wheelScratch.surface.lists) l.items.reserve(kNearListReserved);
+  for (NearList& l : d.wheelScratch.surface.lists) {
+    l.items.reserve(kNearListReserved);
+    l.planes.reserve(2 * kNearListReserved);
+  }
   d.wheelScratch.hits.reserve(kNearReserved);
   BodyContactScratch& body = d.bodyScratch;
   body.near.resize(model.boxes.size());

@@ -54,7 +54,10 @@ void requireSame(const std::vector<SurfaceHit>& a, const std::vector<SurfaceHit>
 SurfaceScratch keeping(size_t lists, size_t capacity) {
   SurfaceScratch s;
   s.lists.resize(lists);
-  for (NearList& l : s.lists) l.items.reserve(capacity);
+  for (NearList& l : s.lists) {
+    l.items.reserve(capacity);
+    l.planes.reserve(2 * capacity);
+  }
   return s;
 }
 
