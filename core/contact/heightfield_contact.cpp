@@ -104,12 +104,12 @@ bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const Vec3&
   const double u = fx * perDx, w = fy * perDy;
   const double side[3] = {upper ? w - u : w, upper ? 1 - w : 1 - u, upper ? u : u - w};
   const long ids[3] = {a, upper ? a + f.nx + 1 : a + 1, upper ? a + f.nx : a + f.nx + 1};
-  const double len = std::sqrt(m2);
+  const double perLen = 1 / std::sqrt(m2);
   if (side[0] > 0 && side[1] > 0 && side[2] > 0) {
-    const double d = std::abs(s) / len;
+    const double d = std::abs(s) * perLen;
     if (d >= radius) return false;
     h.closest = Vec3(xlo + fx, ylo + fy, z00 + fz);
-    h.face = Vec3(mx / len, my / len, mz / len);
+    h.face = Vec3(mx * perLen, my * perLen, mz * perLen);
     h.distance = d;
     h.normal = d > 1e-12 ? Vec3(std::copysign(1.0, s) * h.face) : h.face;
     h.boundary = false;
@@ -141,9 +141,10 @@ bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const Vec3&
     const double d = std::sqrt(gx2 * gx2 + gy2 * gy2 + gz2 * gz2);
     if (d >= radius) return false;
     h.closest = Vec3(xlo + qx, ylo + qy, z00 + qz);
-    h.face = Vec3(mx / len, my / len, mz / len);
+    h.face = Vec3(mx * perLen, my * perLen, mz * perLen);
     h.distance = d;
-    h.normal = d > 1e-12 ? Vec3(gx2 / d, gy2 / d, gz2 / d) : h.face;
+    const double perD = 1 / d;
+    h.normal = d > 1e-12 ? Vec3(gx2 * perD, gy2 * perD, gz2 * perD) : h.face;
     h.boundary = true;
     h.samples[0] = ids[c0];
     h.samples[1] = c1 >= 0 ? ids[c1] : -1;
