@@ -3,8 +3,7 @@
 # a summary comes last and the exit status is non-zero if anything failed.
 #   format   every C++ file follows .clang-format (scripts/check-format.sh)
 #   lint     ESLint over the web app and the JavaScript tests (eslint.config.js)
-#   native   cmake Release build (build/native) + ctest (Catch2: roverlab_tests),
-#            then js, beside the browser suite (below)
+#   native   cmake Release build (build/native) + ctest (Catch2: roverlab_tests)
 #   wasm     the WASM core (build/wasm -> web/src/wasm)
 #   js       vitest tests/js: the WASM core in Node, JS unit tests
 #   browser  vitest tests/browser: the web app in headless Chromium (playwright-core)
@@ -38,49 +37,14 @@ bash scripts/setup.sh || {
 native_tests() {
   bash scripts/build-native.sh && ctest --test-dir build/native --output-on-failure
 }
-# The native and js suites, in the background: a result line per suite in $1.
-native_and_js() {
-  local out="$1" start=$SECONDS
-  if native_tests; then
-    echo "PASS  native: build + ctest ($((SECONDS - start)) s)" >>"$out"
-  else
-    echo "FAIL  native: build + ctest ($((SECONDS - start)) s)" >>"$out"
-  fi
-  start=$SECONDS
-  if node_modules/.bin/vitest run tests/js/; then
-    echo "PASS  js: vitest tests/js ($((SECONDS - start)) s)" >>"$out"
-  else
-    echo "FAIL  js: vitest tests/js ($((SECONDS - start)) s)" >>"$out"
-  fi
-}
 run "format: clang-format" bash scripts/check-format.sh
 run "lint: eslint" node_modules/.bin/eslint .
+run "native: build + ctest" native_tests
 run "wasm: build the core" bash scripts/build-wasm.sh
-# The browser suite needs only the WASM core and mostly waits on Chromium
-# (about a fifth of one core), so the native build, ctest and the js suite
-# (which needs the native tool) run beside it at the lowest priority, where
-# they take the cores the browser leaves idle; their output follows the
-# browser suite's.
-side_log="$(mktemp)"
-side_results="$(mktemp)"
-(
-  renice -n 19 -p "$BASHPID" >/dev/null
-  native_and_js "$side_results"
-) >"$side_log" 2>&1 &
-side_pid=$!
+run "js: vitest tests/js" node_modules/.bin/vitest run tests/js/
 # One browser test file at a time: each drives its own Chromium and dev server,
 # and on two cores running them side by side only makes each slower.
 run "browser: vitest tests/browser" node_modules/.bin/vitest run --no-file-parallelism tests/browser/
-wait "$side_pid"
-step "native and js (run beside the browser suite)"
-cat "$side_log"
-mapfile -t side < "$side_results"
-[[ ${#side[@]} -eq 2 ]] || side+=("FAIL  native and js: did not finish")
-for line in "${side[@]}"; do
-  results+=("$line")
-  [[ $line == PASS* ]] || failed=1
-done
-rm -f "$side_log" "$side_results"
 
 step "Summary"
 printf '%s\n' "${results[@]}"
