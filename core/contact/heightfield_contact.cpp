@@ -149,7 +149,7 @@ bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const Vec3&
     h.samples[0] = ids[c0];
     h.samples[1] = c1 >= 0 ? ids[c1] : -1;
   }
-  h.feature = 2 * (static_cast<long>(j) * f.cellsX() + i) + upper;
+  h.feature = f.triangleId(i, j, upper);
   h.corners[0] = ids[0], h.corners[1] = ids[1], h.corners[2] = ids[2];
   return true;
 }
@@ -197,7 +197,7 @@ int trianglesThrough(const Heightfield& f, long a, long b, long out[6]) {
   const bool inner = i > 0 && j > 0 && i < f.cellsX() - 1 && j < f.cellsY() - 1;
   const auto add = [&](long ci, long cj, int upper) {
     if (inner || (ci >= 0 && cj >= 0 && ci < f.cellsX() && cj < f.cellsY()))
-      out[n++] = 2 * (cj * f.cellsX() + ci) + upper;
+      out[n++] = f.triangleId(ci, cj, upper);
   };
   if (b < 0) {
     add(i - 1, j - 1, 0), add(i - 1, j - 1, 1), add(i, j, 0), add(i, j, 1);
@@ -248,9 +248,7 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
     const double u = std::min((centre.x() - f.originX) / f.dx, f.cellsX() - 1e-9);
     const double v = std::min((centre.y() - f.originY) / f.dy, f.cellsY() - 1e-9);
     const int i = static_cast<int>(u), j = static_cast<int>(v);
-    out.push_back(
-        underSurface(2L * (static_cast<long>(j) * f.cellsX() + i) + ((u - i) >= (v - j) ? 0 : 1),
-                     centre, ground, up));
+    out.push_back(underSurface(f.triangleId(i, j, (u - i) >= (v - j) ? 0 : 1), centre, ground, up));
     return;
   }
   const double r2 = radius * radius, perDx = 1 / f.dx, perDy = 1 / f.dy;

@@ -48,6 +48,8 @@ struct Heightfield {
   int blocksY() const { return (cellsY() + kBlock - 1) / kBlock; }
   /// Triangles: two per cell, cell (i, j) has 2·(j·cellsX() + i) (lower) and + 1 (upper).
   long triangleCount() const { return 2L * cellsX() * cellsY(); }
+  /// The id of cell (i, j)'s lower (upper = 0) or upper (upper = 1) triangle.
+  long triangleId(long i, long j, int upper) const { return 2 * (j * cellsX() + i) + upper; }
   /// Walls: one per outer cell edge, south (j = 0), north, west (i = 0), east.
   long wallCount() const { return 2L * (cellsX() + cellsY()); }
   /// Contact features: the triangles, then the walls.
