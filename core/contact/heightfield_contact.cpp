@@ -63,53 +63,61 @@ void forCellsNear(const Heightfield& f, const Vec3& centre, double radius, int i
   }
 }
 
-// The hit of triangle `upper` (0 lower, 1 upper) of cell (i, j) with the
-// sphere (centre, radius), r2 = radius²; perDx = 1/dx, perDy = 1/dy (1/m);
-// false when the triangle is `radius` or farther. Found as hitOf finds it,
-// in coordinates relative to the cell's corner (i, j) and in the cell's plan
-// coordinates: the foot of the centre on the triangle's plane lies in the
-// triangle when it does in plan (projecting along z keeps a non-vertical
-// plane's orientation), and only edges it lies outside of can hold the
-// nearest point.
-bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const Vec3& centre,
-                      double radius, double r2, double perDx, double perDy, SurfaceHit& h) {
+// The plane of triangle `upper` (0 lower, 1 upper) of cell (i, j): its unit
+// upward normal and the height of the cell's corner (i, j), in `plane`
+// (nx, ny, nz, z00). The triangle is as Heightfield::triangle makes it, from
+// its cell's corners: lower (i, j), (i+1, j), (i+1, j+1) and upper (i, j),
+// (i+1, j+1), (i, j+1); zs is the height of the corner off the diagonal.
+void fieldTrianglePlane(const Heightfield& f, int i, int j, int upper, double plane[4]) {
   const double dx = f.dx, dy = f.dy;
-  const double xlo = f.originX + i * dx, ylo = f.originY + j * dy;
-  // The triangle as Heightfield::triangle makes it, from its cell's corners:
-  // lower (i, j), (i+1, j), (i+1, j+1) and upper (i, j), (i+1, j+1), (i, j+1);
-  // zs is the height of the corner off the diagonal. Its upward normal m
-  // (unnormalized) is the cross product of its sides.
-  const long a = static_cast<long>(j) * f.nx + i;
-  const float* row = f.heights.data() + a;
+  const float* row = f.heights.data() + static_cast<long>(j) * f.nx + i;
   const double z00 = row[0], z11 = row[f.nx + 1], zs = upper ? row[f.nx] : row[1];
+  // The cross product of its sides (upward, unnormalized).
   const double mx = upper ? -dy * (z11 - zs) : -dy * (zs - z00);
   const double my = upper ? -dx * (zs - z00) : -dx * (z11 - zs);
   const double mz = dx * dy;
-  // The centre relative to corner (i, j); a plane out of reach is rejected
-  // before any square root.
+  const double perLen = 1 / std::sqrt(mx * mx + my * my + mz * mz);
+  plane[0] = mx * perLen, plane[1] = my * perLen, plane[2] = mz * perLen, plane[3] = z00;
+}
+
+// The hit of triangle `upper` of cell (i, j), whose plane is `plane` (as
+// fieldTrianglePlane gives it), with the sphere (centre, radius), r2 =
+// radius²; perDx = 1/dx, perDy = 1/dy (1/m); false when the triangle is
+// `radius` or farther. Found as hitOf finds it, in coordinates relative to
+// the cell's corner (i, j) and in the cell's plan coordinates: the foot of
+// the centre on the triangle's plane lies in the triangle when it does in
+// plan (projecting along z keeps a non-vertical plane's orientation), and
+// only edges it lies outside of can hold the nearest point.
+bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const double plane[4],
+                      const Vec3& centre, double radius, double r2, double perDx, double perDy,
+                      SurfaceHit& h) {
+  const double dx = f.dx, dy = f.dy;
+  const double xlo = f.originX + i * dx, ylo = f.originY + j * dy, z00 = plane[3];
+  const double nx = plane[0], ny = plane[1], nz = plane[2];
+  // The centre relative to corner (i, j), and its height s above the plane;
+  // a plane out of reach is rejected first.
   const double rx = centre.x() - xlo, ry = centre.y() - ylo, rz = centre.z() - z00;
-  const double s = mx * rx + my * ry + mz * rz, m2 = mx * mx + my * my + mz * mz;
-  if (s * s >= r2 * m2) return false;
+  const double s = nx * rx + ny * ry + nz * rz;
+  if (s * s >= r2) return false;
   // The sphere meets the plane in a disc around the centre's foot of
-  // squared radius r² − s²/|m|². A point of the triangle is at least its
-  // plan distance from the foot (a length in a plane only shrinks seen from
+  // squared radius r² − s². A point of the triangle is at least its plan
+  // distance from the foot (a length in a plane only shrinks seen from
   // above), so a cell rectangle that far in plan is out of reach (the
   // margin, 1e-12 r², keeps every triangle whose distance rounds below r).
-  const double k = s / m2;
-  const double fx = rx - k * mx, fy = ry - k * my, fz = rz - k * mz;  // the foot
+  const double fx = rx - s * nx, fy = ry - s * ny, fz = rz - s * nz;  // the foot
   const double gx = std::max({0.0, -fx, fx - dx}), gy = std::max({0.0, -fy, fy - dy});
-  if (gx * gx + gy * gy >= r2 * (1 + 1e-12) - s * k) return false;
+  if (gx * gx + gy * gy >= r2 * (1 + 1e-12) - s * s) return false;
   // The foot's side of each edge in the cell's unit square (> 0 inside):
   // lower (0,0)→(1,0)→(1,1): w, 1 − u, u − w; upper (0,0)→(1,1)→(0,1): w − u, 1 − w, u.
   const double u = fx * perDx, w = fy * perDy;
   const double side[3] = {upper ? w - u : w, upper ? 1 - w : 1 - u, upper ? u : u - w};
+  const long a = static_cast<long>(j) * f.nx + i;
   const long ids[3] = {a, upper ? a + f.nx + 1 : a + 1, upper ? a + f.nx : a + f.nx + 1};
-  const double perLen = 1 / std::sqrt(m2);
   if (side[0] > 0 && side[1] > 0 && side[2] > 0) {
-    const double d = std::abs(s) * perLen;
+    const double d = std::abs(s);
     if (d >= radius) return false;
     h.closest = Vec3(xlo + fx, ylo + fy, z00 + fz);
-    h.face = Vec3(mx * perLen, my * perLen, mz * perLen);
+    h.face = Vec3(nx, ny, nz);
     h.distance = d;
     h.normal = d > 1e-12 ? Vec3(std::copysign(1.0, s) * h.face) : h.face;
     h.boundary = false;
@@ -117,6 +125,8 @@ bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const Vec3&
   } else {
     // The nearest point of the edges the foot is outside of (closestOnPolygon's
     // rule), the corners relative to corner (i, j).
+    const float* row = f.heights.data() + a;
+    const double z11 = row[f.nx + 1], zs = upper ? row[f.nx] : row[1];
     const double cx[3] = {0, dx, upper ? 0 : dx}, cy[3] = {0, upper ? dy : 0, dy};
     const double cz[3] = {0, upper ? z11 - z00 : zs - z00, upper ? zs - z00 : z11 - z00};
     double best = std::numeric_limits<double>::infinity(), qx = 0, qy = 0, qz = 0;
@@ -138,10 +148,11 @@ bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const Vec3&
       }
     }
     const double gx2 = rx - qx, gy2 = ry - qy, gz2 = rz - qz;
-    const double d = std::sqrt(gx2 * gx2 + gy2 * gy2 + gz2 * gz2);
-    if (d >= radius) return false;
+    const double gap2 = gx2 * gx2 + gy2 * gy2 + gz2 * gz2;
+    if (gap2 >= r2) return false;  // before the square root: most edges are out of reach
+    const double d = std::sqrt(gap2);
     h.closest = Vec3(xlo + qx, ylo + qy, z00 + qz);
-    h.face = Vec3(mx * perLen, my * perLen, mz * perLen);
+    h.face = Vec3(nx, ny, nz);
     h.distance = d;
     const double perD = 1 / d;
     h.normal = d > 1e-12 ? Vec3(gx2 * perD, gy2 * perD, gz2 * perD) : h.face;
@@ -253,9 +264,10 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   }
   const double r2 = radius * radius, perDx = 1 / f.dx, perDy = 1 / f.dy;
   SurfaceHit h;
+  double plane[4];
   // The near list holds the triangles within (1 + kNearListMargin)·radius of
-  // its centre, as (2i + upper, j), and a plane each lies behind: every
-  // triangle this sphere reaches.
+  // its centre, as (2i + upper, j), and for each a plane it lies behind and
+  // its own plane: every triangle this sphere reaches.
   const NearList* near =
       nearList(scratch, &f, centre, radius, [&](const Vec3& c, double r, NearList& l) {
         const double wide2 = r * r;
@@ -265,9 +277,10 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
         forCellsNear(f, c, r, wi0, wi1, wj0, wj1, [&](int i, int j) {
           if (!fits || !cellInReach(f, i, j, c, wide2)) return;
           for (int upper = 0; upper < 2; ++upper) {
-            if (!fieldTriangleHit(f, i, j, upper, c, r, wide2, perDx, perDy, h)) continue;
+            fieldTrianglePlane(f, i, j, upper, plane);
+            if (!fieldTriangleHit(f, i, j, upper, plane, c, r, wide2, perDx, perDy, h)) continue;
             fits = l.items.size() + 2 <= l.items.capacity() &&
-                   l.planes.size() + 4 <= l.planes.capacity();
+                   l.planes.size() + kNearListPlanes <= l.planes.capacity();
             if (!fits) return;
             l.items.push_back(2 * i + upper);
             l.items.push_back(j);
@@ -275,7 +288,8 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
             // way to the centre (or the triangle's own, from on its plane):
             // the triangle, convex, lies behind it.
             l.planes.insert(l.planes.end(),
-                            {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest)});
+                            {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest),
+                             plane[0], plane[1], plane[2], plane[3]});
           }
         });
         return fits;
@@ -287,20 +301,22 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
     // passed over: a wheel rolling along its ground barely changes its
     // height above the planes of the triangles under it.
     const double reach = radius * (1 + 1e-9);
-    const double* plane = near->planes.data();
-    for (size_t k = 0; k < near->items.size(); k += 2, plane += 4) {
-      if (plane[0] * centre.x() + plane[1] * centre.y() + plane[2] * centre.z() - plane[3] >= reach)
-        continue;
+    const double* p = near->planes.data();
+    for (size_t k = 0; k < near->items.size(); k += 2, p += kNearListPlanes) {
+      if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
       const int iu = near->items[k];
-      if (fieldTriangleHit(f, iu >> 1, near->items[k + 1], iu & 1, centre, radius, r2, perDx, perDy,
-                           h))
+      if (fieldTriangleHit(f, iu >> 1, near->items[k + 1], iu & 1, p + 4, centre, radius, r2,
+                           perDx, perDy, h))
         all.push_back(h);
     }
   } else {
     forCellsNear(f, centre, radius, i0, i1, j0, j1, [&](int i, int j) {
       if (!cellInReach(f, i, j, centre, r2)) return;
-      for (int upper = 0; upper < 2; ++upper)
-        if (fieldTriangleHit(f, i, j, upper, centre, radius, r2, perDx, perDy, h)) all.push_back(h);
+      for (int upper = 0; upper < 2; ++upper) {
+        fieldTrianglePlane(f, i, j, upper, plane);
+        if (fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, perDx, perDy, h))
+          all.push_back(h);
+      }
     });
   }
   // The walls of the cells at the field's border, seen from outside.

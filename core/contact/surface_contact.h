@@ -56,12 +56,18 @@ struct NearList {
   long used = 0;                  ///< SurfaceScratch::uses when last used
   bool fits = false;              ///< false: the items did not fit (the caller searches)
   std::vector<int> items;  ///< heightfield: triangle (2i + upper, j) pairs; mesh: feature ids
-  /// heightfield: for each listed triangle, a plane it lies behind, found
-  /// from `centre` (unit normal x, y, z towards the centre, then its offset
-  /// in m): a centre's height above it bounds its distance from the triangle,
-  /// so a query passes over the triangles that bound keeps out of reach
+  /// heightfield: for each listed triangle, kNearListPlanes numbers: a plane
+  /// it lies behind, found from `centre` (unit normal x, y, z towards the
+  /// centre, then its offset in m): a centre's height above it bounds its
+  /// distance from the triangle, so a query passes over the triangles that
+  /// bound keeps out of reach; then the triangle's own plane (unit upward
+  /// normal x, y, z, then the height of its cell's corner (i, j) in m), so a
+  /// query reads no heights for the triangles it rejects by their plane
   std::vector<double> planes;
 };
+
+/// Numbers per listed triangle in NearList::planes.
+constexpr size_t kNearListPlanes = 8;
 
 /// How far a query's centre may move from the one its near list was found
 /// for, as a fraction of the radius (-): 2 % of a 0.25 m wheel is 5 mm,

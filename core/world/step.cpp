@@ -92,7 +92,7 @@ WorldData makeWorldData(const WorldModel& model) {
   d.wheelScratch.surface.lists.resize(2 * model.robot.wheels.size());
   for (NearList& l : d.wheelScratch.surface.lists) {
     l.items.reserve(kNearListReserved);
-    l.planes.reserve(2 * kNearListReserved);
+    l.planes.reserve(kNearListPlanes / 2 * kNearListReserved);
   }
   d.wheelScratch.hits.reserve(kNearReserved);
   BodyContactScratch& body = d.bodyScratch;

@@ -56,7 +56,7 @@ SurfaceScratch keeping(size_t lists, size_t capacity) {
   s.lists.resize(lists);
   for (NearList& l : s.lists) {
     l.items.reserve(capacity);
-    l.planes.reserve(2 * capacity);
+    l.planes.reserve(kNearListPlanes / 2 * capacity);
   }
   return s;
 }
