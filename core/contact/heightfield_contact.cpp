@@ -305,8 +305,8 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
     for (size_t k = 0; k < near->items.size(); k += 2, p += kNearListPlanes) {
       if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
       const int iu = near->items[k];
-      if (fieldTriangleHit(f, iu >> 1, near->items[k + 1], iu & 1, p + 4, centre, radius, r2,
-                           perDx, perDy, h))
+      if (fieldTriangleHit(f, iu >> 1, near->items[k + 1], iu & 1, p + 4, centre, radius, r2, perDx,
+                           perDy, h))
         all.push_back(h);
     }
   } else {
