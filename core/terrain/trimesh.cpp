@@ -23,13 +23,13 @@ struct PlanBox {
   double x0, y0, x1, y1;
 };
 
-// The grid cells [i0, i1] × [j0, j1] a plan box meets.
-void cellsOf(const TriMesh& m, const PlanBox& b, int& i0, int& i1, int& j0, int& j1) {
+// The cells [i0, i1] × [j0, j1] of grid level g a plan box meets (clamped to the grid).
+void cellsOf(const MeshGridLevel& g, const PlanBox& b, int& i0, int& i1, int& j0, int& j1) {
   const auto index = [](double u, int n) {
     return static_cast<int>(std::clamp(std::floor(u), 0.0, static_cast<double>(n - 1)));
   };
-  i0 = index((b.x0 - m.gridX) / m.cell, m.gx), i1 = index((b.x1 - m.gridX) / m.cell, m.gx);
-  j0 = index((b.y0 - m.gridY) / m.cell, m.gy), j1 = index((b.y1 - m.gridY) / m.cell, m.gy);
+  i0 = index((b.x0 - g.x) / g.cell, g.gx), i1 = index((b.x1 - g.x) / g.cell, g.gx);
+  j0 = index((b.y0 - g.y) / g.cell, g.gy), j1 = index((b.y1 - g.y) / g.cell, g.gy);
 }
 
 PlanBox planBox(const Vec3* v, int k) {
@@ -110,75 +110,132 @@ std::vector<std::array<int, 2>> openEdges(const std::vector<std::array<int, 3>>&
   return open;
 }
 
-// Fills the grid: each feature in the cell of its plan bounds' lower corner.
-void buildGrid(TriMesh& m, double meanEdge) {
-  const double w = m.box.max.x() - m.box.min.x(), h = m.box.max.y() - m.box.min.y();
+// Fills the grid levels: cells of level k are 4^k times those of level 0
+// (about a typical triangle's size), and a feature goes to the first level
+// whose cells are at least half its plan bounds' longer side; each level's
+// grid covers its own features' plan bounds, at most 4 cells per feature.
+// Each feature is in the cell of its plan bounds' lower corner.
+void buildGrid(TriMesh& m, double typicalEdge) {
   const long features = m.featureCount();
-  // Cells about a typical triangle's size, at most 4 per feature.
-  m.cell = std::max({meanEdge, 1e-9 * std::max(w, h), 1e-9});
-  while ((w / m.cell + 1) * (h / m.cell + 1) > 4.0 * features + 16) m.cell *= 1.5;
-  m.gridX = m.box.min.x(), m.gridY = m.box.min.y();
-  m.gx = static_cast<int>(w / m.cell) + 1, m.gy = static_cast<int>(h / m.cell) + 1;
-  std::vector<size_t> home(features);
-  m.cellTop.assign(static_cast<size_t>(m.gx) * m.gy, -INFINITY);
+  const double extent = std::max(m.box.max.x() - m.box.min.x(), m.box.max.y() - m.box.min.y());
+  const double cell0 = std::max({typicalEdge, 1e-9 * extent, 1e-9});
+  std::vector<PlanBox> boxes(features);
+  std::vector<int> level(features);
+  int levels = 1;
   Vec3 v[4];
   for (long f = 0; f < features; ++f) {
     if (f < m.triangleCount())
       m.triangle(f, v);
     else
       m.wall(f - m.triangleCount(), v);
-    const PlanBox b = planBox(v, f < m.triangleCount() ? 3 : 2);
-    m.reachX = std::max(m.reachX, b.x1 - b.x0), m.reachY = std::max(m.reachY, b.y1 - b.y0);
-    int i0, i1, j0, j1;
-    cellsOf(m, PlanBox{b.x0, b.y0, b.x0, b.y0}, i0, i1, j0, j1);
-    home[f] = static_cast<size_t>(j0) * m.gx + i0;
-    for (int k = 0; k < (f < m.triangleCount() ? 3 : 2); ++k)
-      m.cellTop[home[f]] = std::max(m.cellTop[home[f]], static_cast<float>(v[k].z()));
+    boxes[f] = planBox(v, f < m.triangleCount() ? 3 : 2);
+    const double size = std::max(boxes[f].x1 - boxes[f].x0, boxes[f].y1 - boxes[f].y0);
+    int k = 0;
+    for (double c = cell0; size > 2 * c && k < 30; c *= 4) ++k;
+    level[f] = k, levels = std::max(levels, k + 1);
   }
-  m.cellStart.assign(static_cast<size_t>(m.gx) * m.gy + 1, 0);
-  for (size_t c : home) ++m.cellStart[c + 1];
-  std::partial_sum(m.cellStart.begin(), m.cellStart.end(), m.cellStart.begin());
-  m.cellFeatures.resize(features);
-  std::vector<int> fill(m.cellStart.begin(), m.cellStart.end() - 1);
-  for (long f = 0; f < features; ++f) m.cellFeatures[fill[home[f]]++] = static_cast<int>(f);
+  m.levels.assign(levels, MeshGridLevel{});
+  std::vector<long> count(levels, 0);
+  std::vector<PlanBox> bounds(levels, PlanBox{INFINITY, INFINITY, -INFINITY, -INFINITY});
+  for (long f = 0; f < features; ++f) {
+    PlanBox& b = bounds[level[f]];
+    b.x0 = std::min(b.x0, boxes[f].x0), b.y0 = std::min(b.y0, boxes[f].y0);
+    b.x1 = std::max(b.x1, boxes[f].x1), b.y1 = std::max(b.y1, boxes[f].y1);
+    ++count[level[f]];
+  }
+  double nominal = cell0;
+  for (int k = 0; k < levels; ++k, nominal *= 4) {
+    MeshGridLevel& g = m.levels[k];
+    if (count[k] == 0) continue;  // an empty level: one empty cell
+    const double w = bounds[k].x1 - bounds[k].x0, h = bounds[k].y1 - bounds[k].y0;
+    g.cell = nominal;
+    while ((w / g.cell + 1) * (h / g.cell + 1) > 4.0 * count[k] + 16) g.cell *= 1.5;
+    g.x = bounds[k].x0, g.y = bounds[k].y0;
+    g.gx = static_cast<int>(w / g.cell) + 1, g.gy = static_cast<int>(h / g.cell) + 1;
+  }
+  for (MeshGridLevel& g : m.levels) {
+    g.cellTop.assign(static_cast<size_t>(g.gx) * g.gy, -INFINITY);
+    g.cellStart.assign(static_cast<size_t>(g.gx) * g.gy + 1, 0);
+  }
+  std::vector<size_t> home(features);
+  for (long f = 0; f < features; ++f) {
+    MeshGridLevel& g = m.levels[level[f]];
+    const PlanBox& b = boxes[f];
+    g.reachX = std::max(g.reachX, b.x1 - b.x0), g.reachY = std::max(g.reachY, b.y1 - b.y0);
+    int i0, i1, j0, j1;
+    cellsOf(g, PlanBox{b.x0, b.y0, b.x0, b.y0}, i0, i1, j0, j1);
+    home[f] = static_cast<size_t>(j0) * g.gx + i0;
+    if (f < m.triangleCount())
+      m.triangle(f, v);
+    else
+      m.wall(f - m.triangleCount(), v);
+    for (int k = 0; k < (f < m.triangleCount() ? 3 : 2); ++k)
+      g.cellTop[home[f]] = std::max(g.cellTop[home[f]], static_cast<float>(v[k].z()));
+    ++g.cellStart[home[f] + 1];
+  }
+  std::vector<std::vector<int>> fill(levels);
+  for (int k = 0; k < levels; ++k) {
+    MeshGridLevel& g = m.levels[k];
+    std::partial_sum(g.cellStart.begin(), g.cellStart.end(), g.cellStart.begin());
+    g.cellFeatures.resize(static_cast<size_t>(count[k]));
+    fill[k].assign(g.cellStart.begin(), g.cellStart.end() - 1);
+  }
+  for (long f = 0; f < features; ++f)
+    m.levels[level[f]].cellFeatures[fill[level[f]][home[f]]++] = static_cast<int>(f);
 }
 
-// The cells whose features may meet the plan box b: those of b widened
-// towards −x and −y by the widest feature.
-void cellsNear(const TriMesh& m, const PlanBox& b, int& i0, int& i1, int& j0, int& j1) {
-  cellsOf(m, PlanBox{b.x0 - m.reachX, b.y0 - m.reachY, b.x1, b.y1}, i0, i1, j0, j1);
+// The cells of level g whose features may meet the plan box b: those of b
+// widened towards −x and −y by the level's widest feature; false when none.
+bool cellsNear(const MeshGridLevel& g, const PlanBox& b, int& i0, int& i1, int& j0, int& j1) {
+  if (g.cellFeatures.empty() || b.x1 < g.x || b.y1 < g.y || b.x0 - g.reachX > g.x + g.gx * g.cell ||
+      b.y0 - g.reachY > g.y + g.gy * g.cell)
+    return false;
+  cellsOf(g, PlanBox{b.x0 - g.reachX, b.y0 - g.reachY, b.x1, b.y1}, i0, i1, j0, j1);
+  return true;
 }
 
 // The first triangle (in order) that overlaps an earlier one in plan: its
-// index and that earlier one's; -1 when none, -2 past the work bounds.
+// index and the earliest triangle it overlaps; -1 when none, -2 past the work
+// bounds. Each triangle looks up the triangles of its own grid level and the
+// coarser ones, so each pair is compared once, from its finer triangle (or,
+// on one level, from the later one).
 long firstOverlap(const TriMesh& m, double eps, long& other) {
+  std::vector<int> level(m.triangleCount());
+  for (int k = 0; k < static_cast<int>(m.levels.size()); ++k)
+    for (int f : m.levels[k].cellFeatures)
+      if (f < m.triangleCount()) level[f] = k;
   Vec3 a[3], b[3];
-  long tests = 0, visits = 0;
+  long tests = 0, visits = 0, first = -1;
   for (long t = 0; t < m.triangleCount(); ++t) {
+    if (first >= 0 && t > first) break;  // a pair found later has a later triangle
     m.triangle(t, a);
     const PlanBox pa = planBox(a, 3);
-    int i0, i1, j0, j1;
-    cellsNear(m, pa, i0, i1, j0, j1);
-    visits += static_cast<long>(i1 - i0 + 1) * (j1 - j0 + 1);
-    if (visits > kMaxCellVisits) return -2;
-    for (int j = j0; j <= j1; ++j)
-      for (int i = i0; i <= i1; ++i) {
-        const size_t c = static_cast<size_t>(j) * m.gx + i;
-        for (int k = m.cellStart[c]; k < m.cellStart[c + 1]; ++k) {
-          const long u = m.cellFeatures[k];
-          if (u >= t) break;  // features are listed in order: earlier triangles only
-          m.triangle(u, b);
-          const PlanBox pb = planBox(b, 3);
-          if (pa.x0 > pb.x1 || pb.x0 > pa.x1 || pa.y0 > pb.y1 || pb.y0 > pa.y1) continue;
-          if (++tests > kMaxPairTests) return -2;
-          if (overlapInPlan(a, b, eps)) {
-            other = u;
-            return t;
+    for (int k = level[t]; k < static_cast<int>(m.levels.size()); ++k) {
+      const MeshGridLevel& g = m.levels[k];
+      int i0, i1, j0, j1;
+      if (!cellsNear(g, pa, i0, i1, j0, j1)) continue;
+      visits += static_cast<long>(i1 - i0 + 1) * (j1 - j0 + 1);
+      if (visits > kMaxCellVisits) return -2;
+      for (int j = j0; j <= j1; ++j)
+        for (int i = i0; i <= i1; ++i) {
+          const size_t c = static_cast<size_t>(j) * g.gx + i;
+          for (int n = g.cellStart[c]; n < g.cellStart[c + 1]; ++n) {
+            const long u = g.cellFeatures[n];
+            if (u >= m.triangleCount() || (k == level[t] && u >= t)) break;  // features in order
+            m.triangle(u, b);
+            const PlanBox pb = planBox(b, 3);
+            if (pa.x0 > pb.x1 || pb.x0 > pa.x1 || pa.y0 > pb.y1 || pb.y0 > pa.y1) continue;
+            if (++tests > kMaxPairTests) return -2;
+            if (!overlapInPlan(a, b, eps)) continue;
+            // The pair's later triangle overlaps its earlier one; the least such.
+            const long later = std::max(t, u), earlier = std::min(t, u);
+            if (first < 0 || later < first || (later == first && earlier < other))
+              first = later, other = earlier;
           }
         }
-      }
+    }
   }
-  return -1;
+  return first;
 }
 
 }  // namespace
@@ -201,11 +258,14 @@ void TriMesh::featuresNear(double x0, double y0, double x1, double y1,
                            std::vector<int>& out) const {
   out.clear();
   if (x1 < box.min.x() || y1 < box.min.y() || x0 > box.max.x() || y0 > box.max.y()) return;
-  int i0, i1, j0, j1;
-  cellsNear(*this, PlanBox{x0, y0, x1, y1}, i0, i1, j0, j1);
-  for (int j = j0; j <= j1; ++j)
-    out.insert(out.end(), cellFeatures.begin() + cellStart[static_cast<size_t>(j) * gx + i0],
-               cellFeatures.begin() + cellStart[static_cast<size_t>(j) * gx + i1 + 1]);
+  for (const MeshGridLevel& g : levels) {
+    int i0, i1, j0, j1;
+    if (!cellsNear(g, PlanBox{x0, y0, x1, y1}, i0, i1, j0, j1)) continue;
+    for (int j = j0; j <= j1; ++j)
+      out.insert(out.end(),
+                 g.cellFeatures.begin() + g.cellStart[static_cast<size_t>(j) * g.gx + i0],
+                 g.cellFeatures.begin() + g.cellStart[static_cast<size_t>(j) * g.gx + i1 + 1]);
+  }
 }
 
 void TriMesh::featuresNearSphere(const Vec3& centre, double radius, std::vector<int>& out) const {
@@ -213,26 +273,29 @@ void TriMesh::featuresNearSphere(const Vec3& centre, double radius, std::vector<
   const double x0 = centre.x() - radius, y0 = centre.y() - radius;
   const double x1 = centre.x() + radius, y1 = centre.y() + radius;
   if (x1 < box.min.x() || y1 < box.min.y() || x0 > box.max.x() || y0 > box.max.y()) return;
-  int i0, i1, j0, j1;
-  cellsNear(*this, PlanBox{x0, y0, x1, y1}, i0, i1, j0, j1);
   // A cell's features start in it and span at most reachX × reachY in plan:
   // their bounds lie in the cell widened by that towards +x and +y, up to the
   // cell's top. `slack` (m) covers a corner rounded into the next cell.
   const double slack = 1e-9 * (1 + std::abs(centre.x()) + std::abs(centre.y()));
   const double r2 = radius * radius;
-  for (int j = j0; j <= j1; ++j) {
-    const double ylo = gridY + j * cell - slack, yhi = ylo + cell + reachY + 2 * slack;
-    const double ey = std::max({0.0, ylo - centre.y(), centre.y() - yhi});
-    for (int i = i0; i <= i1; ++i) {
-      const size_t c = static_cast<size_t>(j) * gx + i;
-      const double xlo = gridX + i * cell - slack, xhi = xlo + cell + reachX + 2 * slack;
-      const double ex = std::max({0.0, xlo - centre.x(), centre.x() - xhi});
-      // A cell's top is rounded to float: 1e-6 relative keeps it above every vertex.
-      const double top = cellTop[c] + 1e-6 * (1 + std::abs(cellTop[c]));
-      const double ez = std::max(0.0, centre.z() - top);
-      if (ex * ex + ey * ey + ez * ez >= r2) continue;
-      out.insert(out.end(), cellFeatures.begin() + cellStart[c],
-                 cellFeatures.begin() + cellStart[c + 1]);
+  for (const MeshGridLevel& g : levels) {
+    int i0, i1, j0, j1;
+    if (!cellsNear(g, PlanBox{x0 - slack, y0 - slack, x1 + slack, y1 + slack}, i0, i1, j0, j1))
+      continue;
+    for (int j = j0; j <= j1; ++j) {
+      const double ylo = g.y + j * g.cell - slack, yhi = ylo + g.cell + g.reachY + 2 * slack;
+      const double ey = std::max({0.0, ylo - centre.y(), centre.y() - yhi});
+      for (int i = i0; i <= i1; ++i) {
+        const size_t c = static_cast<size_t>(j) * g.gx + i;
+        const double xlo = g.x + i * g.cell - slack, xhi = xlo + g.cell + g.reachX + 2 * slack;
+        const double ex = std::max({0.0, xlo - centre.x(), centre.x() - xhi});
+        // A cell's top is rounded to float: 1e-6 relative keeps it above every vertex.
+        const double top = g.cellTop[c] + 1e-6 * (1 + std::abs(g.cellTop[c]));
+        const double ez = std::max(0.0, centre.z() - top);
+        if (ex * ex + ey * ey + ez * ez >= r2) continue;
+        out.insert(out.end(), g.cellFeatures.begin() + g.cellStart[c],
+                   g.cellFeatures.begin() + g.cellStart[c + 1]);
+      }
     }
   }
 }
@@ -240,38 +303,40 @@ void TriMesh::featuresNearSphere(const Vec3& centre, double radius, std::vector<
 bool TriMesh::surfaceAt(double x, double y, double& z, Vec3& normal, long* triangle,
                         double above) const {
   if (x < box.min.x() || y < box.min.y() || x > box.max.x() || y > box.max.y()) return false;
-  int i0, i1, j0, j1;
-  cellsNear(*this, PlanBox{x, y, x, y}, i0, i1, j0, j1);
   // On a shared edge both triangles give the same height; a point within
   // 1e-12 of the coordinates of an edge counts as on it.
   const double tol = 1e-12 * std::max({1.0, std::abs(x), std::abs(y)});
-  for (int j = j0; j <= j1; ++j)
-    for (int i = i0; i <= i1; ++i) {
-      const size_t c = static_cast<size_t>(j) * gx + i;
-      // A cell's top is rounded to float: 1e-6 relative keeps it above every vertex.
-      if (cellTop[c] + 1e-6 * (1 + std::abs(cellTop[c])) < above) continue;
-      for (int k = cellStart[c]; k < cellStart[c + 1]; ++k) {
-        const long f = cellFeatures[k];
-        if (f >= triangleCount()) continue;  // a wall
-        Vec3 v[3];
-        this->triangle(f, v);
-        bool inside = true;
-        for (int e = 0; e < 3 && inside; ++e) {
-          const Vec3 &a = v[e], &b = v[(e + 1) % 3];
-          const double ex = b.x() - a.x(), ey = b.y() - a.y();
-          const double side = ex * (y - a.y()) - ey * (x - a.x());  // edge length × distance
-          inside = side >= 0 || side * side <= tol * tol * (ex * ex + ey * ey);
+  for (const MeshGridLevel& g : levels) {
+    int i0, i1, j0, j1;
+    if (!cellsNear(g, PlanBox{x, y, x, y}, i0, i1, j0, j1)) continue;
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        const size_t c = static_cast<size_t>(j) * g.gx + i;
+        // A cell's top is rounded to float: 1e-6 relative keeps it above every vertex.
+        if (g.cellTop[c] + 1e-6 * (1 + std::abs(g.cellTop[c])) < above) continue;
+        for (int k = g.cellStart[c]; k < g.cellStart[c + 1]; ++k) {
+          const long f = g.cellFeatures[k];
+          if (f >= triangleCount()) continue;  // a wall
+          Vec3 v[3];
+          this->triangle(f, v);
+          bool inside = true;
+          for (int e = 0; e < 3 && inside; ++e) {
+            const Vec3 &a = v[e], &b = v[(e + 1) % 3];
+            const double ex = b.x() - a.x(), ey = b.y() - a.y();
+            const double side = ex * (y - a.y()) - ey * (x - a.x());  // edge length × distance
+            inside = side >= 0 || side * side <= tol * tol * (ex * ex + ey * ey);
+          }
+          if (!inside) continue;
+          const Vec3 n = (v[1] - v[0]).cross(v[2] - v[0]).normalized();
+          const double h = v[0].z() - (n.x() * (x - v[0].x()) + n.y() * (y - v[0].y())) / n.z();
+          // Triangles do not overlap in plan: the first that holds (x, y) is the
+          // surface there (on a shared edge, either gives its height).
+          z = h, normal = n;
+          if (triangle) *triangle = f;
+          return true;
         }
-        if (!inside) continue;
-        const Vec3 n = (v[1] - v[0]).cross(v[2] - v[0]).normalized();
-        const double h = v[0].z() - (n.x() * (x - v[0].x()) + n.y() * (y - v[0].y())) / n.z();
-        // Triangles do not overlap in plan: the first that holds (x, y) is the
-        // surface there (on a shared edge, either gives its height).
-        z = h, normal = n;
-        if (triangle) *triangle = f;
-        return true;
       }
-    }
+  }
   return false;
 }
 
@@ -295,7 +360,7 @@ Expected<TriMesh> makeTriMesh(std::vector<Vec3> vertices, std::vector<std::array
   weld(vertices, triangles);
   TriMesh m;
   m.vertices = std::move(vertices);
-  double meanEdge = 0;
+  std::vector<double> longestEdges(triangles.size());
   for (size_t t = 0; t < triangles.size(); ++t) {
     std::array<int, 3>& k = triangles[t];
     const std::string name = "triangle " + std::to_string(t);
@@ -316,7 +381,7 @@ Expected<TriMesh> makeTriMesh(std::vector<Vec3> vertices, std::vector<std::array
     for (int e = 0; e < 3; ++e)
       longest = std::max(longest, (m.vertices[k[(e + 1) % 3]] - m.vertices[k[e]]).head<2>().norm());
     m.span = std::max(m.span, longest);
-    meanEdge += longest / static_cast<double>(triangles.size());
+    longestEdges[t] = longest;
   }
   double low = INFINITY, high = -INFINITY;
   for (const std::array<int, 3>& k : triangles)
@@ -331,7 +396,11 @@ Expected<TriMesh> makeTriMesh(std::vector<Vec3> vertices, std::vector<std::array
   m.triangles = std::move(triangles);
   m.walls = openEdges(m.triangles);
   m.base = base, m.material = material, m.color = color;
-  buildGrid(m, meanEdge);
+  // Level 0's cells are about the median triangle's size: a few large
+  // triangles (a ground plane around a scanned patch) do not coarsen it.
+  std::nth_element(longestEdges.begin(), longestEdges.begin() + longestEdges.size() / 2,
+                   longestEdges.end());
+  buildGrid(m, longestEdges[longestEdges.size() / 2]);
   // Plan overlaps thinner than 1e-6 of the coordinates are seams, not folds:
   // coordinates typed or exported with 6 to 7 digits meet to about that.
   const double scale = std::max(

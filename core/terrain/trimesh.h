@@ -6,7 +6,9 @@
 // Vertices that coincide are one vertex, so triangles that share an edge or a
 // corner share its vertex indices: the contact queries know from them which
 // features meet (contact/mesh_contact.h), as a heightfield knows from its
-// grid. Triangles and walls are kept in a uniform grid over the plane.
+// grid. Triangles and walls are kept in uniform grids over the plane, one per
+// size class (MeshGridLevel), so that a few long features (a ground plane
+// around a scanned patch) do not widen every query over the fine grid.
 #pragma once
 
 #include <array>
@@ -27,6 +29,20 @@ constexpr long kMaxMeshTriangles = 1000000;
 /// has only at its open edges.
 constexpr double kMeshMinNormalZ = 1e-3;
 
+/// One level of a mesh's grid: the features whose plan bounds are at most
+/// about twice its cells' size (and wider than the level below allows).
+/// Cell (i, j) covers [x + i·cell, +cell) × [y + j·cell, +cell) and lists
+/// the level's features whose plan bounds' lower corner (least x, least y)
+/// lies in it, each feature in one cell, in feature order.
+struct MeshGridLevel {
+  double x = 0.0, y = 0.0, cell = 1.0;  ///< (m)
+  int gx = 1, gy = 1;                   ///< cells along x and y
+  double reachX = 0.0, reachY = 0.0;    ///< its widest feature's plan bounds (m)
+  std::vector<int> cellStart;           ///< gx·gy + 1 offsets into cellFeatures
+  std::vector<int> cellFeatures;        ///< feature indices, by cell
+  std::vector<float> cellTop;           ///< per cell: its features' highest point (m)
+};
+
 struct TriMesh {
   std::vector<Vec3> vertices;                 ///< (m), each position once
   std::vector<std::array<int, 3>> triangles;  ///< vertex indices, counter-clockwise from above
@@ -37,15 +53,8 @@ struct TriMesh {
   Aabb box;                                   ///< bounds (m), from base to the highest vertex
   double span = 0.0;  ///< the longest triangle edge in plan (m): a triangle's plan diameter
 
-  // The grid: cell (i, j) covers [gridX + i·cell, +cell) × [gridY + j·cell, +cell)
-  // and lists the features whose plan bounds' lower corner (least x, least y)
-  // lies in it, each feature in one cell, in feature order.
-  double gridX = 0.0, gridY = 0.0, cell = 1.0;  ///< (m)
-  int gx = 1, gy = 1;                           ///< cells along x and y
-  double reachX = 0.0, reachY = 0.0;            ///< the widest feature's plan bounds (m)
-  std::vector<int> cellStart;                   ///< gx·gy + 1 offsets into cellFeatures
-  std::vector<int> cellFeatures;                ///< feature indices, by cell
-  std::vector<float> cellTop;                   ///< per cell: its features' highest point (m)
+  /// The grid, finest level first; each feature is in exactly one level.
+  std::vector<MeshGridLevel> levels;
 
   long triangleCount() const { return static_cast<long>(triangles.size()); }
   long wallCount() const { return static_cast<long>(walls.size()); }

@@ -168,3 +168,73 @@ TEST_CASE("the grid finds every triangle within a sphere's reach, and only those
   // Cells whose features lie below the sphere, or beside it in 3-D, are passed over.
   CHECK(listed < listedInPlan);
 }
+
+TEST_CASE("a fine patch in a wide ground plane: long triangles keep to a coarse grid level",
+          "[terrain][mesh]") {
+  // 20 × 20 squares of 0.1 m (800 triangles), then a 1 mm gap and eight
+  // triangles out to 100 m around them: a scanned patch in its ground plane.
+  std::vector<Vec3> v;
+  std::vector<std::array<int, 3>> t;
+  for (int j = 0; j < 20; ++j)
+    for (int i = 0; i < 20; ++i) square(v, t, i * 0.1, j * 0.1, 0.02 * ((i * 7 + j * 3) % 5), 0.1);
+  const int patch = static_cast<int>(t.size());
+  const int s = static_cast<int>(v.size());
+  const double g = 0.001, far = 100;
+  v.insert(v.end(), {Vec3(-g, -g, 0), Vec3(2 + g, -g, 0), Vec3(2 + g, 2 + g, 0), Vec3(-g, 2 + g, 0),
+                     Vec3(-far, -far, 0), Vec3(2 + far, -far, 0), Vec3(2 + far, 2 + far, 0),
+                     Vec3(-far, 2 + far, 0)});
+  for (int k = 0; k < 4; ++k) {
+    const int a = s + k, b = s + (k + 1) % 4;
+    t.push_back({a, a + 4, b + 4});
+    t.push_back({a, b + 4, b});
+  }
+  const auto built = makeTriMesh(v, t, -1);
+  REQUIRE(built.ok());  // the 2.5-D check stays within its bounds
+  const TriMesh& m = built.value();
+  CHECK(m.levels.size() > 1);
+
+  // Over the patch a wheel lists the cells near it (60 to 190 features here,
+  // with the walls and long triangles at its rim), not the whole patch: one
+  // grid over the ground plane's 202 m would have cells of about 3 m, and
+  // every query would list all 888 features. And every triangle within reach.
+  std::vector<int> near;
+  for (double x = 0.05; x < 2; x += 0.237)
+    for (double y = 0.05; y < 2; y += 0.191) {
+      const Vec3 centre(x, y, 0.12);
+      m.featuresNearSphere(centre, 0.12, near);
+      CHECK(near.size() < 200);
+      std::sort(near.begin(), near.end());
+      for (long f = 0; f < m.triangleCount(); ++f) {
+        Vec3 c[3];
+        m.triangle(f, c);
+        bool within = false;
+        for (double a = 0; a <= 1 && !within; a += 0.05)
+          for (double b = 0; a + b <= 1 && !within; b += 0.05) {
+            const Vec3 p = c[0] + a * (c[1] - c[0]) + b * (c[2] - c[0]);
+            within = (Vec3(p.x(), p.y(), std::min(p.z(), centre.z())) - centre).norm() < 0.12;
+          }
+        if (within) CHECK(std::binary_search(near.begin(), near.end(), static_cast<int>(f)));
+      }
+    }
+  // Out on the ground plane the long triangles are found.
+  double z;
+  Vec3 n;
+  long which = -1;
+  REQUIRE(m.surfaceAt(50, 1, z, n, &which));
+  CHECK(z == 0);
+  CHECK(which >= patch);
+  m.featuresNearSphere(Vec3(50, 1, 0.1), 0.12, near);
+  CHECK(std::find(near.begin(), near.end(), static_cast<int>(which)) != near.end());
+
+  // A long triangle over the patch is a fold, found between levels in
+  // either order: the later triangle of the first pair is named.
+  std::vector<Vec3> v2 = v;
+  std::vector<std::array<int, 3>> t2(t.begin(), t.begin() + patch);
+  const int o = static_cast<int>(v2.size());
+  v2.insert(v2.end(), {Vec3(0.55, 0.55, 1), Vec3(60, 0.55, 1), Vec3(0.55, 60, 1)});
+  t2.push_back({o, o + 1, o + 2});  // last: triangle 800 over squares from (0.5, 0.5) on
+  CHECK(messageOf(makeTriMesh(v2, t2, -1)).find("triangle 800 overlaps triangle ") == 0);
+  t2.insert(t2.begin(), t2.back());  // first: triangle 0; the earliest patch triangle over it is
+  t2.pop_back();                     // square (5, 5)'s lower, 1 + 2·(5·20 + 5)
+  CHECK(messageOf(makeTriMesh(v2, t2, -1)).find("triangle 211 overlaps triangle 0") == 0);
+}
