@@ -4,6 +4,7 @@
 // generateLinkCase(seed, index) -> { id, cls, desc, fragment, mustRefuse }
 // mustRefuse: why decoding this link to a scenario the core accepts would be a silent pass.
 import { deflateRawSync } from 'node:zlib';
+import { MAX_FRAGMENT_LENGTH } from '../../web/src/share_link.js';
 import { caseSeed, makeRng, pickWeighted } from './prng.mjs';
 import { allPaths, deepText, loadCorpus, mutateDocument } from './generate.mjs';
 
@@ -180,9 +181,15 @@ export function generateLinkCase(seed, index) {
   const valid = () => fragmentOfText(JSON.stringify(rng.chance(0.5) ? { scenario: doc, camera: camera(rng) } : { scenario: doc }));
   let out;
   switch (cls) {
-    case 'link-valid':
-      out = { fragment: (rng.chance(0.2) ? '#' : '') + valid(), desc: 'unchanged', mustRefuse: null, mustAccept: true };
+    case 'link-valid': {
+      // A scenario too big for a link (the rubble patch's OBJ text) is refused
+      // for its length, as the app's Share offers the file instead.
+      const fragment = valid();
+      out = fragment.length > MAX_FRAGMENT_LENGTH
+        ? { fragment, desc: `unchanged, ${fragment.length} characters`, mustRefuse: 'longer than a link may be' }
+        : { fragment: (rng.chance(0.2) ? '#' : '') + fragment, desc: 'unchanged', mustRefuse: null, mustAccept: true };
       break;
+    }
     case 'link-scenario': {
       const mcls = rng.pick(['delete', 'type-swap', 'hostile-number', 'string', 'nesting', 'size']);
       const m = mutateDocument(rng, doc, mcls);
