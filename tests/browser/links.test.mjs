@@ -3,14 +3,15 @@
 // one puts it in the address (Back returns); a share link opened in a fresh
 // browser restores the scenario, its parameters and the camera (a view
 // following the robot as the same view of the robot, a still view as the same
-// world points); a terrain too big for a link is offered as a file instead;
+// world points); a mesh terrain (the rubble patch) shares by a version-3 link;
+// a terrain too big for a link is offered as a file instead;
 // autosaved work the core rejects is no dead end.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
 import { encodeShare } from '../../web/src/share_link.js';
-import { collectErrors, launchBrowser, resultsDir, root, startDevServer } from './support.mjs';
+import { collectErrors, launchBrowser, resultsDir, root, saveScreenshot, startDevServer } from './support.mjs';
 
 let browser;
 let server;
@@ -146,6 +147,28 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
     expect(await page.evaluate(() => JSON.stringify(window.__roverlab.doc.scenario))).toBe(JSON.stringify(scenario));
     expect(errors).toEqual([]);
     await page.context().close();
+  });
+
+  test('the rubble patch (an OBJ mesh) shares: Share makes a version-3 link, which opens cold with the exact mesh', async () => {
+    const { page } = await coldPage(`${url}?scenario=rubble-articulated6`);
+    await waitFor(page, () => window.__roverlab.scenarioId === 'rubble-articulated6' && window.__roverlab.time > 0.1);
+    await page.click('#share');
+    await waitFor(page, () => Boolean(window.__roverlab.shareUrl) || /link/.test(window.__roverlab.banner?.text ?? ''));
+    const a = await state(page);
+    expect(a.shareUrl, a.banner?.text).toMatch(/#s3\.[A-Za-z0-9_-]+$/);
+    expect(a.shareUrl.length).toBeLessThan(65_536 + 100);
+    await page.click('#play');  // paused, the sender's page leaves the processor to the receiver's
+    const { page: other, errors } = await coldPage(a.shareUrl);
+    await waitFor(other, () => window.__roverlab.linkOpened && window.__roverlab.preset === 'articulated6' && window.__roverlab.time > 0.5);
+    // Decoded in the browser's worker: the scenario's JSON text, OBJ and all.
+    const sent = await page.evaluate(() => JSON.stringify(window.__roverlab.doc.scenario));
+    expect(await other.evaluate(() => JSON.stringify(window.__roverlab.doc.scenario))).toBe(sent);
+    expect((await state(other)).terrainTriangles).toBe(12_500 + 2 * 2 * (125 + 50));
+    await waitFor(other, () => window.__roverlab.viewCurrent);
+    await saveScreenshot(other, 'link-rubble-opened.png');
+    expect(errors).toEqual([]);
+    await page.context().close();
+    await other.context().close();
   });
 
   test('a terrain too big for a link: Share says so and its button saves the scenario as a file', async () => {

@@ -1,7 +1,7 @@
 // Share links (web/src/share_link.js): round trips of every scenario in
 // terrains/, one test per kind of broken or hostile link (each with its own
-// error code), heightmaps packed as binary blocks (version 2, heightmap_codec.js)
-// and hostile blocks, an invalid scenario that decodes but the WASM core
+// error code), heightmaps packed as binary blocks (version 2, heightmap_codec.js),
+// meshes too (version 3, mesh_codec.js), and hostile blocks, an invalid scenario that decodes but the WASM core
 // rejects, and the length of a typical link.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 
+import { rubblePatchObj } from '../../scripts/rubble_patch.mjs';
 import { greyPng } from '../support/grey_png.mjs';
 import {
   MAX_DECOMPRESSED_BYTES,
@@ -82,21 +83,24 @@ async function expectFailure(fragment, code, messagePart) {
   return r;
 }
 
-// The rubble patch's OBJ mesh (376 kB of text) is past the link limit: the
-// app offers the file instead (below); every other scenario links.
-const linkedFiles = terrainFiles.filter((f) => !readScenario(f).terrain.meshes);
+// Every scenario links, the rubble patch's OBJ mesh (357 kB of text) too.
+const linkedFiles = terrainFiles;
 
 describe('round trip', () => {
   test.each(linkedFiles)('%s', async (file) => {
     const scenario = readScenario(file);
     const fragment = await encodeShare({ scenario });
-    // Version 2 only where there is a heightmap to pack; other links stay readable by version-1 apps.
-    expect(fragment).toMatch(scenario.terrain.heightmaps ? /^s2\.[A-Za-z0-9_-]+$/ : /^s1\.[A-Za-z0-9_-]+$/);
+    // Version 3 only where there is a mesh to pack, 2 where there is a heightmap;
+    // other links stay readable by apps of the older versions.
+    const version = scenario.terrain.meshes ? 3 : scenario.terrain.heightmaps ? 2 : 1;
+    expect(fragment).toMatch(new RegExp(`^s${version}\\.[A-Za-z0-9_-]+$`));
     expect(await decodeShare(fragment)).toEqual({ ok: true, payload: { scenario } });
   });
 
   test('a scenario past the link limit is refused with a pointer to the file', async () => {
-    const scenario = readScenario('rubble-articulated6.json');
+    // A 12 × 6 m rubble patch of 0.05 m cells: 57,600 triangles.
+    const scenario = { ...readScenario('rubble-articulated6.json') };
+    scenario.terrain = { ...scenario.terrain, meshes: [{ ...scenario.terrain.meshes[0], obj: rubblePatchObj({ length: 12, width: 6, cell: 0.05, stones: 40, height: 0.15, clear: 1.2, seed: 5 }) }] };
     await expect(encodeShare({ scenario })).rejects.toThrow(/limit is 65536\. Save the scenario as a file instead/);
   });
 
@@ -156,9 +160,9 @@ describe('malformed links', () => {
 
   test('wrong version', async () => {
     const r = await expectFailure(`s9.${valid.slice(3)}`, 'unsupported-version', 'version 9');
-    expect(SHARE_VERSION).toBe(2);
-    expect(SHARE_VERSIONS).toEqual([1, 2]);
-    expect(r.message).toContain('reads versions 1 and 2');
+    expect(SHARE_VERSION).toBe(3);
+    expect(SHARE_VERSIONS).toEqual([1, 2, 3]);
+    expect(r.message).toContain('reads versions 1, 2 and 3');
   });
 
   test('prefix without data', async () => {
@@ -532,7 +536,7 @@ describe('hostile heightmap blocks', () => {
     await refuse(await v2Link(json, block(1, 1, body)), 'corrupt', 'terrain.heightmaps[1].heights, but the scenario has no "heights": null');
     await refuse(await v2Link(json, [...block(0, 1, body), ...block(0, 1, body)]), 'corrupt', 'terrain.heightmaps[0].heights, but the scenario has no "heights": null');
     await refuse(await v2Link(JSON.stringify({ scenario: readScenario('flat-rocker8.json') }), block(0, 1, body)), 'corrupt', 'there is a block for terrain.heightmaps[0].heights');
-    await refuse(await v2Link(json, block(0, 7, body)), 'corrupt', 'block 1 is of kind 7, which is not a heightmap field');
+    await refuse(await v2Link(json, block(0, 7, body)), 'corrupt', 'block 1 is of kind 7, which this share format version does not have');
     await refuse(await heights(heightsBody(2, 0, 3, 1, [])), 'corrupt', 'has 2 × 0 samples');
     await refuse(await heights(heightsBody(1, 2, 16, 1, [0, 0])), 'corrupt', 'has 16 decimal digits (at most 15)');
     await refuse(await heights(heightsBody(1, 2, 3, 2, [0, 0])), 'corrupt', 'names predictor 2 (0 or 1)');
@@ -545,6 +549,112 @@ describe('hostile heightmap blocks', () => {
     expect(checks.length).toBeGreaterThan(20);  // the refusals above were all timed
     console.log(`hostile heightmap blocks: ${checks.length} links refused, the slowest in ${Math.max(...checks).toFixed(1)} ms`);
     expect(Math.max(...checks)).toBeLessThan(1000);  // a link is read within a second
+  });
+});
+
+// ---- meshes: version 3 ----
+
+const v3Link = async (json, blocks) => link(await deflate(container(json, blocks)), 3);
+/** A mesh body: lines, digits, then the runs' bytes as given. */
+const objBody = (lines, digits, runBytes) => [...varint(lines), digits, ...runBytes];
+const zz = (d) => (d < 0 ? -2 * d - 1 : 2 * d);
+/** A flat-rocker8 scenario on one mesh with this `obj`. */
+function onMesh(obj) {
+  const scenario = readScenario('flat-rocker8.json');
+  scenario.terrain = { meshes: [{ obj, material: 'soil' }] };
+  return scenario;
+}
+
+describe('meshes in links (version 3)', () => {
+  test('the rubble patch links in version 3, exactly, at under half the characters of version 1', async () => {
+    const scenario = readScenario('rubble-articulated6.json');
+    const fragment = await encodeShare({ scenario, camera });
+    expect(fragment.startsWith('s3.')).toBe(true);
+    expect(fragment.length).toBeLessThan(MAX_FRAGMENT_LENGTH);
+    const before = (await v1Link({ scenario, camera })).length;
+    console.log(`rubble patch (${scenario.terrain.meshes[0].obj.length} characters of OBJ): version 1 ${before} characters, version 3 ${fragment.length}`);
+    expect(fragment.length).toBeLessThan(0.5 * before);
+    const r = await decodeShare(fragment);
+    expect(JSON.stringify(r.payload)).toBe(JSON.stringify({ scenario, camera }));
+  });
+
+  test('OBJ lines that would not come back as they were stay text; the whole text comes back exactly', async () => {
+    const obj = [
+      '# a comment, ünïcödé 坂道', 'o patch', 'v 0 0 0', 'v 1 0 0.25', 'v 1 1 -0.5', 'v 0 1 1e-7', 'v 2 0 -0', 'v  2 1 0', 'v 2 2 0.10',
+      'v 3 3 3 # note', 'v 1.5 2.5 0.123456789', 'vn 0 0 1', 'f 1 2 3', 'f 1 3 4', 'f 2 5 6', 'f 1/1 2/2 3/3', 'f 01 2 3', 'f 3 2 1\r', '', 's off', 'v 4 4 4 ',
+    ].join('\n');
+    const fragment = await roundTrip({ scenario: onMesh(obj) });
+    expect(fragment.startsWith('s3.')).toBe(true);
+    for (const text of ['# only a comment\nv 0 0 -0\nf 1/1 2/2 3/3', 'v 0 0 1e-12\n']) {
+      expect((await roundTrip({ scenario: onMesh(text) })).startsWith('s1.')).toBe(true);  // nothing packs
+    }
+  });
+
+  test('a heightmap and a mesh in one scenario: both packed, version 3', async () => {
+    const scenario = { ...onMesh('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n') };
+    scenario.terrain = { ...scenario.terrain, heightmaps: [{ origin: [-2, -2], cell: 0.1, heights: [[0, 0.1], [0.2, 0.3]] }] };
+    expect((await roundTrip({ scenario })).startsWith('s3.')).toBe(true);
+  });
+});
+
+describe('hostile mesh blocks', () => {
+  const json = JSON.stringify({ scenario: onMesh(null) });
+  const checks = [];
+  async function refuse(fragment, code, messagePart) {
+    const start = performance.now();
+    const r = await decodeShare(fragment);
+    checks.push(performance.now() - start);
+    expect(r.ok, messagePart).toBe(false);
+    expect(r.code).toBe(code);
+    expect(r.message).toContain(messagePart);
+  }
+  const mesh = async (body) => v3Link(json, block(0, 3, body));
+
+  test('a mesh block is read only in version 3', async () => {
+    const body = objBody(1, 0, [1, 1, zz(1), zz(2), zz(3)]);
+    await refuse(await v2Link(json, block(0, 3, body)), 'corrupt', 'block 1 is of kind 3, which this share format version does not have');
+    const r = await decodeShare(await mesh(body));
+    expect(r.payload.scenario.terrain.meshes[0].obj).toBe('v 1 2 3');
+  });
+
+  test('bodies that end early, claim more than they hold, or do not fit their rules', async () => {
+    await refuse(await mesh([]), 'corrupt', 'terrain.meshes[0].obj has a header that ends early');
+    await refuse(await mesh(objBody(6, 0, [1, 1, 0, 0, 0])), 'corrupt', 'claims 6 lines in 5 bytes');
+    await refuse(await mesh(objBody(2, 0, [1, 1, 0, 0, 0, 1])), 'corrupt', 'ends after 1 of 2 lines');
+    await refuse(await mesh(objBody(1, 0, [1, 0, 0, 0, 0])), 'corrupt', 'a run of 0 lines after 0 of 1');
+    await refuse(await mesh(objBody(1, 0, [1, 2, 0, 0, 0, 0, 0, 0])), 'corrupt', 'a run of 2 lines after 0 of 1');
+    await refuse(await mesh(objBody(1, 0, [5, 1, 0, 0, 0])), 'corrupt', 'a run of kind 5 (0, 1 or 2)');
+    await refuse(await mesh(objBody(1, 10, [1, 1, 0, 0, 0])), 'corrupt', 'has 10 decimal digits (at most 9)');
+    await refuse(await mesh(objBody(1, 0, [1, 1, 0, 0])), 'corrupt', 'ends in line 1');
+    await refuse(await mesh(objBody(1, 0, [2, 1, zz(-1), 0, 0])), 'corrupt', 'a vertex index below 1 in line 1');
+    await refuse(await mesh(objBody(1, 0, [0, 1, 2, 0xc3, 0x28])), 'corrupt', 'line 1 that is not UTF-8 text');
+    await refuse(await mesh(objBody(1, 0, [0, 1, 3, 0x61, 0x0a, 0x62])), 'corrupt', 'a line break inside line 1');
+    await refuse(await mesh(objBody(1, 0, [0, 1, 9, 0x61])), 'corrupt', 'ends in line 1');
+    await refuse(await mesh(objBody(1, 0, [1, 1, 0, 0, 0, 7])), 'corrupt', 'has 1 bytes after its 1 lines');
+    await refuse(await v3Link(json, block(1, 3, objBody(1, 0, [1, 1, 0, 0, 0]))), 'corrupt', 'terrain.meshes[1].obj, but the scenario has no "obj": null there');
+  });
+
+  test('the largest mesh block a link can carry decodes fast', async () => {
+    // Vertices of three one-byte differences fill the 1 MiB payload limit: the
+    // most OBJ text (about 350 k lines) a link can make the decoder write.
+    const count = Math.floor((MAX_DECOMPRESSED_BYTES - 4 - json.length - 40) / 3);
+    const body = new Uint8Array(16 + 3 * count);
+    const head = [...varint(count), 0, 1, ...varint(count)];
+    body.set(head);
+    body.fill(2, head.length, head.length + 3 * count);  // each coordinate one more than the vertex before
+    const fragment = await mesh(body.subarray(0, head.length + 3 * count));
+    const start = performance.now();
+    const r = await decodeShare(fragment);
+    const ms = performance.now() - start;
+    console.log(`${count} vertex lines from a ${fragment.length}-character link, decoded in ${ms.toFixed(0)} ms`);
+    expect(r.ok).toBe(true);
+    expect(r.payload.scenario.terrain.meshes[0].obj.endsWith(`v ${count} ${count} ${count}`)).toBe(true);
+    expect(ms).toBeLessThan(1000);
+  });
+
+  test('each refusal took well under a second', () => {
+    expect(checks.length).toBe(15);  // the refusals above were all timed
+    expect(Math.max(...checks)).toBeLessThan(1000);
   });
 });
 
@@ -600,9 +710,11 @@ describe('with the WASM core', () => {
       const plain = (await encodeShare({ scenario })).length;
       const withCamera = (await encodeShare({ scenario, camera })).length;
       rows.push(`${file}: ${JSON.stringify(scenario).length} JSON, ${plain} fragment, ${withCamera} with camera`);
-      // A heightmap's samples make a long link (the rough field's ~12 000
-      // characters, packed); it must still fit the link limit.
-      expect(withCamera).toBeLessThan(scenario.terrain.heightmaps ? MAX_FRAGMENT_LENGTH : TYPICAL_LIMIT);
+      // A heightmap's samples or a mesh make a long link (the rough field's
+      // ~12 000 characters, the rubble patch's ~38 500, packed); it must still
+      // fit the link limit.
+      const long = scenario.terrain.heightmaps || scenario.terrain.meshes;
+      expect(withCamera).toBeLessThan(long ? MAX_FRAGMENT_LENGTH : TYPICAL_LIMIT);
     }
     console.log(rows.join('\n'));
   });

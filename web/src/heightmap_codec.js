@@ -1,6 +1,6 @@
-// Heightmaps of a share payload as binary blocks (share format version 2,
-// docs/share-links.md): a heightmap's inline `heights` whose numbers are all
-// decimals of at most 15 fraction digits become integers, predicted from
+// Heightmaps of a share payload as binary blocks (share format versions 2
+// and 3, docs/share-links.md; the block stream: share_blocks.js): a
+// heightmap's inline `heights` whose numbers are all decimals of at most 15 fraction digits become integers, predicted from
 // their neighbours and stored as variable-length residuals; an embedded
 // `png` data URL becomes its image bytes. The field stays in the payload JSON
 // with the value null (so the object's keys keep their order), and a block
@@ -10,14 +10,15 @@
 // original, so JSON.stringify of the unpacked scenario equals that of the
 // original. A field that cannot be packed that way stays in the JSON.
 //
-// Block layout (integers as unsigned LEB128 varints of at most 5 bytes):
-//   varint heightmap index (into scenario.terrain.heightmaps), byte kind,
-//   varint body length, body:
+// Block bodies (integers as unsigned LEB128 varints of at most 5 bytes;
+// the block's index is into scenario.terrain.heightmaps):
 //   kind 1, heights: varint rows, varint columns, byte digits (0…15),
 //     byte predictor (0 none, 1 planar), then rows × columns residuals,
 //     row by row, each a zigzag varint of a 32-bit integer;
 //     height = k / 10^digits, k = (prediction + residual) wrapped to 32 bits;
 //   kind 2, png: the image bytes; png = "data:image/png;base64," + base64.
+
+import { Writer, block, concat, corrupt, unzigzag, zigzag } from './share_blocks.js';
 
 /** Most samples per heightmap and in all, as for scenarios (docs/scenario-format.md#limits). */
 export const MAX_HEIGHTMAP_SAMPLES = 2049 * 2049;
@@ -26,7 +27,6 @@ export const PNG_DATA_PREFIX = 'data:image/png;base64,';
 
 const KIND_HEIGHTS = 1;
 const KIND_PNG = 2;
-const FIELD_OF_KIND = { [KIND_HEIGHTS]: 'heights', [KIND_PNG]: 'png' };
 const MAX_DIGITS = 15;
 const POW10 = Array.from({ length: MAX_DIGITS + 1 }, (_, n) => Number(`1e${n}`));  // exact doubles
 const INT32_MIN = -(2 ** 31);
@@ -64,59 +64,41 @@ export function packHeightmaps(scenario) {
 }
 
 /**
- * Fills the null fields of scenario.terrain.heightmaps (parsed payload JSON)
- * from `bytes`, in place. Returns null, or { code: 'corrupt' | 'too-large',
- * message } for blocks that are malformed or claim more samples than a
- * scenario may hold (message: what is wrong, without advice).
+ * Fills `target` (a heightmap of the parsed payload JSON) from the body of a
+ * block of kind 1 (heights) or 2 (png) for `path`, in place; `budget` counts
+ * the samples filled so far over the payload ({ samples }). Returns null, or
+ * { code: 'corrupt' | 'too-large', message } for a body that is malformed or
+ * claims more samples than a scenario may hold (message: what is wrong,
+ * without advice).
  */
-export function unpackHeightmaps(scenario, bytes) {
-  const reader = new Reader(bytes);
-  const heightmaps = scenario?.terrain?.heightmaps;
-  let samples = 0;
-  for (let n = 0; !reader.done(); n++) {
-    const start = reader.at;
-    const index = reader.varint();
-    const kind = reader.byte();
-    const length = reader.varint();
-    if (index < 0 || kind < 0 || length < 0) return corrupt(`block ${n + 1} (at byte ${start}) ${BAD_HEADER}`);
-    const field = FIELD_OF_KIND[kind];
-    if (!field) return corrupt(`block ${n + 1} is of kind ${kind}, which is not a heightmap field`);
-    const path = `terrain.heightmaps[${index}].${field}`;
-    if (length > reader.left()) return corrupt(`the block for ${path} claims ${length} bytes, but only ${reader.left()} follow`);
-    const target = Array.isArray(heightmaps) ? heightmaps[index] : undefined;
-    if (typeof target !== 'object' || target === null || !Object.prototype.hasOwnProperty.call(target, field) || target[field] !== null) {
-      return corrupt(`there is a block for ${path}, but the scenario has no ${JSON.stringify(field)}: null there to fill`);
-    }
-    const body = new Reader(reader.take(length));
-    if (kind === KIND_PNG) {
-      target.png = PNG_DATA_PREFIX + toBase64(body.take(length));
-      continue;
-    }
-    const rows = body.varint();
-    const columns = body.varint();
-    const digits = body.byte();
-    const predictor = body.byte();
-    if (rows < 0 || columns < 0 || digits < 0 || predictor < 0) return corrupt(`the block for ${path} ${BAD_HEADER}`);
-    const count = rows * columns;
-    if (count > MAX_HEIGHTMAP_SAMPLES || samples + count > MAX_HEIGHTMAP_SAMPLES) {
-      const what = count > MAX_HEIGHTMAP_SAMPLES ? `claims ${count} samples (${rows} × ${columns})` : `brings the samples of all heightmaps to ${samples + count}`;
-      return { code: 'too-large', message: `The share data's heightmap block for ${path} ${what}; a scenario holds at most ${MAX_HEIGHTMAP_SAMPLES} (2049 × 2049).` };
-    }
-    if (rows < 1 || columns < 1) return corrupt(`the block for ${path} has ${rows} × ${columns} samples`);
-    if (digits > MAX_DIGITS) return corrupt(`the block for ${path} has ${digits} decimal digits (at most ${MAX_DIGITS})`);
-    if (predictor !== PREDICT_NONE && predictor !== PREDICT_PLANAR) return corrupt(`the block for ${path} names predictor ${predictor} (0 or 1)`);
-    // Each residual takes at least one byte: a claim beyond the body is refused before anything is allocated.
-    if (count > body.left()) return corrupt(`the block for ${path} claims ${count} samples (${rows} × ${columns}) in ${body.left()} bytes`);
-    const heights = unpackHeights(body, rows, columns, digits, predictor);
-    if (typeof heights === 'string') return corrupt(`the block for ${path} ${heights}`);
-    samples += count;
-    target.heights = heights;
+export function unpackHeightmapBlock(kind, target, path, body, budget) {
+  if (kind === KIND_PNG) {
+    target.png = PNG_DATA_PREFIX + toBase64(body.take(body.left()));
+    return null;
   }
+  const rows = body.varint();
+  const columns = body.varint();
+  const digits = body.byte();
+  const predictor = body.byte();
+  if (rows < 0 || columns < 0 || digits < 0 || predictor < 0) return corrupt(`the block for ${path} ${BAD_HEADER}`);
+  const count = rows * columns;
+  if (count > MAX_HEIGHTMAP_SAMPLES || budget.samples + count > MAX_HEIGHTMAP_SAMPLES) {
+    const what = count > MAX_HEIGHTMAP_SAMPLES ? `claims ${count} samples (${rows} × ${columns})` : `brings the samples of all heightmaps to ${budget.samples + count}`;
+    return { code: 'too-large', message: `The share data's heightmap block for ${path} ${what}; a scenario holds at most ${MAX_HEIGHTMAP_SAMPLES} (2049 × 2049).` };
+  }
+  if (rows < 1 || columns < 1) return corrupt(`the block for ${path} has ${rows} × ${columns} samples`);
+  if (digits > MAX_DIGITS) return corrupt(`the block for ${path} has ${digits} decimal digits (at most ${MAX_DIGITS})`);
+  if (predictor !== PREDICT_NONE && predictor !== PREDICT_PLANAR) return corrupt(`the block for ${path} names predictor ${predictor} (0 or 1)`);
+  // Each residual takes at least one byte: a claim beyond the body is refused before anything is allocated.
+  if (count > body.left()) return corrupt(`the block for ${path} claims ${count} samples (${rows} × ${columns}) in ${body.left()} bytes`);
+  const heights = unpackHeights(body, rows, columns, digits, predictor);
+  if (typeof heights === 'string') return corrupt(`the block for ${path} ${heights}`);
+  budget.samples += count;
+  target.heights = heights;
   return null;
 }
 
 const BAD_HEADER = 'has a header that ends early or holds a number beyond 32 bits';
-const corrupt = (detail) => ({ code: 'corrupt', message: `The share data is damaged: ${detail}.` });
 
 // ---- heights ----
 
@@ -180,7 +162,7 @@ function residuals(k, rows, columns, predictor) {
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < columns; c++) {
       const d = (k[r * columns + c] - predict(k, r, c, columns, predictor)) | 0;
-      out[r * columns + c] = (d << 1) ^ (d >> 31);
+      out[r * columns + c] = zigzag(d);
     }
   }
   return out;
@@ -203,7 +185,7 @@ function unpackHeights(body, rows, columns, digits, predictor) {
     for (let c = 0; c < columns; c++) {
       const z = body.varint();
       if (z < 0) return `ends after ${r * columns + c} of ${rows * columns} samples`;
-      const value = (predict(k, r, c, columns, predictor) + ((z >>> 1) ^ -(z & 1))) | 0;
+      const value = (predict(k, r, c, columns, predictor) + unzigzag(z)) | 0;
       k[r * columns + c] = value;
       row[c] = value / scale;
     }
@@ -235,92 +217,4 @@ function toBase64(bytes) {
   const parts = [];
   for (let i = 0; i < bytes.length; i += 0x8000) parts.push(String.fromCharCode(...bytes.subarray(i, i + 0x8000)));
   return btoa(parts.join(''));
-}
-
-// ---- bytes ----
-
-function block(index, kind, body) {
-  const out = new Writer(16 + body.length);
-  out.varint(index);
-  out.byte(kind);
-  out.varint(body.length);
-  out.append(body);
-  return out.bytes();
-}
-
-function concat(parts) {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-class Writer {
-  constructor(capacity) {
-    this.buffer = new Uint8Array(capacity);
-    this.at = 0;
-  }
-
-  byte(b) {
-    this.buffer[this.at++] = b;
-  }
-
-  // An unsigned 32-bit integer, 7 bits a byte, low bits first.
-  varint(v) {
-    while (v > 0x7f) {
-      this.buffer[this.at++] = (v & 0x7f) | 0x80;
-      v >>>= 7;
-    }
-    this.buffer[this.at++] = v;
-  }
-
-  append(bytes) {
-    this.buffer.set(bytes, this.at);
-    this.at += bytes.length;
-  }
-
-  bytes() {
-    return this.buffer.subarray(0, this.at);
-  }
-}
-
-// Reads never pass the end: byte() and varint() give -1 there (and varint()
-// for more than 5 bytes or a value beyond 32 bits); take(n) expects n <= left().
-class Reader {
-  constructor(bytes) {
-    this.data = bytes;
-    this.at = 0;
-  }
-
-  done() {
-    return this.at >= this.data.length;
-  }
-
-  left() {
-    return this.data.length - this.at;
-  }
-
-  byte() {
-    return this.at < this.data.length ? this.data[this.at++] : -1;
-  }
-
-  varint() {
-    let value = 0;
-    for (let shift = 0; shift < 35; shift += 7) {
-      if (this.at >= this.data.length) return -1;
-      const b = this.data[this.at++];
-      value += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return value <= 0xffffffff ? value : -1;
-    }
-    return -1;
-  }
-
-  take(n) {
-    const out = this.data.subarray(this.at, this.at + n);
-    this.at += n;
-    return out;
-  }
 }

@@ -1,11 +1,13 @@
 // Scenario share links: a scenario (and optionally the camera) packed into the
-// URL fragment, `#s2.<base64url>`: "s" + format version + ".", then the
+// URL fragment, `#s3.<base64url>`: "s" + format version + ".", then the
 // payload, deflated (raw deflate, RFC 1951) and base64url-encoded without
 // padding (RFC 4648 §5). Version 1's payload is the JSON text; version 2's is
 // the JSON text's length (4 bytes), the JSON text with the heightmaps' samples
-// and images taken out, and those as binary blocks (heightmap_codec.js).
-// encodeShare writes version 2 when there is a heightmap to pack, version 1
-// otherwise; decodeShare reads both. Works in browsers and in Node ≥ 20.12
+// and images taken out, and those as binary blocks (share_blocks.js,
+// heightmap_codec.js); version 3's likewise, with the meshes' OBJ text too
+// (mesh_codec.js). encodeShare writes version 3 when there is a mesh to pack,
+// else version 2 when there is a heightmap to pack, else version 1;
+// decodeShare reads all three. Works in browsers and in Node ≥ 20.12
 // with platform APIs only (CompressionStream / DecompressionStream 'deflate-raw').
 //
 // decodeShare never throws: a broken or hostile link comes back as
@@ -14,15 +16,19 @@
 // scenario's content is validated by the core (new core.World(json) → issues).
 // Format and error codes: docs/share-links.md.
 
-import { packHeightmaps, unpackHeightmaps } from './heightmap_codec.js';
+import { packHeightmaps, unpackHeightmapBlock } from './heightmap_codec.js';
+import { packMeshes, unpackMeshBlock } from './mesh_codec.js';
+import { concat, readBlocks } from './share_blocks.js';
 
-/** Newest version of the share format: encodeShare writes it for a payload with a heightmap to pack, version 1 otherwise. */
-export const SHARE_VERSION = 2;
+/** Newest version of the share format: encodeShare writes it for a payload with a mesh to pack, 2 for one with a heightmap to pack, 1 otherwise. */
+export const SHARE_VERSION = 3;
 /** The versions decodeShare reads. */
-export const SHARE_VERSIONS = Object.freeze([1, 2]);
+export const SHARE_VERSIONS = Object.freeze([1, 2, 3]);
+// The block kinds (share_blocks.js) each version has.
+const BLOCK_KINDS_OF_VERSION = { 2: [1, 2], 3: [1, 2, 3] };
 /** Longest fragment (characters after '#') decodeShare accepts and encodeShare writes. */
 export const MAX_FRAGMENT_LENGTH = 64 * 1024;
-/** Largest payload (version 1: JSON as UTF-8; version 2: length, JSON and blocks) after decompression; decompression stops once it is passed. */
+/** Largest payload (version 1: JSON as UTF-8; versions 2 and 3: length, JSON and blocks) after decompression; decompression stops once it is passed. */
 export const MAX_DECOMPRESSED_BYTES = 1024 * 1024;
 /**
  * Deepest nesting of arrays and objects in a payload. A valid one has at most 7
@@ -57,7 +63,7 @@ export const SHARE_ERRORS = Object.freeze({
 });
 
 const E = SHARE_ERRORS;
-const PREFIXES = 's1." or "s2.';  // in messages, within quotes
+const PREFIXES = 's1.", "s2." or "s3.';  // in messages, within quotes
 // Version 2: the JSON text's length in bytes, unsigned 32-bit little-endian, before it.
 const JSON_LENGTH_BYTES = 4;
 const PAYLOAD_FIELDS = ['scenario', 'camera'];
@@ -94,11 +100,14 @@ export async function encodeShare(payload) {
     const { position, target, follow } = payload.camera;
     value.camera = follow ? { position, target, follow: true } : { position, target };
   }
-  const packed = packHeightmaps(value.scenario);
-  const version = packed ? 2 : 1;
-  const bytes = packed ? container(JSON.stringify({ ...value, scenario: packed.scenario }), packed.blocks) : new TextEncoder().encode(JSON.stringify(value));
+  const fields = packHeightmaps(value.scenario);
+  const meshes = packMeshes(fields?.scenario ?? value.scenario);
+  const packed = meshes ?? fields;
+  const version = meshes ? 3 : fields ? 2 : 1;
+  const blocks = concat([fields?.blocks ?? new Uint8Array(0), meshes?.blocks ?? new Uint8Array(0)]);
+  const bytes = packed ? container(JSON.stringify({ ...value, scenario: packed.scenario }), blocks) : new TextEncoder().encode(JSON.stringify(value));
   if (bytes.length > MAX_DECOMPRESSED_BYTES) {
-    const what = packed ? 'with its heightmaps packed' : 'as JSON';
+    const what = packed ? 'with its heightmaps and meshes packed' : 'as JSON';
     throw new ShareError(E.TOO_LARGE, `The scenario is ${bytes.length} bytes ${what}; a share link holds at most ${MAX_DECOMPRESSED_BYTES} bytes. Save it as a file instead.`);
   }
   const fragment = `s${version}.${toBase64url(await deflateRaw(bytes))}`;
@@ -138,7 +147,7 @@ async function decode(input) {
   let fragment = typeof input === 'string' ? input : '';
   if (fragment.startsWith('#')) fragment = fragment.slice(1);
   if (fragment === '') {
-    return fail(E.EMPTY, `The link has no share data: there is nothing after "#". A Roverlab share link ends in "#s2." (or "#s1.") followed by the data; ${COPY_AGAIN_LOWER}`);
+    return fail(E.EMPTY, `The link has no share data: there is nothing after "#". A Roverlab share link ends in "#s3." (or "#s2.", "#s1.") followed by the data; ${COPY_AGAIN_LOWER}`);
   }
   if (fragment.length > MAX_FRAGMENT_LENGTH) {
     return fail(E.TOO_LONG, `The share data is ${fragment.length} characters long; this app reads at most ${MAX_FRAGMENT_LENGTH}. Share the scenario as a file instead.`);
@@ -149,7 +158,7 @@ async function decode(input) {
   }
   const version = SHARE_VERSIONS.find((v) => head[1] === String(v));
   if (version === undefined) {
-    return fail(E.UNSUPPORTED_VERSION, `This link uses share format version ${shorten(head[1], 12)}; this app reads versions ${SHARE_VERSIONS.join(' and ')}. Open it with the Roverlab version that made it, or ask for a link made with this one.`);
+    return fail(E.UNSUPPORTED_VERSION, `This link uses share format version ${shorten(head[1], 12)}; this app reads versions ${SHARE_VERSIONS.slice(0, -1).join(', ')} and ${SHARE_VERSIONS.at(-1)}. Open it with the Roverlab version that made it, or ask for a link made with this one.`);
   }
   const data = fragment.slice(head[0].length);
   if (data === '') {
@@ -182,7 +191,7 @@ async function decode(input) {
 
   let jsonBytes = inflated.bytes;
   let blocks = null;
-  if (version === 2) {
+  if (version >= 2) {
     const parts = splitContainer(inflated.bytes);
     if (parts.error) return fail(E.CORRUPT, `The share data is damaged: ${parts.error}. The link was probably altered after it was made. ${COPY_AGAIN}`);
     ({ jsonBytes, blocks } = parts);
@@ -210,7 +219,9 @@ async function decode(input) {
   const problem = checkPayload(value);
   if (problem) return fail(problem.code, `${problem.message} ${ASK_AGAIN}`);
   if (blocks) {
-    const bad = unpackHeightmaps(value.scenario, blocks);
+    const budget = { samples: 0, chars: 0 };
+    const bad = readBlocks(value.scenario, blocks, BLOCK_KINDS_OF_VERSION[version], (kind, target, path, body) =>
+      kind === 3 ? unpackMeshBlock(target, path, body, budget) : unpackHeightmapBlock(kind, target, path, body, budget));
     if (bad?.code === 'too-large') return fail(E.TOO_LARGE, `${bad.message} The link was not made by Roverlab. ${ASK_AGAIN}`);
     if (bad) return fail(E.CORRUPT, `${bad.message} The link was probably altered after it was made. ${COPY_AGAIN}`);
   }
@@ -219,8 +230,8 @@ async function decode(input) {
   return { ok: true, payload };
 }
 
-// Version 2's payload: the JSON text's byte length (32-bit little-endian), the
-// JSON text, the heightmap blocks.
+// Version 2's and 3's payload: the JSON text's byte length (32-bit
+// little-endian), the JSON text, the blocks.
 function container(json, blocks) {
   const text = new TextEncoder().encode(json);
   const out = new Uint8Array(JSON_LENGTH_BYTES + text.length + blocks.length);
