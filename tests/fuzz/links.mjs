@@ -1,9 +1,13 @@
 // Seeded mutation of share links (docs/share-links.md): `s1.` + base64url of
-// the raw-deflated payload JSON {"scenario": ..., "camera": ...}.
+// the raw-deflated payload JSON {"scenario": ..., "camera": ...}; and, for the
+// scenarios with heightmaps or meshes, links of versions 2 and 3 (the JSON
+// and binary blocks) with damaged blocks.
 //
 // generateLinkCase(seed, index) -> { id, cls, desc, fragment, mustRefuse }
 // mustRefuse: why decoding this link to a scenario the core accepts would be a silent pass.
 import { deflateRawSync } from 'node:zlib';
+import { packHeightmaps } from '../../web/src/heightmap_codec.js';
+import { packMeshes } from '../../web/src/mesh_codec.js';
 import { MAX_FRAGMENT_LENGTH } from '../../web/src/share_link.js';
 import { caseSeed, makeRng, pickWeighted } from './prng.mjs';
 import { allPaths, deepText, loadCorpus, mutateDocument } from './generate.mjs';
@@ -19,6 +23,7 @@ export const LINK_CLASSES = {
   'link-payload': 10,
   'link-bytes': 8,
   'link-duplicate-key': 4,
+  'link-blocks': 8,
 };
 
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -172,6 +177,61 @@ function linkDuplicateKey(rng, doc) {
   return { fragment: fragmentOfText(t), desc: ['version twice', 'scenario twice', 'format twice'][v], mustRefuse: null };
 }
 
+// A version-2 or -3 link (docs/share-links.md) of a scenario with heightmaps
+// or meshes, its blocks damaged: bytes changed, cut, inserted, or read under
+// the other version. Any answer but a crash, a hang or a slow one will do.
+function linkBlocks(rng) {
+  const packable = corpus().filter((b) => b.doc.terrain?.heightmaps || b.doc.terrain?.meshes);
+  const base = rng.pick(packable);
+  const fields = packHeightmaps(base.doc);
+  const meshes = packMeshes(fields?.scenario ?? base.doc);
+  const packed = meshes ?? fields;
+  let version = meshes ? 3 : 2;
+  const json = Buffer.from(JSON.stringify({ scenario: packed.scenario }));
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(json.length);
+  const blocks = Buffer.from(concatBlocks([fields?.blocks, meshes?.blocks]));
+  const at = () => rng.int(blocks.length);
+  let damaged = blocks;
+  let desc;
+  switch (rng.int(5)) {
+    case 0: {
+      const n = rng.range(1, 8);
+      damaged = Buffer.from(blocks);
+      for (let i = 0; i < n; i++) damaged[at()] ^= 1 << rng.int(8);
+      desc = `${n} bits flipped in the blocks`;
+      break;
+    }
+    case 1: {
+      const cut = at();
+      damaged = blocks.subarray(0, cut);
+      desc = `blocks cut at byte ${cut} of ${blocks.length}`;
+      break;
+    }
+    case 2: {
+      const k = at();
+      damaged = Buffer.from(blocks);
+      damaged[k] = rng.pick([0x00, 0x7f, 0x80, 0xff]);
+      desc = `block byte ${k} set to ${damaged[k]}`;
+      break;
+    }
+    case 3: {
+      const k = at();
+      const junk = Buffer.from(Array.from({ length: rng.range(1, 16) }, () => rng.int(256)));
+      damaged = Buffer.concat([blocks.subarray(0, k), junk, blocks.subarray(k)]);
+      desc = `${junk.length} bytes inserted at block byte ${k}`;
+      break;
+    }
+    default:
+      version = version === 3 ? 2 : 3;
+      desc = 'read under the other version';
+  }
+  const fragment = `s${version}.` + deflateRawSync(Buffer.concat([head, json, damaged]), { level: 9 }).toString('base64url');
+  return { fragment, desc: `version ${version}: ${desc}`, mustRefuse: null, base: base.name };
+}
+
+const concatBlocks = (parts) => Buffer.concat(parts.filter(Boolean).map((p) => Buffer.from(p)));
+
 /** The case number `index` of the link fuzz with this seed. */
 export function generateLinkCase(seed, index) {
   const rng = makeRng(caseSeed(seed, index, 0x5bd1e995));
@@ -215,6 +275,7 @@ export function generateLinkCase(seed, index) {
     case 'link-deep': out = linkDeep(rng, doc); break;
     case 'link-big': out = linkBig(rng, doc); break;
     case 'link-payload': out = linkPayload(rng, doc); break;
+    case 'link-blocks': out = linkBlocks(rng); break;
     case 'link-bytes': out = linkBytes(rng, doc); break;
     default: out = linkDuplicateKey(rng, doc);
   }
