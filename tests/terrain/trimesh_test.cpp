@@ -24,6 +24,25 @@ std::string messageOf(const Expected<TriMesh>& m) {
   return m.issues()[0].message;
 }
 
+// 20 × 20 squares of 0.1 m, stepped by up to 0.08 m: 800 triangles over [0, 2]².
+void steppedSquares(std::vector<Vec3>& v, std::vector<std::array<int, 3>>& t) {
+  for (int j = 0; j < 20; ++j)
+    for (int i = 0; i < 20; ++i) square(v, t, i * 0.1, j * 0.1, 0.02 * ((i * 7 + j * 3) % 5), 0.1);
+}
+
+// True when triangle f's prism (down to the base) comes within `radius` of
+// `centre`, by a fine sampling of its top.
+bool withinReach(const TriMesh& m, long f, const Vec3& centre, double radius) {
+  Vec3 c[3];
+  m.triangle(f, c);
+  for (double a = 0; a <= 1; a += 0.05)
+    for (double b = 0; a + b <= 1; b += 0.05) {
+      const Vec3 p = c[0] + a * (c[1] - c[0]) + b * (c[2] - c[0]);
+      if ((Vec3(p.x(), p.y(), std::min(p.z(), centre.z())) - centre).norm() < radius) return true;
+    }
+  return false;
+}
+
 }  // namespace
 
 TEST_CASE("coincident vertices are welded, so a triangle soup has the adjacency of a mesh",
@@ -125,11 +144,10 @@ TEST_CASE("the grid finds every feature near a point", "[terrain][mesh]") {
 
 TEST_CASE("the grid finds every triangle within a sphere's reach, and only those of cells near it",
           "[terrain][mesh]") {
-  // Stepped squares and one long sliver (it widens every cell's reach).
+  // Stepped squares and one long sliver (on a coarser grid level).
   std::vector<Vec3> v;
   std::vector<std::array<int, 3>> t;
-  for (int j = 0; j < 20; ++j)
-    for (int i = 0; i < 20; ++i) square(v, t, i * 0.1, j * 0.1, 0.02 * ((i * 7 + j * 3) % 5), 0.1);
+  steppedSquares(v, t);
   const int s = static_cast<int>(v.size());
   v.insert(v.end(), {Vec3(0, 2.05, 0.3), Vec3(2, 2.05, 0.3), Vec3(2, 2.1, 0.3)});
   t.push_back({s, s + 1, s + 2});
@@ -148,18 +166,7 @@ TEST_CASE("the grid finds every triangle within a sphere's reach, and only those
         m.featuresNear(x - 0.12, y - 0.12, x + 0.12, y + 0.12, inPlan);
         listedInPlan += static_cast<long>(inPlan.size());
         for (long f = 0; f < m.triangleCount(); ++f) {
-          // Distance to the triangle's prism (down to the base) by its top's corners and
-          // the points between them: within reach when any is (a fine sampling).
-          Vec3 c[3];
-          m.triangle(f, c);
-          bool within = false;
-          for (double a = 0; a <= 1 && !within; a += 0.05)
-            for (double b = 0; a + b <= 1 && !within; b += 0.05) {
-              const Vec3 p = c[0] + a * (c[1] - c[0]) + b * (c[2] - c[0]);
-              const Vec3 below(p.x(), p.y(), std::min(p.z(), centre.z()));
-              within = (below - centre).norm() < 0.12;
-            }
-          if (!within) continue;
+          if (!withinReach(m, f, centre, 0.12)) continue;
           ++found;
           CHECK(std::binary_search(near.begin(), near.end(), static_cast<int>(f)));
         }
@@ -175,8 +182,7 @@ TEST_CASE("a fine patch in a wide ground plane: long triangles keep to a coarse 
   // triangles out to 100 m around them: a scanned patch in its ground plane.
   std::vector<Vec3> v;
   std::vector<std::array<int, 3>> t;
-  for (int j = 0; j < 20; ++j)
-    for (int i = 0; i < 20; ++i) square(v, t, i * 0.1, j * 0.1, 0.02 * ((i * 7 + j * 3) % 5), 0.1);
+  steppedSquares(v, t);
   const int patch = static_cast<int>(t.size());
   const int s = static_cast<int>(v.size());
   const double g = 0.001, far = 100;
@@ -204,17 +210,9 @@ TEST_CASE("a fine patch in a wide ground plane: long triangles keep to a coarse 
       m.featuresNearSphere(centre, 0.12, near);
       CHECK(near.size() < 200);
       std::sort(near.begin(), near.end());
-      for (long f = 0; f < m.triangleCount(); ++f) {
-        Vec3 c[3];
-        m.triangle(f, c);
-        bool within = false;
-        for (double a = 0; a <= 1 && !within; a += 0.05)
-          for (double b = 0; a + b <= 1 && !within; b += 0.05) {
-            const Vec3 p = c[0] + a * (c[1] - c[0]) + b * (c[2] - c[0]);
-            within = (Vec3(p.x(), p.y(), std::min(p.z(), centre.z())) - centre).norm() < 0.12;
-          }
-        if (within) CHECK(std::binary_search(near.begin(), near.end(), static_cast<int>(f)));
-      }
+      for (long f = 0; f < m.triangleCount(); ++f)
+        if (withinReach(m, f, centre, 0.12))
+          CHECK(std::binary_search(near.begin(), near.end(), static_cast<int>(f)));
     }
   // Out on the ground plane the long triangles are found.
   double z;

@@ -18,7 +18,7 @@
 //     height = k / 10^digits, k = (prediction + residual) wrapped to 32 bits;
 //   kind 2, png: the image bytes; png = "data:image/png;base64," + base64.
 
-import { Writer, block, concat, corrupt, unzigzag, zigzag } from './share_blocks.js';
+import { Writer, corrupt, packTerrainList, unzigzag, zigzag } from './share_blocks.js';
 
 /** Most samples per heightmap and in all, as for scenarios (docs/scenario-format.md#limits). */
 export const MAX_HEIGHTMAP_SAMPLES = 2049 * 2049;
@@ -40,27 +40,10 @@ const PREDICT_PLANAR = 1;
  * The scenario passed in is not changed.
  */
 export function packHeightmaps(scenario) {
-  const terrain = scenario?.terrain;
-  const heightmaps = terrain?.heightmaps;
-  if (typeof terrain !== 'object' || Array.isArray(terrain) || !Array.isArray(heightmaps)) return null;
-  const blocks = [];
-  const packed = heightmaps.map((field, index) => {
-    if (typeof field !== 'object' || field === null || Array.isArray(field)) return field;
-    const replaced = {};
-    const heights = packHeights(field.heights);
-    if (heights) {
-      blocks.push(block(index, KIND_HEIGHTS, heights));
-      replaced.heights = null;
-    }
-    const png = packPng(field.png);
-    if (png) {
-      blocks.push(block(index, KIND_PNG, png));
-      replaced.png = null;
-    }
-    return Object.keys(replaced).length ? { ...field, ...replaced } : field;
-  });
-  if (!blocks.length) return null;
-  return { scenario: { ...scenario, terrain: { ...terrain, heightmaps: packed } }, blocks: concat(blocks) };
+  return packTerrainList(scenario, 'heightmaps', (field) => [
+    { kind: KIND_HEIGHTS, field: 'heights', body: packHeights(field.heights) },
+    { kind: KIND_PNG, field: 'png', body: packPng(field.png) },
+  ]);
 }
 
 /**

@@ -18,7 +18,7 @@
 //     face: 3 zigzag varints: a less the previous face's a, b − a, c − a.
 //   The lines are joined by "\n".
 
-import { Writer, block, concat, corrupt, unzigzag, zigzag } from './share_blocks.js';
+import { Writer, corrupt, packTerrainList, unzigzag, zigzag } from './share_blocks.js';
 
 /** Most characters of all the meshes' `obj` text unpacked from one link: a scenario document's size limit (docs/scenario-format.md#limits). */
 export const MAX_OBJ_CHARS = 16 * 1024 * 1024;
@@ -40,19 +40,7 @@ const FACE = /^f ([1-9][0-9]{0,9}) ([1-9][0-9]{0,9}) ([1-9][0-9]{0,9})$/;
  * The scenario passed in is not changed.
  */
 export function packMeshes(scenario) {
-  const terrain = scenario?.terrain;
-  const meshes = terrain?.meshes;
-  if (typeof terrain !== 'object' || Array.isArray(terrain) || !Array.isArray(meshes)) return null;
-  const blocks = [];
-  const packed = meshes.map((mesh, index) => {
-    if (typeof mesh !== 'object' || mesh === null || Array.isArray(mesh)) return mesh;
-    const body = packObj(mesh.obj);
-    if (!body) return mesh;
-    blocks.push(block(index, KIND_OBJ, body));
-    return { ...mesh, obj: null };
-  });
-  if (!blocks.length) return null;
-  return { scenario: { ...scenario, terrain: { ...terrain, meshes: packed } }, blocks: concat(blocks) };
+  return packTerrainList(scenario, 'meshes', (mesh) => [{ kind: KIND_OBJ, field: 'obj', body: packObj(mesh.obj) }]);
 }
 
 /**

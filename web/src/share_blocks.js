@@ -47,6 +47,32 @@ export function readBlocks(scenario, bytes, kinds, fill) {
   return null;
 }
 
+/**
+ * The scenario with the fields of the objects in scenario.terrain[list] that
+ * pack set to null, and the blocks that hold them: { scenario, blocks:
+ * Uint8Array }, or null when none packs. packItem(object) gives
+ * [{ kind, field, body }], body null for a field that does not pack. The
+ * scenario passed in is not changed.
+ */
+export function packTerrainList(scenario, list, packItem) {
+  const terrain = scenario?.terrain;
+  const items = terrain?.[list];
+  if (typeof terrain !== 'object' || Array.isArray(terrain) || !Array.isArray(items)) return null;
+  const blocks = [];
+  const packed = items.map((item, index) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+    const replaced = {};
+    for (const { kind, field, body } of packItem(item)) {
+      if (!body) continue;
+      blocks.push(block(index, kind, body));
+      replaced[field] = null;
+    }
+    return Object.keys(replaced).length ? { ...item, ...replaced } : item;
+  });
+  if (!blocks.length) return null;
+  return { scenario: { ...scenario, terrain: { ...terrain, [list]: packed } }, blocks: concat(blocks) };
+}
+
 /** One block: index, kind, body (Uint8Array). */
 export function block(index, kind, body) {
   const out = new Writer(16 + body.length);
