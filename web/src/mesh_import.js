@@ -1,8 +1,10 @@
 // An OBJ mesh imported as the terrain: by the editor's Load button or dropped
 // on the view. The text becomes one mesh embedded in the scenario
 // (terrain.meshes[0].obj, so Save and Share keep one self-contained file),
-// read in metres, its lowest point at z = 0, its west edge 1 m behind the
-// robot's start and centred on it across. The file's up axis is taken to be
+// read in metres, its lowest point at z = 0, its vertices starting 1 m
+// behind the robot's start and centred on it across (the outermost 0.5 %
+// aside, so that a ground plane reaching far beyond a scanned patch leaves
+// the robot at the patch). The file's up axis is taken to be
 // the thinner of its y and z extents (a terrain patch is wide and flat), so
 // files from y-up tools stand the right way. Robot, control, simulation and
 // materials are kept.
@@ -11,22 +13,27 @@ import { formatIssues } from './issues.js';
 /** Largest OBJ text the app embeds (bytes): the scenario document's limit is 16 MiB. */
 export const MAX_OBJ_BYTES = 15 * 1024 * 1024;
 
-/** Bounds of the OBJ text's vertices ({ min: [x, y, z], max, count }), or null when it has none. */
+/** Share of the vertices left out at the west (and each across) end when placing: a far-reaching ground plane's few vertices. */
+export const PLACE_QUANTILE = 0.005;
+
+/**
+ * Bounds of the OBJ text's vertices ({ min: [x, y, z], max, count, low, high }:
+ * `low` and `high` leave out the PLACE_QUANTILE share at each end, per axis),
+ * or null when it has none.
+ */
 export function objBounds(text) {
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  let count = 0;
+  const coords = [[], [], []];
   const vertex = /^v[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)/gm;
   for (let m = vertex.exec(text); m; m = vertex.exec(text)) {
     const p = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (!p.every(Number.isFinite)) continue;  // the core names the bad vertex
-    for (let k = 0; k < 3; k++) {
-      min[k] = Math.min(min[k], p[k]);
-      max[k] = Math.max(max[k], p[k]);
-    }
-    count += 1;
+    for (let k = 0; k < 3; k++) coords[k].push(p[k]);
   }
-  return count ? { min, max, count } : null;
+  const count = coords[0].length;
+  if (!count) return null;
+  const sorted = coords.map((c) => Float64Array.from(c).sort());
+  const at = (q) => sorted.map((c) => c[Math.min(count - 1, Math.floor(q * count))]);
+  return { min: at(0), max: sorted.map((c) => c[count - 1]), count, low: at(PLACE_QUANTILE), high: at(1 - PLACE_QUANTILE) };
 }
 
 const round = (v) => Math.round(v * 1e6) / 1e6 + 0;
@@ -35,9 +42,12 @@ const round = (v) => Math.round(v * 1e6) / 1e6 + 0;
 export function scenarioWithMesh(scenario, bounds, obj, name) {
   const [x, y] = scenario.robot?.pose?.position ?? [0, 0];
   const { min, max } = bounds;
+  const [low, high] = [bounds.low ?? min, bounds.high ?? max];
   const up = max[2] - min[2] <= max[1] - min[1] ? 'z' : 'y';
-  // Ground x, y and height of the file's extremes for that up axis.
-  const [gx0, gy0, gy1, low] = up === 'z' ? [min[0], min[1], max[1], min[2]] : [min[0], -max[2], -min[2], min[1]];
+  // For that up axis: where the vertices begin along ground x (the westmost
+  // few aside), their middle across (ground y) and the lowest height.
+  const [gx0, gyMid, lowest] =
+    up === 'z' ? [low[0], (low[1] + high[1]) / 2, min[2]] : [low[0], -(low[2] + high[2]) / 2, min[1]];
   const out = structuredClone(scenario);
   out.name = `${scenario.robot?.preset ?? 'robot'} on ${name}`;
   out.description = `Terrain imported from ${name}: an OBJ mesh in metres, ${up} up.`;
@@ -46,7 +56,7 @@ export function scenarioWithMesh(scenario, bounds, obj, name) {
     meshes: [
       {
         obj,
-        offset: [round(x - 1 - gx0), round(y - (gy0 + gy1) / 2), round(-low)],
+        offset: [round(x - 1 - gx0), round(y - gyMid), round(-lowest)],
         up,
         ...(scenario.terrain?.materials && !scenario.terrain.materials.default ? { material: Object.keys(scenario.terrain.materials)[0] } : {}),
       },
@@ -71,7 +81,7 @@ export async function importMesh({ doc, client, banners }, file) {
       doc.replace(`import ${file.name}`, scenario, { restart: true, loaded: true, owned: true });
       banners.show(
         `Imported ${file.name} as a mesh of ${bounds.count} vertices, ${mesh.up} up, in metres: its lowest point at z = 0, ` +
-          'its west edge 1 m behind the robot. Its offset, scale, yaw and up are in the saved scenario (Save).',
+          'its vertices starting 1 m behind the robot and centred on it across (the outermost 0.5 % aside). Its offset, scale, yaw and up are in the saved scenario (Save).',
         'info',
       );
     },
