@@ -6,8 +6,14 @@
 //    cells, bumps of ±5 cm), steps per second (the median of 5 runs, flat and
 //    rough in turns, so that a change of machine load hits both) and the
 //    rough/flat ratio.
+//  - meshes: a 1000 × 499-square grid mesh (998 000 triangles) built with
+//    makeTriMesh, alone and inside a 100 m ground plane of 8 triangles; and
+//    rocker8 and articulated6 driving on flat ground, on a bumpy 7.5 × 3.6 m
+//    patch of 0.06 m triangles (an OBJ mesh, as a scan gives one) and on that
+//    patch inside the ground plane, steps per second (medians of 5, in turns).
 // Prints one JSON object to stdout. Options: --steps=N (default 20000).
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +23,7 @@
 
 #include "scenario/scenario.h"
 #include "sim/simulation.h"
+#include "terrain/trimesh.h"
 
 #if !defined(__EMSCRIPTEN__)
 #include <sys/resource.h>
@@ -75,6 +82,75 @@ std::string scenarioText(const std::string& preset, bool rough) {
   return R"({"format": "roverlab-scenario", "version": 1, "terrain": )" + terrain +
          R"(, "robot": {"preset": ")" + preset +
          R"(", "pose": {"position": [0, 0]}}, "control": {"wheel_speed": 2}})";
+}
+
+// A grid mesh of nx × ny squares of side `cell` (m) from (x0, y0), heights
+// bump(i, j, amplitude), diagonals alternating; with `plane`, eight triangles
+// around it out to 100 m, 1 mm apart from it, at its lowest height.
+void gridMesh(int nx, int ny, double cell, double x0, double y0, double amplitude, bool plane,
+              std::vector<Vec3>& v, std::vector<std::array<int, 3>>& t) {
+  double low = 0;
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i) {
+      v.emplace_back(x0 + i * cell, y0 + j * cell, bump(i, j, amplitude));
+      low = std::min(low, v.back().z());
+    }
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const int a = j * (nx + 1) + i, b = a + 1, c = a + nx + 2, d = a + nx + 1;
+      if ((i + j) % 2) {
+        t.push_back({a, b, c});
+        t.push_back({a, c, d});
+      } else {
+        t.push_back({a, b, d});
+        t.push_back({b, c, d});
+      }
+    }
+  if (!plane) return;
+  const double g = 0.001, far = 100, x1 = x0 + nx * cell, y1 = y0 + ny * cell;
+  const int s = static_cast<int>(v.size());
+  v.insert(v.end(),
+           {Vec3(x0 - g, y0 - g, low), Vec3(x1 + g, y0 - g, low), Vec3(x1 + g, y1 + g, low),
+            Vec3(x0 - g, y1 + g, low), Vec3(x0 - far, y0 - far, low), Vec3(x1 + far, y0 - far, low),
+            Vec3(x1 + far, y1 + far, low), Vec3(x0 - far, y1 + far, low)});
+  for (int k = 0; k < 4; ++k) {
+    const int a = s + k, b = s + (k + 1) % 4;
+    t.push_back({a, a + 4, b + 4});
+    t.push_back({a, b + 4, b});
+  }
+}
+
+// The scenario of `preset` on the bumpy patch (with or without its ground plane), as OBJ text.
+std::string meshScenarioText(const std::string& preset, bool plane) {
+  std::vector<Vec3> v;
+  std::vector<std::array<int, 3>> t;
+  gridMesh(125, 60, 0.06, -1.5, -1.8, 0.04, plane, v, t);
+  std::string obj;
+  char buf[96];
+  for (const Vec3& p : v) {
+    std::snprintf(buf, sizeof buf, "v %.4f %.4f %.4f\\n", p.x(), p.y(), p.z());
+    obj += buf;
+  }
+  for (const std::array<int, 3>& f : t) {
+    std::snprintf(buf, sizeof buf, "f %d %d %d\\n", f[0] + 1, f[1] + 1, f[2] + 1);
+    obj += buf;
+  }
+  return R"({"format": "roverlab-scenario", "version": 1, "terrain": {"meshes": [{"obj": ")" + obj +
+         R"("}]}, "robot": {"preset": ")" + preset +
+         R"(", "pose": {"position": [0, 0]}}, "control": {"wheel_speed": 2}})";
+}
+
+// Seconds to build (makeTriMesh) the 1000 × 499-square mesh, with or without its ground plane.
+double meshBuildSeconds(bool plane, long& triangles, std::string& error) {
+  std::vector<Vec3> v;
+  std::vector<std::array<int, 3>> t;
+  gridMesh(1000, 499, 0.05, 0, 0, 0.2, plane, v, t);
+  triangles = static_cast<long>(t.size());
+  const Clock::time_point t0 = Clock::now();
+  Expected<TriMesh> mesh = makeTriMesh(std::move(v), std::move(t), -2);
+  const double seconds = since(t0);
+  if (!mesh) error += mesh.message();
+  return seconds;
 }
 
 // Steps per second of `steps` steps (after 500 to settle).
@@ -152,6 +228,42 @@ int main(int argc, char** argv) {
         (errorFlat + errorRough).c_str());
     std::fflush(stdout);
   }
-  std::printf("\n  ]\n}\n");
+  std::printf("\n  ],\n  \"meshes\": {\n    \"build\": [");
+  for (int plane = 0; plane < 2; ++plane) {
+    long triangles = 0;
+    std::string error;
+    const double seconds = meshBuildSeconds(plane, triangles, error);
+    std::printf(
+        "%s\n      {\"mesh\": \"%s\", \"triangles\": %ld, \"seconds\": %.4f, \"error\": "
+        "\"%s\"}",
+        plane ? "," : "",
+        plane ? "1000 x 499 squares in a 100 m ground plane" : "1000 x 499 squares", triangles,
+        seconds, error.c_str());
+    std::fflush(stdout);
+  }
+  std::printf("\n    ],\n    \"speed\": [");
+  for (int p = 0; p < 2; ++p) {
+    std::string errors[3];
+    const std::string texts[3] = {scenarioText(presets[p], false),
+                                  meshScenarioText(presets[p], false),
+                                  meshScenarioText(presets[p], true)};
+    std::vector<double> runs[3];
+    for (int run = 0; run < 5; ++run)
+      for (int k = 0; k < 3; ++k) runs[k].push_back(stepsPerSecond(texts[k], steps, errors[k]));
+    double median[3];
+    for (int k = 0; k < 3; ++k) {
+      std::sort(runs[k].begin(), runs[k].end());
+      median[k] = runs[k][2];
+    }
+    std::printf(
+        "%s\n      {\"preset\": \"%s\", \"steps\": %ld, \"runs\": 5, \"flat_steps_per_s\": "
+        "%.0f, \"patch_steps_per_s\": %.0f, \"patch_in_plane_steps_per_s\": %.0f, "
+        "\"patch_over_flat\": %.3f, \"patch_in_plane_over_flat\": %.3f, \"error\": \"%s\"}",
+        p ? "," : "", presets[p], steps, median[0], median[1], median[2],
+        median[0] > 0 ? median[1] / median[0] : 0.0, median[0] > 0 ? median[2] / median[0] : 0.0,
+        (errors[0] + errors[1] + errors[2]).c_str());
+    std::fflush(stdout);
+  }
+  std::printf("\n    ]\n  }\n}\n");
   return 0;
 }
