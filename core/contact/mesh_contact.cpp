@@ -1,6 +1,7 @@
 #include "contact/mesh_contact.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace roverlab {
@@ -10,19 +11,43 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   std::vector<SurfaceHit>& all = scratch.hits;
   all.clear();
   if (centre.z() - radius > m.box.max.z() || centre.z() + radius < m.box.min.z()) return;
+  Vec3 v[4];
+  SurfaceHit h;
+  const long triangles = m.triangleCount();
+  // The near list holds the features within (1 + kNearListMargin)·radius of
+  // its centre, each with a plane it lies behind (as a heightfield's
+  // triangles), and whether any feature's cell came near it in plan (the
+  // surface may then be above a centre deeper than the radius).
   const NearList* list =
       nearList(scratch, &m, centre, radius, [&](const Vec3& c, double r, NearList& l) {
         m.featuresNearSphere(c, r, scratch.features);
-        if (scratch.features.size() > l.items.capacity()) return false;
-        l.items.assign(scratch.features.begin(), scratch.features.end());
+        l.candidates = !scratch.features.empty();
+        for (int f : scratch.features) {
+          // Walls as open polygons here: a centre behind one may come out in front.
+          if (f < triangles) {
+            m.triangle(f, v);
+            const std::array<int, 3>& k = m.triangles[f];
+            const long ids[3] = {k[0], k[1], k[2]};
+            if (!hitOf(f, v, 3, triangleNormal(v), c, r, false, h, ids)) continue;
+          } else {
+            m.wall(f - triangles, v);
+            const Vec3 n = (v[0] - v[1]).cross(Vec3::UnitZ()).normalized();
+            if (!hitOf(f, v, 4, n, c, r, false, h)) continue;
+          }
+          if (l.items.size() + 1 > l.items.capacity() || l.planes.size() + 4 > l.planes.capacity())
+            return false;
+          l.items.push_back(f);
+          l.planes.insert(l.planes.end(),
+                          {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest)});
+        }
         return true;
       });
-  const std::vector<int>* near = list ? &list->items : nullptr;
-  if (!near) {
+  bool anyNear = list && list->candidates;
+  if (!list) {
     m.featuresNearSphere(centre, radius, scratch.features);
-    near = &scratch.features;
+    anyNear = !scratch.features.empty();
   }
-  if (near->empty()) return;
+  if (!anyNear) return;
   // A centre under the surface: one contact, through the plane of the
   // triangle above it (the signed distance, as for a centre inside a piece).
   double ground;
@@ -32,11 +57,18 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
     out.push_back(underSurface(under, centre, ground, up));
     return;
   }
-  Vec3 v[4];
-  SurfaceHit h;
-  const long triangles = m.triangleCount();
+  const std::vector<int>& near = list ? list->items : scratch.features;
+  // A feature whose plane bound keeps it `radius` or farther (with a margin of
+  // 1e-9 r for its rounding) is passed over.
+  const double reach = radius * (1 + 1e-9);
+  const double* plane = list ? list->planes.data() : nullptr;
   const double r2 = radius * radius;
-  for (int f : *near) {
+  for (size_t at = 0; at < near.size(); ++at) {
+    const int f = near[at];
+    if (plane) {
+      const double* p = plane + 4 * at;
+      if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
+    }
     if (f < triangles) {
       m.triangle(f, v);
       // The triangle's bounds out of reach (as a heightfield's cells are culled).

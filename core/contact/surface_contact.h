@@ -55,6 +55,9 @@ struct NearList {
   double radius = 0.0;            ///< the query radius it serves (m)
   long used = 0;                  ///< SurfaceScratch::uses when last used
   bool fits = false;              ///< false: the items did not fit (the caller searches)
+  /// mesh: some feature's grid cell came near the wider sphere (the caller
+  /// then looks for the surface above the centre)
+  bool candidates = false;
   std::vector<int> items;  ///< heightfield: triangle (2i + upper, j) pairs; mesh: feature ids
   /// heightfield: for each listed triangle, kNearListPlanes numbers: a plane
   /// it lies behind, found from `centre` (unit normal x, y, z towards the
@@ -62,7 +65,9 @@ struct NearList {
   /// distance from the triangle, so a query passes over the triangles that
   /// bound keeps out of reach; then the triangle's own plane (unit upward
   /// normal x, y, z, then the height of its cell's corner (i, j) in m), so a
-  /// query reads no heights for the triangles it rejects by their plane
+  /// query reads no heights for the triangles it rejects by their plane.
+  /// mesh: for each listed feature, 4 numbers: a plane it lies behind, found
+  /// likewise
   std::vector<double> planes;
 };
 
@@ -110,6 +115,7 @@ const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec
   }
   oldest->items.clear();
   oldest->planes.clear();
+  oldest->candidates = false;
   oldest->used = ++scratch.uses;
   oldest->surface = surface;
   oldest->centre = centre;
