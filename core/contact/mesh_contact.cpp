@@ -52,8 +52,13 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   // triangle above it (the signed distance, as for a centre inside a piece).
   double ground;
   Vec3 up;
-  long under = -1;
-  if (m.surfaceAt(centre.x(), centre.y(), ground, up, &under, centre.z()) && centre.z() < ground) {
+  long under = list ? list->below : -1;
+  bool over = under >= 0 && m.heightOn(under, centre.x(), centre.y(), ground, up);
+  if (!over) {
+    over = m.surfaceAt(centre.x(), centre.y(), ground, up, &under);
+    if (list) list->below = over ? under : -1;
+  }
+  if (over && centre.z() < ground) {
     out.push_back(underSurface(under, centre, ground, up));
     return;
   }

@@ -58,6 +58,9 @@ struct NearList {
   /// mesh: some feature's grid cell came near the wider sphere (the caller
   /// then looks for the surface above the centre)
   bool candidates = false;
+  /// mesh: the triangle under the last query's centre, or -1 (a cache of
+  /// TriMesh::surfaceAt: a wheel stays over one triangle for many steps)
+  mutable long below = -1;
   std::vector<int> items;  ///< heightfield: triangle (2i + upper, j) pairs; mesh: feature ids
   /// heightfield: for each listed triangle, kNearListPlanes numbers: a plane
   /// it lies behind, found from `centre` (unit normal x, y, z towards the
@@ -116,6 +119,7 @@ const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec
   oldest->items.clear();
   oldest->planes.clear();
   oldest->candidates = false;
+  oldest->below = -1;
   oldest->used = ++scratch.uses;
   oldest->surface = surface;
   oldest->centre = centre;

@@ -300,12 +300,27 @@ void TriMesh::featuresNearSphere(const Vec3& centre, double radius, std::vector<
   }
 }
 
-bool TriMesh::surfaceAt(double x, double y, double& z, Vec3& normal, long* triangle,
-                        double above) const {
-  if (x < box.min.x() || y < box.min.y() || x > box.max.x() || y > box.max.y()) return false;
+bool TriMesh::heightOn(long t, double x, double y, double& z, Vec3& normal) const {
+  Vec3 v[3];
+  triangle(t, v);
   // On a shared edge both triangles give the same height; a point within
   // 1e-12 of the coordinates of an edge counts as on it.
   const double tol = 1e-12 * std::max({1.0, std::abs(x), std::abs(y)});
+  for (int e = 0; e < 3; ++e) {
+    const Vec3 &a = v[e], &b = v[(e + 1) % 3];
+    const double ex = b.x() - a.x(), ey = b.y() - a.y();
+    const double side = ex * (y - a.y()) - ey * (x - a.x());  // edge length × distance
+    if (side < 0 && side * side > tol * tol * (ex * ex + ey * ey)) return false;
+  }
+  const Vec3 n = (v[1] - v[0]).cross(v[2] - v[0]).normalized();
+  z = v[0].z() - (n.x() * (x - v[0].x()) + n.y() * (y - v[0].y())) / n.z();
+  normal = n;
+  return true;
+}
+
+bool TriMesh::surfaceAt(double x, double y, double& z, Vec3& normal, long* triangle,
+                        double above) const {
+  if (x < box.min.x() || y < box.min.y() || x > box.max.x() || y > box.max.y()) return false;
   for (const MeshGridLevel& g : levels) {
     int i0, i1, j0, j1;
     if (!cellsNear(g, PlanBox{x, y, x, y}, i0, i1, j0, j1)) continue;
@@ -316,22 +331,9 @@ bool TriMesh::surfaceAt(double x, double y, double& z, Vec3& normal, long* trian
         if (g.cellTop[c] + 1e-6 * (1 + std::abs(g.cellTop[c])) < above) continue;
         for (int k = g.cellStart[c]; k < g.cellStart[c + 1]; ++k) {
           const long f = g.cellFeatures[k];
-          if (f >= triangleCount()) continue;  // a wall
-          Vec3 v[3];
-          this->triangle(f, v);
-          bool inside = true;
-          for (int e = 0; e < 3 && inside; ++e) {
-            const Vec3 &a = v[e], &b = v[(e + 1) % 3];
-            const double ex = b.x() - a.x(), ey = b.y() - a.y();
-            const double side = ex * (y - a.y()) - ey * (x - a.x());  // edge length × distance
-            inside = side >= 0 || side * side <= tol * tol * (ex * ex + ey * ey);
-          }
-          if (!inside) continue;
-          const Vec3 n = (v[1] - v[0]).cross(v[2] - v[0]).normalized();
-          const double h = v[0].z() - (n.x() * (x - v[0].x()) + n.y() * (y - v[0].y())) / n.z();
-          // Triangles do not overlap in plan: the first that holds (x, y) is the
-          // surface there (on a shared edge, either gives its height).
-          z = h, normal = n;
+          // Triangles do not overlap in plan: the first that holds (x, y) is
+          // the surface there (on a shared edge, either gives its height).
+          if (f >= triangleCount() || !heightOn(f, x, y, z, normal)) continue;  // walls skipped
           if (triangle) *triangle = f;
           return true;
         }

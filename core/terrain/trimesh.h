@@ -78,6 +78,9 @@ struct TriMesh {
   /// they cover (x, y), the surface there is below `above` and the answer is false.
   bool surfaceAt(double x, double y, double& z, Vec3& normal, long* triangle = nullptr,
                  double above = -INFINITY) const;
+  /// The height at (x, y) of triangle t's plane and its upward unit normal;
+  /// false when t does not hold (x, y) in plan (within 1e-12 of the coordinates).
+  bool heightOn(long t, double x, double y, double& z, Vec3& normal) const;
 };
 
 /// A mesh from vertices (m) and triangles (vertex indices, either winding):
