@@ -97,3 +97,39 @@ TEST_CASE("near lists give the contacts of a fresh search", "[contact][heightfie
     CHECK(contacts > 10000);  // the walk mostly touches the surfaces
   }
 }
+
+TEST_CASE("near lists give the contact of a fresh search for a centre under the surface",
+          "[contact][heightfield][mesh]") {
+  // A centre drifting through the rough grid's surface (heights ±3 cm), so
+  // that it passes under it and over it and from triangle to triangle: the
+  // mesh keeps the triangle under the centre with its near list.
+  const std::vector<float> h = roughHeights(12);
+  const Heightfield field =
+      makeHeightfield(0, 0, kCell, kCell, kCells + 1, kCells + 1, h, -1).value();
+  const TriMesh mesh = meshOf(h, 2.0);
+  SurfaceScratch kept = keeping(3, 2048);
+  std::mt19937 rng(6);
+  std::uniform_real_distribution<double> step(-2e-3, 2e-3), jump(0.2, 3.8), depth(-0.05, 0.05);
+  Vec3 centre(1.0, 1.0, 0.0);
+  long under = 0;
+  for (int k = 0; k < 20000; ++k) {
+    if (k % 400 == 0)
+      centre = Vec3(jump(rng), 0.5 * jump(rng), depth(rng));
+    else
+      centre += Vec3(step(rng), step(rng), 0.5 * step(rng));
+    for (int surface = 0; surface < 2; ++surface) {
+      std::vector<SurfaceHit> a, b;
+      SurfaceScratch fresh;
+      if (surface == 0) {
+        heightfieldSphereHits(field, centre, 0.19, kept, a);
+        heightfieldSphereHits(field, centre, 0.19, fresh, b);
+      } else {
+        meshSphereHits(mesh, centre, 0.19, kept, a);
+        meshSphereHits(mesh, centre, 0.19, fresh, b);
+      }
+      requireSame(a, b);
+      under += !a.empty() && a[0].distance < 0;
+    }
+  }
+  CHECK(under > 5000);  // the walk is often under the surface
+}
