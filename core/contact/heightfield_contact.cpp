@@ -325,8 +325,7 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   const int cx = f.cellsX(), cy = f.cellsY();
   const auto wallHit = [&](long w) {
     f.wall(w, v);
-    const Vec3 n = (v[0] - v[1]).cross(Vec3::UnitZ()).normalized();  // outward
-    if (hitOf(tri + w, v, 4, n, centre, radius, true, h)) all.push_back(h);
+    if (hitOf(tri + w, v, 4, wallNormal(v), centre, radius, true, h)) all.push_back(h);
   };
   if (j0 == 0 && centre.y() < f.originY)
     for (int i = i0; i <= i1; ++i) wallHit(i);

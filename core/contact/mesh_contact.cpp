@@ -31,8 +31,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
             if (!hitOf(f, v, 3, triangleNormal(v), c, r, false, h, ids)) continue;
           } else {
             m.wall(f - triangles, v);
-            const Vec3 n = (v[0] - v[1]).cross(Vec3::UnitZ()).normalized();
-            if (!hitOf(f, v, 4, n, c, r, false, h)) continue;
+            if (!hitOf(f, v, 4, wallNormal(v), c, r, false, h)) continue;
           }
           if (l.items.size() + 1 > l.items.capacity() || l.planes.size() + 4 > l.planes.capacity())
             return false;
@@ -99,8 +98,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
       if (hitOf(f, v, 3, n.normalized(), centre, radius, false, h, ids)) all.push_back(h);
     } else {
       m.wall(f - triangles, v);
-      const Vec3 n = (v[0] - v[1]).cross(Vec3::UnitZ()).normalized();  // outward
-      if (hitOf(f, v, 4, n, centre, radius, true, h)) all.push_back(h);
+      if (hitOf(f, v, 4, wallNormal(v), centre, radius, true, h)) all.push_back(h);
     }
   }
   // Points this close are one point: welded vertices are exact, so points on

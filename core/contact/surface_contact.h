@@ -149,6 +149,10 @@ inline Vec3 triangleNormal(const Vec3 v[3]) {
   return (v[1] - v[0]).cross(v[2] - v[0]).normalized();
 }
 
+/// The outward unit normal of a wall (vertices as Heightfield::wall and
+/// TriMesh::wall give them: its top edge first, counter-clockwise from outside).
+inline Vec3 wallNormal(const Vec3 v[4]) { return (v[0] - v[1]).cross(Vec3::UnitZ()).normalized(); }
+
 /// Every hit of the query, as the hits that may make a hit a ghost
 /// (isSurfaceGhost's `candidates`): calls visit(t) for each until it returns true.
 struct AllSurfaceHits {

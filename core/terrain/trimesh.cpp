@@ -120,15 +120,18 @@ void buildGrid(TriMesh& m, double typicalEdge) {
   const double extent = std::max(m.box.max.x() - m.box.min.x(), m.box.max.y() - m.box.min.y());
   const double cell0 = std::max({typicalEdge, 1e-9 * extent, 1e-9});
   std::vector<PlanBox> boxes(features);
+  std::vector<float> tops(features);  // each feature's highest point (m)
   std::vector<int> level(features);
   int levels = 1;
   Vec3 v[4];
   for (long f = 0; f < features; ++f) {
+    const int corners = f < m.triangleCount() ? 3 : 2;  // a wall's top edge
     if (f < m.triangleCount())
       m.triangle(f, v);
     else
       m.wall(f - m.triangleCount(), v);
-    boxes[f] = planBox(v, f < m.triangleCount() ? 3 : 2);
+    boxes[f] = planBox(v, corners);
+    tops[f] = static_cast<float>(std::max({v[0].z(), v[1].z(), v[corners - 1].z()}));
     const double size = std::max(boxes[f].x1 - boxes[f].x0, boxes[f].y1 - boxes[f].y0);
     int k = 0;
     for (double c = cell0; size > 2 * c && k < 30; c *= 4) ++k;
@@ -165,12 +168,7 @@ void buildGrid(TriMesh& m, double typicalEdge) {
     int i0, i1, j0, j1;
     cellsOf(g, PlanBox{b.x0, b.y0, b.x0, b.y0}, i0, i1, j0, j1);
     home[f] = static_cast<size_t>(j0) * g.gx + i0;
-    if (f < m.triangleCount())
-      m.triangle(f, v);
-    else
-      m.wall(f - m.triangleCount(), v);
-    for (int k = 0; k < (f < m.triangleCount() ? 3 : 2); ++k)
-      g.cellTop[home[f]] = std::max(g.cellTop[home[f]], static_cast<float>(v[k].z()));
+    g.cellTop[home[f]] = std::max(g.cellTop[home[f]], tops[f]);
     ++g.cellStart[home[f] + 1];
   }
   std::vector<std::vector<int>> fill(levels);

@@ -124,27 +124,41 @@ function tooLarge(path) {
 function packObj(obj) {
   if (typeof obj !== 'string' || obj.length > MAX_OBJ_CHARS) return null;
   const lines = obj.split('\n');
+  const vertices = lines.map((line) => VERTEX.exec(line));
   // The fewest fraction digits that write every vertex coordinate exactly.
   let digits = 0;
-  for (const line of lines) {
-    const m = VERTEX.exec(line);
-    if (!m) continue;
-    for (let i = 1; i <= 3; i++) {
+  for (const m of vertices) {
+    for (let i = 1; m && i <= 3; i++) {
       const dot = m[i].indexOf('.');
       if (dot >= 0 && !/e/i.test(m[i])) digits = Math.max(digits, m[i].length - dot - 1);
     }
   }
   if (digits > MAX_DIGITS) return null;
   const scale = POW10[digits];
-  const kinds = lines.map((line) => lineKind(line, scale));
+  // Each line's kind and its three integers: a vertex's k or a face's indices,
+  // packed only when they unpack to the same text.
+  const values = new Array(lines.length).fill(null);
+  const kinds = lines.map((line, n) => {
+    const v = vertices[n];
+    if (v) {
+      const k = [v[1], v[2], v[3]].map((t) => Math.round(Number(t) * scale));
+      if (!k.every((c, i) => Math.abs(c) < LIMIT && String(c / scale) === v[i + 1])) return RUN_TEXT;
+      values[n] = k;
+      return RUN_VERTICES;
+    }
+    const f = FACE.exec(line);
+    if (!f) return RUN_TEXT;
+    const k = [f[1], f[2], f[3]].map(Number);
+    if (!k.every((c) => c < LIMIT)) return RUN_TEXT;
+    values[n] = k;
+    return RUN_FACES;
+  });
   if (!kinds.some((k) => k !== RUN_TEXT)) return null;
   const out = new Writer(16 + obj.length);
   const encoder = new TextEncoder();
   out.varint(lines.length);
   out.byte(digits);
-  let x = 0;
-  let y = 0;
-  let z = 0;
+  let vertex = [0, 0, 0];
   let a = 0;
   for (let n = 0; n < lines.length;) {
     let end = n + 1;
@@ -152,38 +166,21 @@ function packObj(obj) {
     out.byte(kinds[n]);
     out.varint(end - n);
     for (; n < end; n++) {
+      const k = values[n];
       if (kinds[n] === RUN_TEXT) {
         const bytes = encoder.encode(lines[n]);
         out.varint(bytes.length);
         out.append(bytes);
       } else if (kinds[n] === RUN_VERTICES) {
-        const [, sx, sy, sz] = VERTEX.exec(lines[n]);
-        const [kx, ky, kz] = [sx, sy, sz].map((t) => Math.round(Number(t) * scale));
-        out.varint(zigzag(kx - x));
-        out.varint(zigzag(ky - y));
-        out.varint(zigzag(kz - z));
-        [x, y, z] = [kx, ky, kz];
+        for (let i = 0; i < 3; i++) out.varint(zigzag(k[i] - vertex[i]));
+        vertex = k;
       } else {
-        const [, fa, fb, fc] = FACE.exec(lines[n]).map(Number);
-        out.varint(zigzag(fa - a));
-        out.varint(zigzag(fb - fa));
-        out.varint(zigzag(fc - fa));
-        a = fa;
+        out.varint(zigzag(k[0] - a));
+        out.varint(zigzag(k[1] - k[0]));
+        out.varint(zigzag(k[2] - k[0]));
+        a = k[0];
       }
     }
   }
   return out.bytes();
-}
-
-// How a line packs: as a vertex or a face when it unpacks to the same text.
-function lineKind(line, scale) {
-  const v = VERTEX.exec(line);
-  if (v) {
-    const k = [v[1], v[2], v[3]].map((t) => Math.round(Number(t) * scale));
-    if (k.every((c, i) => Math.abs(c) < LIMIT && String(c / scale) === v[i + 1])) return RUN_VERTICES;
-    return RUN_TEXT;
-  }
-  const f = FACE.exec(line);
-  if (f && [f[1], f[2], f[3]].every((t) => Number(t) < LIMIT)) return RUN_FACES;
-  return RUN_TEXT;
 }
