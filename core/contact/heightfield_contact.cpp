@@ -80,6 +80,20 @@ void fieldTrianglePlane(const Heightfield& f, int i, int j, int upper, double pl
   plane[0] = mx * perLen, plane[1] = my * perLen, plane[2] = mz * perLen, plane[3] = z00;
 }
 
+// The part of a triangle's hit the ghost rule needs; the rest of its
+// SurfaceHit is made only for the hits kept (surfaceHitOf).
+struct FieldHit {
+  Vec3 closest;        // nearest point of the triangle (m)
+  Vec3 gap;            // the centre − closest (m), for a nearest point on the boundary
+  Vec3 face;           // the triangle's unit upward normal
+  double s;            // the centre's height above the triangle's plane (m), for an inner point
+  double distance;     // from the centre (m)
+  int i, j;            // the triangle's cell
+  signed char upper;   // 0 lower, 1 upper triangle of the cell
+  signed char c0, c1;  // the triangle's corners (0..2) the nearest point is on: an edge
+                       // c0 → c1; a corner c0 with c1 = −1; the inside c0 = −1
+};
+
 // The hit of triangle `upper` of cell (i, j), whose plane is `plane` (as
 // fieldTrianglePlane gives it), with the sphere (centre, radius), r2 =
 // radius²; perDx = 1/dx, perDy = 1/dy (1/m); false when the triangle is
@@ -88,9 +102,9 @@ void fieldTrianglePlane(const Heightfield& f, int i, int j, int upper, double pl
 // the centre on the triangle's plane lies in the triangle when it does in
 // plan (projecting along z keeps a non-vertical plane's orientation), and
 // only edges it lies outside of can hold the nearest point.
-bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const double plane[4],
-                      const Vec3& centre, double radius, double r2, double perDx, double perDy,
-                      SurfaceHit& h) {
+inline bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const double plane[4],
+                             const Vec3& centre, double radius, double r2, double perDx,
+                             double perDy, FieldHit& h) {
   const double dx = f.dx, dy = f.dy;
   const double xlo = f.originX + i * dx, ylo = f.originY + j * dy, z00 = plane[3];
   const double nx = plane[0], ny = plane[1], nz = plane[2];
@@ -105,27 +119,24 @@ bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const doubl
   // above), so a cell rectangle that far in plan is out of reach (the
   // margin, 1e-12 r², keeps every triangle whose distance rounds below r).
   const double fx = rx - s * nx, fy = ry - s * ny, fz = rz - s * nz;  // the foot
-  const double gx = std::max({0.0, -fx, fx - dx}), gy = std::max({0.0, -fy, fy - dy});
+  const double gx = fx < 0 ? -fx : fx > dx ? fx - dx : 0.0;
+  const double gy = fy < 0 ? -fy : fy > dy ? fy - dy : 0.0;
   if (gx * gx + gy * gy >= r2 * (1 + 1e-12) - s * s) return false;
   // The foot's side of each edge in the cell's unit square (> 0 inside):
   // lower (0,0)→(1,0)→(1,1): w, 1 − u, u − w; upper (0,0)→(1,1)→(0,1): w − u, 1 − w, u.
   const double u = fx * perDx, w = fy * perDy;
   const double side[3] = {upper ? w - u : w, upper ? 1 - w : 1 - u, upper ? u : u - w};
-  const long a = static_cast<long>(j) * f.nx + i;
-  const long ids[3] = {a, upper ? a + f.nx + 1 : a + 1, upper ? a + f.nx : a + f.nx + 1};
   if (side[0] > 0 && side[1] > 0 && side[2] > 0) {
     const double d = std::abs(s);
     if (d >= radius) return false;
     h.closest = Vec3(xlo + fx, ylo + fy, z00 + fz);
-    h.face = Vec3(nx, ny, nz);
+    h.s = s;
     h.distance = d;
-    h.normal = d > 1e-12 ? Vec3(std::copysign(1.0, s) * h.face) : h.face;
-    h.boundary = false;
-    h.samples[0] = h.samples[1] = -1;
+    h.c0 = h.c1 = -1;
   } else {
     // The nearest point of the edges the foot is outside of (closestOnPolygon's
     // rule), the corners relative to corner (i, j).
-    const float* row = f.heights.data() + a;
+    const float* row = f.heights.data() + static_cast<long>(j) * f.nx + i;
     const double z11 = row[f.nx + 1], zs = upper ? row[f.nx] : row[1];
     const double cx[3] = {0, dx, upper ? 0 : dx}, cy[3] = {0, upper ? dy : 0, dy};
     const double cz[3] = {0, upper ? z11 - z00 : zs - z00, upper ? zs - z00 : z11 - z00};
@@ -136,8 +147,9 @@ bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const doubl
       const int n = e == 2 ? 0 : e + 1;
       const double ax = cx[n] - cx[e], ay = cy[n] - cy[e], az = cz[n] - cz[e];
       const double px = fx - cx[e], py = fy - cy[e], pz = fz - cz[e];
-      const double t =
-          std::clamp((ax * px + ay * py + az * pz) / (ax * ax + ay * ay + az * az), 0.0, 1.0);
+      // The place along the edge, clamped to [0, 1]: the division only inside.
+      const double along = ax * px + ay * py + az * pz, length2 = ax * ax + ay * ay + az * az;
+      const double t = along < 0 ? 0.0 : along > length2 ? 1.0 : along / length2;
       const double ex = px - t * ax, ey = py - t * ay, ez = pz - t * az;
       const double gap2 = ex * ex + ey * ey + ez * ez;
       if (gap2 < best) {
@@ -150,96 +162,163 @@ bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const doubl
     const double gx2 = rx - qx, gy2 = ry - qy, gz2 = rz - qz;
     const double gap2 = gx2 * gx2 + gy2 * gy2 + gz2 * gz2;
     if (gap2 >= r2) return false;  // before the square root: most edges are out of reach
-    const double d = std::sqrt(gap2);
     h.closest = Vec3(xlo + qx, ylo + qy, z00 + qz);
-    h.face = Vec3(nx, ny, nz);
-    h.distance = d;
-    const double perD = 1 / d;
-    h.normal = d > 1e-12 ? Vec3(gx2 * perD, gy2 * perD, gz2 * perD) : h.face;
-    h.boundary = true;
-    h.samples[0] = ids[c0];
-    h.samples[1] = c1 >= 0 ? ids[c1] : -1;
+    h.gap = Vec3(gx2, gy2, gz2);
+    h.distance = std::sqrt(gap2);
+    h.c0 = static_cast<signed char>(c0);
+    h.c1 = static_cast<signed char>(c1);
   }
-  h.feature = f.triangleId(i, j, upper);
-  h.corners[0] = ids[0], h.corners[1] = ids[1], h.corners[2] = ids[2];
+  h.face = Vec3(nx, ny, nz);
+  h.i = i, h.j = j;
+  h.upper = static_cast<signed char>(upper);
   return true;
 }
 
-// A query's hits by triangle id: a small open-addressed table, so that a
-// hit's ghost check reads only the triangles through its edge or corner.
-class HitTable {
- public:
-  static constexpr int kSlots = 64;  // a power of two; at most 3/4 of it is filled
-  // False when the hits would fill more than 3/4 of the table or one is a wall.
-  bool make(const std::vector<SurfaceHit>& all, long triangles) {
-    all_ = &all;
-    if (all.size() > kSlots * 3 / 4) return false;
-    std::fill(slot_, slot_ + kSlots, -1);
-    for (size_t k = 0; k < all.size(); ++k) {
-      if (all[k].feature >= triangles) return false;
-      int h = hash(all[k].feature);
-      while (slot_[h] >= 0) h = (h + 1) & (kSlots - 1);
-      slot_[h] = static_cast<signed char>(k);
+// The SurfaceHit of a triangle's hit: its feature, normal and vertex ids.
+void surfaceHitOf(const Heightfield& f, const FieldHit& x, SurfaceHit& h) {
+  const long a = static_cast<long>(x.j) * f.nx + x.i;
+  const long ids[3] = {a, x.upper ? a + f.nx + 1 : a + 1, x.upper ? a + f.nx : a + f.nx + 1};
+  const double d = x.distance;
+  h.feature = f.triangleId(x.i, x.j, x.upper);
+  h.closest = x.closest;
+  h.face = x.face;
+  h.distance = d;
+  if (x.c0 < 0) {
+    h.normal = d > 1e-12 ? Vec3(std::copysign(1.0, x.s) * h.face) : h.face;
+    h.boundary = false;
+    h.samples[0] = h.samples[1] = -1;
+  } else {
+    const double perD = 1 / d;
+    h.normal = d > 1e-12 ? Vec3(x.gap.x() * perD, x.gap.y() * perD, x.gap.z() * perD) : h.face;
+    h.boundary = true;
+    h.samples[0] = ids[x.c0];
+    h.samples[1] = x.c1 >= 0 ? ids[x.c1] : -1;
+  }
+  h.corners[0] = ids[0], h.corners[1] = ids[1], h.corners[2] = ids[2];
+}
+
+// Calls visit(i, j, upper, plane) for every triangle the sphere (centre,
+// radius) may reach, with its plane (as fieldTrianglePlane gives it): from
+// the near list when there is one, else from the cells i0..i1, j0..j1 near it.
+template <class Visit>
+void forTrianglesNear(const Heightfield& f, const NearList* near, const Vec3& centre, double radius,
+                      int i0, int i1, int j0, int j1, Visit&& visit) {
+  if (near) {
+    // A triangle's distance from this centre is at least the centre's
+    // height above the plane it lies behind; those that stay `radius` or
+    // farther by that bound (with a margin of 1e-9 r for its rounding) are
+    // passed over: a wheel rolling along its ground barely changes its
+    // height above the planes of the triangles under it.
+    const double reach = radius * (1 + 1e-9);
+    const double* p = near->planes.data();
+    for (size_t k = 0; k < near->items.size(); k += 2, p += kNearListPlanes) {
+      if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
+      const int iu = near->items[k];
+      visit(iu >> 1, near->items[k + 1], iu & 1, p + 4);
     }
+    return;
+  }
+  const double r2 = radius * radius;
+  double plane[4];
+  forCellsNear(f, centre, radius, i0, i1, j0, j1, [&](int i, int j) {
+    if (!cellInReach(f, i, j, centre, r2)) return;
+    for (int upper = 0; upper < 2; ++upper) {
+      fieldTrianglePlane(f, i, j, upper, plane);
+      visit(i, j, upper, plane);
+    }
+  });
+}
+
+// Corner k (0..2) of the lower (upper = 0) and upper triangle of a cell, as
+// sample offsets from its corner (i, j) along x (kCornerI) and y (kCornerJ).
+constexpr int kCornerI[2][3] = {{0, 1, 1}, {0, 1, 0}};
+constexpr int kCornerJ[2][3] = {{0, 0, 1}, {0, 1, 1}};
+
+// The hits of a query by triangle, over the window of cells they lie in, so
+// that a hit's ghost check finds the hits of the triangles through its edge
+// or corner by the grid's topology.
+class FieldHitIndex {
+ public:
+  static constexpr int kSlots = 2048;  // triangles of the largest window indexed
+  // False when the hits' window has more than kSlots triangles.
+  bool make(const FieldHit* hits, int n) {
+    if (n == 0) return true;
+    int i0 = hits[0].i, i1 = i0, j0 = hits[0].j, j1 = j0;
+    for (int k = 1; k < n; ++k) {
+      i0 = std::min(i0, hits[k].i), i1 = std::max(i1, hits[k].i);
+      j0 = std::min(j0, hits[k].j), j1 = std::max(j1, hits[k].j);
+    }
+    i0_ = i0, j0_ = j0, w_ = i1 - i0 + 1, h_ = j1 - j0 + 1;
+    if (2L * w_ * h_ > kSlots) return false;
+    std::fill(slot_, slot_ + 2 * w_ * h_, static_cast<short>(-1));
+    for (int k = 0; k < n; ++k)
+      slot_[index(hits[k].i, hits[k].j, hits[k].upper)] = static_cast<short>(k);
     return true;
   }
-  // The hit of triangle `t`, or null.
-  const SurfaceHit* find(long t) const {
-    for (int h = hash(t); slot_[h] >= 0; h = (h + 1) & (kSlots - 1))
-      if ((*all_)[static_cast<size_t>(slot_[h])].feature == t) return &(*all_)[slot_[h]];
-    return nullptr;
+  // The hit of triangle `upper` of cell (i, j), or −1.
+  int find(int i, int j, int upper) const {
+    const int at = index(i, j, upper);
+    return at < 0 ? -1 : slot_[at];
   }
 
  private:
-  static int hash(long t) {
-    return static_cast<int>((static_cast<unsigned long>(t) * 0x9E3779B97F4A7C15ul) >> 58);
+  int index(int i, int j, int upper) const {
+    const int a = i - i0_, b = j - j0_;
+    if (a < 0 || b < 0 || a >= w_ || b >= h_) return -1;
+    return 2 * (b * w_ + a) + upper;
   }
-  const std::vector<SurfaceHit>* all_ = nullptr;
-  signed char slot_[kSlots];
+  int i0_ = 0, j0_ = 0, w_ = 0, h_ = 0;
+  short slot_[kSlots];
 };
 
-// The triangles of `f` through the edge between samples a and b (two), or
-// through sample a when b < 0 (six), in `out`; returns how many (fewer at the
-// field's border). Samples and triangles are numbered as in Heightfield.
-int trianglesThrough(const Heightfield& f, long a, long b, long out[6]) {
-  int n = 0;
-  const long lo = b < 0 ? a : std::min(a, b), i = lo % f.nx, j = lo / f.nx;
-  // Away from the border every cell named below exists.
-  const bool inner = i > 0 && j > 0 && i < f.cellsX() - 1 && j < f.cellsY() - 1;
-  const auto add = [&](long ci, long cj, int upper) {
-    if (inner || (ci >= 0 && cj >= 0 && ci < f.cellsX() && cj < f.cellsY()))
-      out[n++] = f.triangleId(ci, cj, upper);
+// True when hit `c` (on its triangle's edge or corner) is a ghost
+// (isSurfaceGhost's rule): a triangle through that edge or corner is
+// nearer to the centre and its nearest point does not rise above c's plane.
+bool isFieldGhost(const FieldHit* hits, const FieldHitIndex& index, const FieldHit& c, double span2,
+                  double tol) {
+  const double nearer = c.distance - 1e-6 * tol;  // only hits nearer than this count
+  const double reach2 = span2 + tol, tol2 = tol * tol;
+  const auto ghostBy = [&](int i, int j, int upper) {
+    const int k = index.find(i, j, upper);
+    if (k < 0) return false;
+    const FieldHit& t = hits[k];
+    if (t.distance >= nearer) return false;
+    const Vec3 apart = t.closest - c.closest;
+    const double plan2 = apart.head<2>().squaredNorm(), apart2 = plan2 + apart.z() * apart.z();
+    if (plan2 > reach2) return false;
+    // |apart| ≤ tol, or apart does not rise above c's plane by more than
+    // kCreaseSine·|apart|: compared squared, without the square root.
+    const double rise = c.face.dot(apart);
+    return apart2 <= tol2 || rise <= 0 || rise * rise <= kCreaseSine * kCreaseSine * apart2;
   };
-  if (b < 0) {
-    add(i - 1, j - 1, 0), add(i - 1, j - 1, 1), add(i, j, 0), add(i, j, 1);
-    add(i - 1, j, 0), add(i, j - 1, 1);
-  } else if (std::max(a, b) - lo == 1) {  // along x: (i, j)–(i+1, j)
-    add(i, j, 0), add(i, j - 1, 1);
-  } else if (std::max(a, b) - lo == f.nx) {  // along y: (i, j)–(i, j+1)
-    add(i, j, 1), add(i - 1, j, 0);
-  } else {  // the diagonal of cell (i, j)
-    add(i, j, 0), add(i, j, 1);
-  }
-  return n;
-}
-
-// The hits that may make a hit a ghost (isSurfaceGhost's candidates): those
-// of the other triangles through its edge or corner.
-struct HitsThrough {
-  const Heightfield& f;
-  const HitTable& table;
-  template <class Visit>
-  bool operator()(const SurfaceHit& c, Visit&& visit) const {
-    long through[6];
-    const int n = trianglesThrough(f, c.samples[0], c.samples[1], through);
-    for (int k = 0; k < n; ++k) {
-      if (through[k] == c.feature) continue;
-      const SurfaceHit* t = table.find(through[k]);
-      if (t && visit(*t)) return true;
-    }
+  const int i = c.i, j = c.j, u = c.upper;
+  if (c.c1 < 0) {  // a corner: the six triangles through sample (si, sj) but c's own
+    const int si = i + kCornerI[u][c.c0], sj = j + kCornerJ[u][c.c0];
+    const int through[6][3] = {{si - 1, sj - 1, 0}, {si - 1, sj - 1, 1}, {si, sj, 0},
+                               {si, sj, 1},         {si - 1, sj, 0},     {si, sj - 1, 1}};
+    for (const auto& t : through)
+      if ((t[0] != i || t[1] != j || t[2] != u) && ghostBy(t[0], t[1], t[2])) return true;
     return false;
   }
-};
+  // An edge c0 → c1 (c1 = c0 + 1 mod 3): the triangle across it. Lower
+  // triangle: edge 0 along x at the cell's south side, 1 along y at its east
+  // side, 2 the diagonal; upper: 0 the diagonal, 1 along x at the north side,
+  // 2 along y at the west side.
+  switch (3 * u + c.c0) {
+    case 0:
+      return ghostBy(i, j - 1, 1);
+    case 1:
+      return ghostBy(i + 1, j, 1);
+    case 2:
+      return ghostBy(i, j, 1);
+    case 3:
+      return ghostBy(i, j, 0);
+    case 4:
+      return ghostBy(i, j + 1, 0);
+    default:
+      return ghostBy(i - 1, j, 0);
+  }
+}
 
 }  // namespace
 
@@ -263,8 +342,8 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
     return;
   }
   const double r2 = radius * radius, perDx = 1 / f.dx, perDy = 1 / f.dy;
+  FieldHit x;
   SurfaceHit h;
-  double plane[4];
   // The near list holds the triangles within (1 + kNearListMargin)·radius of
   // its centre, as (2i + upper, j), and for each a plane it lies behind and
   // its own plane: every triangle this sphere reaches.
@@ -274,51 +353,38 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
         bool fits = true;
         int wi0, wi1, wj0, wj1;
         if (!cellRange(f, c.x(), c.y(), r, wi0, wi1, wj0, wj1)) return true;  // none
-        forCellsNear(f, c, r, wi0, wi1, wj0, wj1, [&](int i, int j) {
-          if (!fits || !cellInReach(f, i, j, c, wide2)) return;
-          for (int upper = 0; upper < 2; ++upper) {
-            fieldTrianglePlane(f, i, j, upper, plane);
-            if (!fieldTriangleHit(f, i, j, upper, plane, c, r, wide2, perDx, perDy, h)) continue;
-            fits = l.items.size() + 2 <= l.items.capacity() &&
-                   l.planes.size() + kNearListPlanes <= l.planes.capacity();
-            if (!fits) return;
-            l.items.push_back(2 * i + upper);
-            l.items.push_back(j);
-            // The plane through the triangle's nearest point square to the
-            // way to the centre (or the triangle's own, from on its plane):
-            // the triangle, convex, lies behind it.
-            l.planes.insert(l.planes.end(),
-                            {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest),
-                             plane[0], plane[1], plane[2], plane[3]});
-          }
-        });
+        forTrianglesNear(
+            f, nullptr, c, r, wi0, wi1, wj0, wj1,
+            [&](int i, int j, int upper, const double* plane) {
+              if (!fits) return;
+              if (!fieldTriangleHit(f, i, j, upper, plane, c, r, wide2, perDx, perDy, x)) return;
+              fits = l.items.size() + 2 <= l.items.capacity() &&
+                     l.planes.size() + kNearListPlanes <= l.planes.capacity();
+              if (!fits) return;
+              surfaceHitOf(f, x, h);
+              l.items.push_back(2 * i + upper);
+              l.items.push_back(j);
+              // The plane through the triangle's nearest point square to the
+              // way to the centre (or the triangle's own, from on its plane):
+              // the triangle, convex, lies behind it.
+              l.planes.insert(l.planes.end(),
+                              {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest),
+                               plane[0], plane[1], plane[2], plane[3]});
+            });
         return fits;
       });
-  if (near) {
-    // A triangle's distance from this centre is at least the centre's
-    // height above the plane it lies behind; those that stay `radius` or
-    // farther by that bound (with a margin of 1e-9 r for its rounding) are
-    // passed over: a wheel rolling along its ground barely changes its
-    // height above the planes of the triangles under it.
-    const double reach = radius * (1 + 1e-9);
-    const double* p = near->planes.data();
-    for (size_t k = 0; k < near->items.size(); k += 2, p += kNearListPlanes) {
-      if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
-      const int iu = near->items[k];
-      if (fieldTriangleHit(f, iu >> 1, near->items[k + 1], iu & 1, p + 4, centre, radius, r2, perDx,
-                           perDy, h))
-        all.push_back(h);
-    }
-  } else {
-    forCellsNear(f, centre, radius, i0, i1, j0, j1, [&](int i, int j) {
-      if (!cellInReach(f, i, j, centre, r2)) return;
-      for (int upper = 0; upper < 2; ++upper) {
-        fieldTrianglePlane(f, i, j, upper, plane);
-        if (fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, perDx, perDy, h))
-          all.push_back(h);
-      }
-    });
-  }
+  // The triangles' hits, kept compact until the ghosts are known.
+  constexpr int kMaxHits = 64;
+  FieldHit hits[kMaxHits];
+  int n = 0;
+  bool fits = true;
+  forTrianglesNear(
+      f, near, centre, radius, i0, i1, j0, j1, [&](int i, int j, int upper, const double* plane) {
+        if (!fits) return;
+        if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, perDx, perDy, hits[n]))
+          return;
+        fits = ++n < kMaxHits;
+      });
   // The walls of the cells at the field's border, seen from outside.
   Vec3 v[4];
   const long tri = f.triangleCount();
@@ -342,11 +408,37 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   const double tol = 1e-6 * std::max({1.0, std::abs(centre.x()), std::abs(centre.y()),
                                       std::abs(f.box.max.z()), std::abs(f.box.min.z())});
   const double span2 = f.dx * f.dx + f.dy * f.dy;
-  HitTable table;
-  if (table.make(all, f.triangleCount()))
-    keepSurfaceContacts(f, span2, tol, scratch, out, HitsThrough{f, table});
-  else
-    keepSurfaceContacts(f, span2, tol, scratch, out, AllSurfaceHits{all});
+  FieldHitIndex index;
+  if (fits && all.empty() && index.make(hits, n)) {
+    // Triangles only: each hit's ghost check reads the hits of the triangles
+    // through its edge or corner, and only the hits kept are made in full.
+    std::vector<int>& order = scratch.order;
+    order.clear();
+    for (int k = 0; k < n; ++k) {
+      if (hits[k].c0 >= 0 && isFieldGhost(hits, index, hits[k], span2, tol)) continue;
+      order.push_back(static_cast<int>(all.size()));
+      surfaceHitOf(f, hits[k], h);
+      all.push_back(h);
+    }
+    mergeSurfaceContacts(all, order, tol, out);
+    return;
+  }
+  // Walls, or more hits than kept compact (a wheel far larger than the
+  // cells): every hit in full, each checked against all the others.
+  if (fits) {
+    for (int k = 0; k < n; ++k) {
+      surfaceHitOf(f, hits[k], h);
+      all.push_back(h);
+    }
+  } else {
+    forTrianglesNear(
+        f, near, centre, radius, i0, i1, j0, j1, [&](int i, int j, int upper, const double* plane) {
+          if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, perDx, perDy, x)) return;
+          surfaceHitOf(f, x, h);
+          all.push_back(h);
+        });
+  }
+  keepSurfaceContacts(f, span2, tol, scratch, out, AllSurfaceHits{all});
 }
 
 bool boxHeightfieldContact(const Heightfield& f, int piece, double mu, const ContactBox& box,

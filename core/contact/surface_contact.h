@@ -209,20 +209,12 @@ bool isSurfaceGhost(const Surface& s, double span2, const SurfaceHit& c, double 
   });
 }
 
-/// The contacts among the candidate hits (scratch.hits), appended to `out`: ghosts
-/// dropped (isSurfaceGhost, with `candidates`), coincident points (within
-/// `tol`, m) merged into one contact, the nearer, or on a tie the one most
-/// square to its feature (the face's own normal where the centre is right
-/// over a seam).
-template <class Surface, class Candidates>
-void keepSurfaceContacts(const Surface& s, double span2, double tol, SurfaceScratch& scratch,
-                         std::vector<SurfaceHit>& out, const Candidates& candidates) {
-  const std::vector<SurfaceHit>& all = scratch.hits;
-  std::vector<int>& order = scratch.order;
-  order.clear();
-  for (size_t k = 0; k < all.size(); ++k)
-    if (!all[k].boundary || !isSurfaceGhost(s, span2, all[k], tol, candidates))
-      order.push_back(static_cast<int>(k));
+/// The contacts among the hits all[order[...]] (none a ghost), appended to
+/// `out`, nearest first: points within `tol` (m) of one another are one
+/// contact, the nearer hit's, or on a tie the one most square to its feature
+/// (the face's own normal where the centre is right over a seam). Sorts `order`.
+inline void mergeSurfaceContacts(const std::vector<SurfaceHit>& all, std::vector<int>& order,
+                                 double tol, std::vector<SurfaceHit>& out) {
   // Nearest first (ties in feature order, so the result does not depend on
   // the order the candidates were found in).
   std::sort(order.begin(), order.end(), [&](int a, int b) {
@@ -244,6 +236,23 @@ void keepSurfaceContacts(const Surface& s, double span2, double tol, SurfaceScra
         out[k] = c;
     }
   }
+}
+
+/// The contacts among the candidate hits (scratch.hits), appended to `out`: ghosts
+/// dropped (isSurfaceGhost, with `candidates`), coincident points (within
+/// `tol`, m) merged into one contact, the nearer, or on a tie the one most
+/// square to its feature (the face's own normal where the centre is right
+/// over a seam).
+template <class Surface, class Candidates>
+void keepSurfaceContacts(const Surface& s, double span2, double tol, SurfaceScratch& scratch,
+                         std::vector<SurfaceHit>& out, const Candidates& candidates) {
+  const std::vector<SurfaceHit>& all = scratch.hits;
+  std::vector<int>& order = scratch.order;
+  order.clear();
+  for (size_t k = 0; k < all.size(); ++k)
+    if (!all[k].boundary || !isSurfaceGhost(s, span2, all[k], tol, candidates))
+      order.push_back(static_cast<int>(k));
+  mergeSurfaceContacts(all, order, tol, out);
 }
 
 /// The hit of a centre under the surface at height `ground` with upward unit
