@@ -9,16 +9,20 @@
 namespace roverlab {
 namespace {
 
+// floor(x) clamped to lo..hi (lo ≥ 0; truncation is the floor of what is not
+// negative, and needs no call to the math library).
+int clampedFloor(double x, int lo, int hi) {
+  return x < lo ? lo : x >= hi ? hi : static_cast<int>(x);
+}
+
 // The cells (i0..i1, j0..j1) whose bounds come within `reach` of (x, y); false when none.
 bool cellRange(const Heightfield& f, double x, double y, double reach, int& i0, int& i1, int& j0,
                int& j1) {
   const double u0 = (x - reach - f.originX) / f.dx, u1 = (x + reach - f.originX) / f.dx;
   const double v0 = (y - reach - f.originY) / f.dy, v1 = (y + reach - f.originY) / f.dy;
   if (!(u1 >= 0 && v1 >= 0 && u0 <= f.cellsX() && v0 <= f.cellsY())) return false;
-  i0 = std::max(0, static_cast<int>(std::floor(u0)));
-  j0 = std::max(0, static_cast<int>(std::floor(v0)));
-  i1 = std::min(f.cellsX() - 1, static_cast<int>(std::floor(u1)));
-  j1 = std::min(f.cellsY() - 1, static_cast<int>(std::floor(v1)));
+  i0 = clampedFloor(u0, 0, f.cellsX()), j0 = clampedFloor(v0, 0, f.cellsY());
+  i1 = clampedFloor(u1, 0, f.cellsX() - 1), j1 = clampedFloor(v1, 0, f.cellsY() - 1);
   return i0 <= i1 && j0 <= j1;
 }
 
@@ -55,10 +59,9 @@ void forCellsNear(const Heightfield& f, const Vec3& centre, double radius, int i
     const double across2 = plan2 - ey * ey;  // squared plan reach left along x (m²)
     if (across2 <= 0) continue;
     const double across = std::sqrt(across2);
-    const int first =
-        std::max(i0, static_cast<int>(std::floor((centre.x() - across - f.originX) / f.dx)));
-    const int last =
-        std::min(i1, static_cast<int>(std::floor((centre.x() + across - f.originX) / f.dx)));
+    const int first = clampedFloor((centre.x() - across - f.originX) / f.dx, i0, i1 + 1);
+    const double end = (centre.x() + across - f.originX) / f.dx;
+    const int last = end < i0 ? i0 - 1 : clampedFloor(end, i0, i1);
     for (int i = first; i <= last; ++i) visit(i, j);
   }
 }
@@ -79,6 +82,10 @@ void fieldTrianglePlane(const Heightfield& f, int i, int j, int upper, double pl
   const double perLen = 1 / std::sqrt(mx * mx + my * my + mz * mz);
   plane[0] = mx * perLen, plane[1] = my * perLen, plane[2] = mz * perLen, plane[3] = z00;
 }
+
+// Most hits of a query kept compact (FieldHit); a query with more (a wheel far
+// larger than the cells) makes every hit in full.
+constexpr int kMaxHits = 64;
 
 // The part of a triangle's hit the ghost rule needs; the rest of its
 // SurfaceHit is made only for the hits kept (surfaceHitOf).
@@ -108,20 +115,12 @@ inline bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, cons
   const double dx = f.dx, dy = f.dy;
   const double xlo = f.originX + i * dx, ylo = f.originY + j * dy, z00 = plane[3];
   const double nx = plane[0], ny = plane[1], nz = plane[2];
-  // The centre relative to corner (i, j), and its height s above the plane;
-  // a plane out of reach is rejected first.
+  // The centre relative to corner (i, j), its height s above the plane, and
+  // its foot on the plane (the callers pass only triangles that may be in
+  // reach: a near list's, or those of the cells in reach).
   const double rx = centre.x() - xlo, ry = centre.y() - ylo, rz = centre.z() - z00;
   const double s = nx * rx + ny * ry + nz * rz;
-  if (s * s >= r2) return false;
-  // The sphere meets the plane in a disc around the centre's foot of
-  // squared radius r² − s². A point of the triangle is at least its plan
-  // distance from the foot (a length in a plane only shrinks seen from
-  // above), so a cell rectangle that far in plan is out of reach (the
-  // margin, 1e-12 r², keeps every triangle whose distance rounds below r).
   const double fx = rx - s * nx, fy = ry - s * ny, fz = rz - s * nz;  // the foot
-  const double gx = fx < 0 ? -fx : fx > dx ? fx - dx : 0.0;
-  const double gy = fy < 0 ? -fy : fy > dy ? fy - dy : 0.0;
-  if (gx * gx + gy * gy >= r2 * (1 + 1e-12) - s * s) return false;
   // The foot's side of each edge in the cell's unit square (> 0 inside):
   // lower (0,0)→(1,0)→(1,1): w, 1 − u, u − w; upper (0,0)→(1,1)→(0,1): w − u, 1 − w, u.
   const double u = fx * perDx, w = fy * perDy;
@@ -175,26 +174,69 @@ inline bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, cons
 }
 
 // The SurfaceHit of a triangle's hit: its feature, normal and vertex ids.
+// The unit normal of a triangle's hit, from its nearest point towards the centre.
+Vec3 normalOf(const FieldHit& x) {
+  const double d = x.distance;
+  if (x.c0 < 0) return d > 1e-12 ? Vec3(std::copysign(1.0, x.s) * x.face) : x.face;
+  const double perD = 1 / d;
+  return d > 1e-12 ? Vec3(x.gap.x() * perD, x.gap.y() * perD, x.gap.z() * perD) : x.face;
+}
+
 void surfaceHitOf(const Heightfield& f, const FieldHit& x, SurfaceHit& h) {
   const long a = static_cast<long>(x.j) * f.nx + x.i;
   const long ids[3] = {a, x.upper ? a + f.nx + 1 : a + 1, x.upper ? a + f.nx : a + f.nx + 1};
-  const double d = x.distance;
   h.feature = f.triangleId(x.i, x.j, x.upper);
   h.closest = x.closest;
   h.face = x.face;
-  h.distance = d;
-  if (x.c0 < 0) {
-    h.normal = d > 1e-12 ? Vec3(std::copysign(1.0, x.s) * h.face) : h.face;
-    h.boundary = false;
-    h.samples[0] = h.samples[1] = -1;
-  } else {
-    const double perD = 1 / d;
-    h.normal = d > 1e-12 ? Vec3(x.gap.x() * perD, x.gap.y() * perD, x.gap.z() * perD) : h.face;
-    h.boundary = true;
-    h.samples[0] = ids[x.c0];
-    h.samples[1] = x.c1 >= 0 ? ids[x.c1] : -1;
-  }
+  h.distance = x.distance;
+  h.normal = normalOf(x);
+  h.boundary = x.c0 >= 0;
+  h.samples[0] = x.c0 >= 0 ? ids[x.c0] : -1;
+  h.samples[1] = x.c0 >= 0 && x.c1 >= 0 ? ids[x.c1] : -1;
   h.corners[0] = ids[0], h.corners[1] = ids[1], h.corners[2] = ids[2];
+}
+
+// The contacts among the hits kept[0..m) (none a ghost), appended to `out`:
+// mergeSurfaceContacts' rule, decided on the compact hits, so that only the
+// contacts are made in full.
+void mergeFieldContacts(const Heightfield& f, const FieldHit* hits, int* kept, int m, double tol,
+                        std::vector<SurfaceHit>& out) {
+  long feature[kMaxHits];
+  for (int a = 0; a < m; ++a) {
+    const FieldHit& x = hits[kept[a]];
+    feature[a] = f.triangleId(x.i, x.j, x.upper);
+  }
+  // Nearest first, ties in feature order (an insertion sort: a few hits).
+  int order[kMaxHits];
+  for (int a = 0; a < m; ++a) {
+    int b = a;
+    const auto before = [&](int p, int q) {
+      const double dp = hits[kept[p]].distance, dq = hits[kept[q]].distance;
+      return dp < dq || (dp == dq && feature[p] < feature[q]);
+    };
+    while (b > 0 && before(a, order[b - 1])) {
+      order[b] = order[b - 1];
+      --b;
+    }
+    order[b] = a;
+  }
+  int merged[kMaxHits], count = 0;  // the contacts so far, as positions in kept
+  double squareness[kMaxHits];      // |normal × face| of each contact's hit
+  for (int a = 0; a < m; ++a) {
+    const int at = order[a];
+    const FieldHit& c = hits[kept[at]];
+    int k = 0;
+    while (k < count && (hits[kept[merged[k]]].closest - c.closest).norm() > tol) ++k;
+    const double cross = normalOf(c).cross(c.face).norm();
+    if (k == count) {
+      merged[count] = at, squareness[count++] = cross;
+    } else {
+      const double ahead = hits[kept[merged[k]]].distance - c.distance;
+      if (ahead > 1e-6 * tol || (ahead >= -1e-6 * tol && cross < squareness[k]))
+        merged[k] = at, squareness[k] = cross;
+    }
+  }
+  for (int k = 0; k < count; ++k) surfaceHitOf(f, hits[kept[merged[k]]], out.emplace_back());
 }
 
 // Calls visit(i, j, upper, plane) for every triangle the sphere (centre,
@@ -240,35 +282,30 @@ constexpr int kCornerJ[2][3] = {{0, 0, 1}, {0, 1, 1}};
 class FieldHitIndex {
  public:
   static constexpr int kSlots = 2048;  // triangles of the largest window indexed
-  // False when the hits' window has more than kSlots triangles.
+  // False when the hits' window has more than kSlots triangles. The window
+  // has a margin of one cell, so that every triangle through a hit's edge or
+  // corner lies in it.
   bool make(const FieldHit* hits, int n) {
-    if (n == 0) return true;
     int i0 = hits[0].i, i1 = i0, j0 = hits[0].j, j1 = j0;
     for (int k = 1; k < n; ++k) {
       i0 = std::min(i0, hits[k].i), i1 = std::max(i1, hits[k].i);
       j0 = std::min(j0, hits[k].j), j1 = std::max(j1, hits[k].j);
     }
-    i0_ = i0, j0_ = j0, w_ = i1 - i0 + 1, h_ = j1 - j0 + 1;
-    if (2L * w_ * h_ > kSlots) return false;
-    std::fill(slot_, slot_ + 2 * w_ * h_, static_cast<short>(-1));
+    i0_ = i0 - 1, j0_ = j0 - 1, w_ = i1 - i0 + 3;
+    const int cells = w_ * (j1 - j0 + 3);
+    if (2 * cells > kSlots) return false;
+    std::fill(slot_, slot_ + 2 * cells, static_cast<signed char>(-1));
     for (int k = 0; k < n; ++k)
-      slot_[index(hits[k].i, hits[k].j, hits[k].upper)] = static_cast<short>(k);
+      slot_[index(hits[k].i, hits[k].j, hits[k].upper)] = static_cast<signed char>(k);
     return true;
   }
-  // The hit of triangle `upper` of cell (i, j), or −1.
-  int find(int i, int j, int upper) const {
-    const int at = index(i, j, upper);
-    return at < 0 ? -1 : slot_[at];
-  }
+  // The hit of triangle `upper` of cell (i, j) (in the window), or −1.
+  int find(int i, int j, int upper) const { return slot_[index(i, j, upper)]; }
 
  private:
-  int index(int i, int j, int upper) const {
-    const int a = i - i0_, b = j - j0_;
-    if (a < 0 || b < 0 || a >= w_ || b >= h_) return -1;
-    return 2 * (b * w_ + a) + upper;
-  }
-  int i0_ = 0, j0_ = 0, w_ = 0, h_ = 0;
-  short slot_[kSlots];
+  int index(int i, int j, int upper) const { return 2 * ((j - j0_) * w_ + i - i0_) + upper; }
+  int i0_ = 0, j0_ = 0, w_ = 0;
+  signed char slot_[kSlots];
 };
 
 // True when hit `c` (on its triangle's edge or corner) is a ghost
@@ -374,7 +411,6 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
         return fits;
       });
   // The triangles' hits, kept compact until the ghosts are known.
-  constexpr int kMaxHits = 64;
   FieldHit hits[kMaxHits];
   int n = 0;
   bool fits = true;
@@ -409,18 +445,13 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
                                       std::abs(f.box.max.z()), std::abs(f.box.min.z())});
   const double span2 = f.dx * f.dx + f.dy * f.dy;
   FieldHitIndex index;
-  if (fits && all.empty() && index.make(hits, n)) {
+  if (fits && all.empty() && (n == 0 || index.make(hits, n))) {
     // Triangles only: each hit's ghost check reads the hits of the triangles
     // through its edge or corner, and only the hits kept are made in full.
-    std::vector<int>& order = scratch.order;
-    order.clear();
-    for (int k = 0; k < n; ++k) {
-      if (hits[k].c0 >= 0 && isFieldGhost(hits, index, hits[k], span2, tol)) continue;
-      order.push_back(static_cast<int>(all.size()));
-      surfaceHitOf(f, hits[k], h);
-      all.push_back(h);
-    }
-    mergeSurfaceContacts(all, order, tol, out);
+    int kept[kMaxHits], m = 0;
+    for (int k = 0; k < n; ++k)
+      if (hits[k].c0 < 0 || !isFieldGhost(hits, index, hits[k], span2, tol)) kept[m++] = k;
+    mergeFieldContacts(f, hits, kept, m, tol, out);
     return;
   }
   // Walls, or more hits than kept compact (a wheel far larger than the

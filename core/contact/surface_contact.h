@@ -78,9 +78,11 @@ struct NearList {
 constexpr size_t kNearListPlanes = 8;
 
 /// How far a query's centre may move from the one its near list was found
-/// for, as a fraction of the radius (-): 2 % of a 0.25 m wheel is 5 mm,
-/// 25 steps of 4e-4 s at 0.5 m/s, while the wider sphere adds few cells.
-constexpr double kNearListMargin = 0.02;
+/// for, as a fraction of the radius (-): 4 % of a 0.25 m wheel is 1 cm,
+/// 50 steps of 4e-4 s at 0.5 m/s, while the wider sphere lists fewer than
+/// twice the triangles it reaches (rocker8 on 0.05 m cells: about 29 for 9);
+/// 2 % made the lists half as large and twice as frequent, and was slower.
+constexpr double kNearListMargin = 0.04;
 
 /// Buffers of one surface query, kept between queries so that it allocates
 /// nothing: the features near the query (meshes), their hits, the hits'
