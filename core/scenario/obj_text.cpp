@@ -12,17 +12,24 @@
 namespace roverlab {
 namespace {
 
-// The first vertex record ("v x y z ...") whose x, y or z is not a finite
-// number, as "line N: ..."; empty when there is none. (tinyobjloader reads a
-// coordinate it cannot parse as 0.)
-std::string badVertex(const std::string& text) {
+// The first record tinyobjloader would misread, as a message; empty when
+// there is none: a vertex record ("v x y z ...") whose x, y or z is not a
+// finite number ("line N: ...": it reads such a coordinate as 0), or a face
+// record ("f a b c ..." with a/vt/vn corners) naming a vertex beyond the
+// range of its 32-bit indices (it would read the number wrapped, and the
+// refusal would name a vertex the file does not name).
+std::string badRecord(const std::string& text) {
   size_t line = 1;
+  long vertices = 0, faces = 0;
+  std::string face;  // the first face naming a vertex out of range, as its message's start
   for (size_t at = 0; at < text.size(); ++line) {
     size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
     size_t k = at;
     while (k < end && (text[k] == ' ' || text[k] == '\t')) ++k;
-    if (k + 1 < end && text[k] == 'v' && (text[k + 1] == ' ' || text[k + 1] == '\t')) {
+    const bool record = k + 1 < end && (text[k + 1] == ' ' || text[k + 1] == '\t');
+    if (record && text[k] == 'v') {
+      ++vertices;
       k += 1;
       for (int c = 0; c < 3; ++c) {
         while (k < end && (text[k] == ' ' || text[k] == '\t')) ++k;
@@ -37,9 +44,25 @@ std::string badVertex(const std::string& text) {
                                 : " \"" + clipped(token) + "\" is not a finite number");
         k = stop;
       }
+    } else if (record && text[k] == 'f') {
+      for (k += 1; face.empty() && k < end;) {
+        while (k < end && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r')) ++k;
+        // The corner's vertex number: an optional sign, then digits.
+        size_t digits = k + (k < end && (text[k] == '-' || text[k] == '+'));
+        size_t stop = digits;
+        while (stop < end && text[stop] >= '0' && text[stop] <= '9') ++stop;
+        const std::string number = text.substr(k, stop - k);
+        if (stop - digits > 9 && std::abs(std::strtod(number.c_str(), nullptr)) > 2147483647.0)
+          face = "face " + std::to_string(faces) + " (line " + std::to_string(line) +
+                 ") names vertex " + clipped(number);
+        while (k < end && text[k] != ' ' && text[k] != '\t') ++k;
+      }
+      ++faces;
     }
     at = end + 1;
   }
+  if (!face.empty())
+    return face + "; the file has " + std::to_string(vertices) + " vertices (numbered from 1)";
   return {};
 }
 
@@ -49,8 +72,9 @@ Expected<ObjMesh> parseObj(const std::string& text, long maxTriangles) {
   const auto refuse = [](const std::string& message) {
     return Expected<ObjMesh>::failure("", message);
   };
-  const std::string bad = badVertex(text);
-  if (!bad.empty()) return refuse("is not a readable OBJ mesh: " + bad);
+  const std::string bad = badRecord(text);
+  if (!bad.empty())
+    return refuse(bad.compare(0, 5, "face ") == 0 ? bad : "is not a readable OBJ mesh: " + bad);
   tinyobj::ObjReaderConfig config;
   config.triangulate = false;  // fanned below, after the indices are checked
   config.vertex_color = false;

@@ -53,6 +53,16 @@ TEST_CASE("OBJ text: faces fanned into triangles, other records ignored", "[scen
   CHECK(parseObj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", 100)
             .issues()[0]
             .message.find("face 0 names vertex 4") == 0);
+  // A vertex number beyond 32 bits is named as written (the reader's own
+  // indices would wrap it to another number), relative ones too.
+  CHECK(parseObj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 99999999999\n", 100)
+            .issues()[0]
+            .message ==
+        "face 1 (line 5) names vertex 99999999999; the file has 3 vertices "
+        "(numbered from 1)");
+  CHECK(parseObj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2/1/1 -4294967299/2\n", 100)
+            .issues()[0]
+            .message.find("face 0 (line 4) names vertex -4294967299;") == 0);
   CHECK(parseObj("v 0 0 0\n", 100).issues()[0].message.find("has no faces") == 0);
   CHECK(parseObj(dataFile("steps.obj"), 3).issues()[0].message.find("more than 3 triangles") !=
         std::string::npos);
