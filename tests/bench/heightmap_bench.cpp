@@ -5,7 +5,10 @@
 //    flat ground (one box) and on a rough 512 × 512-cell heightmap (0.05 m
 //    cells, bumps of ±5 cm), steps per second (the median of 5 runs, flat and
 //    rough in turns, so that a change of machine load hits both) and the
-//    rough/flat ratio.
+//    rough/flat ratio;
+//  - queries: the wheel contact queries of those runs (flat and rough),
+//    recorded and made again in a loop: nanoseconds per query (the median
+//    of 5 passes) and contacts per query;
 //  - meshes: a 1000 × 499-square grid mesh (998 000 triangles) built with
 //    makeTriMesh, alone and inside a 100 m ground plane of 8 triangles; and
 //    rocker8 and articulated6 driving on flat ground, on a bumpy 7.5 × 3.6 m
@@ -21,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "contact/wheel_contact.h"
 #include "scenario/scenario.h"
 #include "sim/simulation.h"
 #include "terrain/trimesh.h"
@@ -176,6 +180,49 @@ double stepsPerSecond(const std::string& text, long steps, std::string& error) {
   return steps / since(t0);
 }
 
+// Nanoseconds per wheel contact query (wheelContacts, as the step calls it):
+// the wheels' centres and axles of `steps` steps (after 500 to settle) are
+// recorded, then queried again in the same order with the step's own
+// buffers; the median of 5 passes. `contacts` gets the contacts per query.
+double nsPerQuery(const std::string& text, long steps, double& contacts, std::string& error) {
+  Expected<Scenario> s = parseScenario(text);
+  if (!s) {
+    error = s.message();
+    return 0;
+  }
+  Expected<Simulation> made = makeSimulation(s.value());
+  if (!made) {
+    error = made.message();
+    return 0;
+  }
+  Simulation sim = std::move(made).value();
+  for (int k = 0; k < 500; ++k) advance(sim);
+  std::vector<std::array<Vec3, 2>> at;  // centre, axle
+  for (long k = 0; k < steps; ++k) {
+    if (!advance(sim)) {
+      error = sim.data.error;
+      return 0;
+    }
+    for (const WheelResult& w : sim.data.wheels) at.push_back({w.centre, w.axle});
+  }
+  const std::vector<WheelModel>& wheels = sim.model.robot.wheels;
+  std::vector<WheelContact> out;
+  out.reserve(16);
+  std::vector<double> passes;
+  long found = 0;
+  for (int pass = 0; pass < 5; ++pass) {
+    found = 0;
+    const Clock::time_point t0 = Clock::now();
+    for (size_t q = 0; q < at.size(); ++q)
+      found += wheelContacts(sim.model.terrain, wheels[q % wheels.size()].shape, at[q][0], at[q][1],
+                             sim.data.wheelScratch, out);
+    passes.push_back(since(t0) * 1e9 / static_cast<double>(at.size()));
+  }
+  std::sort(passes.begin(), passes.end());
+  contacts = static_cast<double>(found) / static_cast<double>(at.size());
+  return passes[2];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -226,6 +273,19 @@ int main(int argc, char** argv) {
         "\"rough_512_steps_per_s\": %.0f, \"rough_over_flat\": %.3f, \"error\": \"%s\"}",
         p ? "," : "", presets[p], steps, flat, rough, flat > 0 ? rough / flat : 0.0,
         (errorFlat + errorRough).c_str());
+    std::fflush(stdout);
+  }
+  std::printf("\n  ],\n  \"queries\": [");
+  for (int p = 0; p < 2; ++p) {
+    std::string error;
+    double flatContacts = 0, roughContacts = 0;
+    const double flat = nsPerQuery(scenarioText(presets[p], false), steps, flatContacts, error);
+    const double rough = nsPerQuery(scenarioText(presets[p], true), steps, roughContacts, error);
+    std::printf(
+        "%s\n    {\"preset\": \"%s\", \"steps\": %ld, \"passes\": 5, \"flat_ns_per_query\": "
+        "%.1f, \"rough_512_ns_per_query\": %.1f, \"flat_contacts_per_query\": %.3f, "
+        "\"rough_512_contacts_per_query\": %.3f, \"error\": \"%s\"}",
+        p ? "," : "", presets[p], steps, flat, rough, flatContacts, roughContacts, error.c_str());
     std::fflush(stdout);
   }
   std::printf("\n  ],\n  \"meshes\": {\n    \"build\": [");
