@@ -174,69 +174,25 @@ inline bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, cons
 }
 
 // The SurfaceHit of a triangle's hit: its feature, normal and vertex ids.
-// The unit normal of a triangle's hit, from its nearest point towards the centre.
-Vec3 normalOf(const FieldHit& x) {
-  const double d = x.distance;
-  if (x.c0 < 0) return d > 1e-12 ? Vec3(std::copysign(1.0, x.s) * x.face) : x.face;
-  const double perD = 1 / d;
-  return d > 1e-12 ? Vec3(x.gap.x() * perD, x.gap.y() * perD, x.gap.z() * perD) : x.face;
-}
-
 void surfaceHitOf(const Heightfield& f, const FieldHit& x, SurfaceHit& h) {
   const long a = static_cast<long>(x.j) * f.nx + x.i;
   const long ids[3] = {a, x.upper ? a + f.nx + 1 : a + 1, x.upper ? a + f.nx : a + f.nx + 1};
+  const double d = x.distance;
   h.feature = f.triangleId(x.i, x.j, x.upper);
   h.closest = x.closest;
   h.face = x.face;
-  h.distance = x.distance;
-  h.normal = normalOf(x);
+  h.distance = d;
   h.boundary = x.c0 >= 0;
-  h.samples[0] = x.c0 >= 0 ? ids[x.c0] : -1;
-  h.samples[1] = x.c0 >= 0 && x.c1 >= 0 ? ids[x.c1] : -1;
+  if (x.c0 < 0) {
+    h.normal = d > 1e-12 ? Vec3(std::copysign(1.0, x.s) * x.face) : x.face;
+    h.samples[0] = h.samples[1] = -1;
+  } else {
+    const double perD = 1 / d;
+    h.normal = d > 1e-12 ? Vec3(x.gap.x() * perD, x.gap.y() * perD, x.gap.z() * perD) : x.face;
+    h.samples[0] = ids[x.c0];
+    h.samples[1] = x.c1 >= 0 ? ids[x.c1] : -1;
+  }
   h.corners[0] = ids[0], h.corners[1] = ids[1], h.corners[2] = ids[2];
-}
-
-// The contacts among the hits kept[0..m) (none a ghost), appended to `out`:
-// mergeSurfaceContacts' rule, decided on the compact hits, so that only the
-// contacts are made in full.
-void mergeFieldContacts(const Heightfield& f, const FieldHit* hits, int* kept, int m, double tol,
-                        std::vector<SurfaceHit>& out) {
-  long feature[kMaxHits];
-  for (int a = 0; a < m; ++a) {
-    const FieldHit& x = hits[kept[a]];
-    feature[a] = f.triangleId(x.i, x.j, x.upper);
-  }
-  // Nearest first, ties in feature order (an insertion sort: a few hits).
-  int order[kMaxHits];
-  for (int a = 0; a < m; ++a) {
-    int b = a;
-    const auto before = [&](int p, int q) {
-      const double dp = hits[kept[p]].distance, dq = hits[kept[q]].distance;
-      return dp < dq || (dp == dq && feature[p] < feature[q]);
-    };
-    while (b > 0 && before(a, order[b - 1])) {
-      order[b] = order[b - 1];
-      --b;
-    }
-    order[b] = a;
-  }
-  int merged[kMaxHits], count = 0;  // the contacts so far, as positions in kept
-  double squareness[kMaxHits];      // |normal × face| of each contact's hit
-  for (int a = 0; a < m; ++a) {
-    const int at = order[a];
-    const FieldHit& c = hits[kept[at]];
-    int k = 0;
-    while (k < count && (hits[kept[merged[k]]].closest - c.closest).norm() > tol) ++k;
-    const double cross = normalOf(c).cross(c.face).norm();
-    if (k == count) {
-      merged[count] = at, squareness[count++] = cross;
-    } else {
-      const double ahead = hits[kept[merged[k]]].distance - c.distance;
-      if (ahead > 1e-6 * tol || (ahead >= -1e-6 * tol && cross < squareness[k]))
-        merged[k] = at, squareness[k] = cross;
-    }
-  }
-  for (int k = 0; k < count; ++k) surfaceHitOf(f, hits[kept[merged[k]]], out.emplace_back());
 }
 
 // Calls visit(i, j, upper, plane) for every triangle the sphere (centre,
@@ -413,13 +369,13 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   // The triangles' hits, kept compact until the ghosts are known.
   FieldHit hits[kMaxHits];
   int n = 0;
-  bool fits = true;
+  bool compact = true;  // false: more hits than kept compact
   forTrianglesNear(
       f, near, centre, radius, i0, i1, j0, j1, [&](int i, int j, int upper, const double* plane) {
-        if (!fits) return;
+        if (!compact) return;
         if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, perDx, perDy, hits[n]))
           return;
-        fits = ++n < kMaxHits;
+        compact = ++n < kMaxHits;
       });
   // The walls of the cells at the field's border, seen from outside.
   Vec3 v[4];
@@ -445,18 +401,22 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
                                       std::abs(f.box.max.z()), std::abs(f.box.min.z())});
   const double span2 = f.dx * f.dx + f.dy * f.dy;
   FieldHitIndex index;
-  if (fits && all.empty() && (n == 0 || index.make(hits, n))) {
+  if (compact && all.empty() && (n == 0 || index.make(hits, n))) {
     // Triangles only: each hit's ghost check reads the hits of the triangles
     // through its edge or corner, and only the hits kept are made in full.
-    int kept[kMaxHits], m = 0;
-    for (int k = 0; k < n; ++k)
-      if (hits[k].c0 < 0 || !isFieldGhost(hits, index, hits[k], span2, tol)) kept[m++] = k;
-    mergeFieldContacts(f, hits, kept, m, tol, out);
+    std::vector<int>& order = scratch.order;
+    order.clear();
+    for (int k = 0; k < n; ++k) {
+      if (hits[k].c0 >= 0 && isFieldGhost(hits, index, hits[k], span2, tol)) continue;
+      order.push_back(static_cast<int>(all.size()));
+      surfaceHitOf(f, hits[k], all.emplace_back());
+    }
+    mergeSurfaceContacts(all, order, tol, out);
     return;
   }
   // Walls, or more hits than kept compact (a wheel far larger than the
   // cells): every hit in full, each checked against all the others.
-  if (fits) {
+  if (compact) {
     for (int k = 0; k < n; ++k) {
       surfaceHitOf(f, hits[k], h);
       all.push_back(h);

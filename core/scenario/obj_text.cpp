@@ -12,9 +12,9 @@
 namespace roverlab {
 namespace {
 
-// The first record tinyobjloader would misread, as a message; empty when
-// there is none: a vertex record ("v x y z ...") whose x, y or z is not a
-// finite number ("line N: ...": it reads such a coordinate as 0), or a face
+// The first record tinyobjloader would misread, as the refusal's message;
+// empty when there is none: a vertex record ("v x y z ...") whose x, y or z
+// is not a finite number (it reads such a coordinate as 0), or a face
 // record ("f a b c ..." with a/vt/vn corners) naming a vertex beyond the
 // range of its 32-bit indices (it would read the number wrapped, and the
 // refusal would name a vertex the file does not name).
@@ -39,7 +39,8 @@ std::string badRecord(const std::string& text) {
         char* used = nullptr;
         const double value = std::strtod(token.c_str(), &used);
         if (token.empty() || used != token.c_str() + token.size() || !std::isfinite(value))
-          return "line " + std::to_string(line) + ": vertex coordinate " + "xyz"[c] +
+          return "is not a readable OBJ mesh: line " + std::to_string(line) +
+                 ": vertex coordinate " + "xyz"[c] +
                  (token.empty() ? std::string(" is missing")
                                 : " \"" + clipped(token) + "\" is not a finite number");
         k = stop;
@@ -73,8 +74,7 @@ Expected<ObjMesh> parseObj(const std::string& text, long maxTriangles) {
     return Expected<ObjMesh>::failure("", message);
   };
   const std::string bad = badRecord(text);
-  if (!bad.empty())
-    return refuse(bad.compare(0, 5, "face ") == 0 ? bad : "is not a readable OBJ mesh: " + bad);
+  if (!bad.empty()) return refuse(bad);
   tinyobj::ObjReaderConfig config;
   config.triangulate = false;  // fanned below, after the indices are checked
   config.vertex_color = false;

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -157,20 +158,29 @@ double meshBuildSeconds(bool plane, long& triangles, std::string& error) {
   return seconds;
 }
 
-// Steps per second of `steps` steps (after 500 to settle).
-double stepsPerSecond(const std::string& text, long steps, std::string& error) {
+// The scenario's simulation after 500 steps to settle; empty (with `error`)
+// when it cannot be made.
+std::optional<Simulation> settled(const std::string& text, std::string& error) {
   Expected<Scenario> s = parseScenario(text);
   if (!s) {
     error = s.message();
-    return 0;
+    return std::nullopt;
   }
   Expected<Simulation> made = makeSimulation(s.value());
   if (!made) {
     error = made.message();
-    return 0;
+    return std::nullopt;
   }
-  Simulation sim = std::move(made).value();
-  for (int k = 0; k < 500; ++k) advance(sim);
+  std::optional<Simulation> sim(std::move(made).value());
+  for (int k = 0; k < 500; ++k) advance(*sim);
+  return sim;
+}
+
+// Steps per second of `steps` steps (after 500 to settle).
+double stepsPerSecond(const std::string& text, long steps, std::string& error) {
+  std::optional<Simulation> made = settled(text, error);
+  if (!made) return 0;
+  Simulation& sim = *made;
   const Clock::time_point t0 = Clock::now();
   for (long k = 0; k < steps; ++k)
     if (!advance(sim)) {
@@ -185,18 +195,9 @@ double stepsPerSecond(const std::string& text, long steps, std::string& error) {
 // recorded, then queried again in the same order with the step's own
 // buffers; the median of 5 passes. `contacts` gets the contacts per query.
 double nsPerQuery(const std::string& text, long steps, double& contacts, std::string& error) {
-  Expected<Scenario> s = parseScenario(text);
-  if (!s) {
-    error = s.message();
-    return 0;
-  }
-  Expected<Simulation> made = makeSimulation(s.value());
-  if (!made) {
-    error = made.message();
-    return 0;
-  }
-  Simulation sim = std::move(made).value();
-  for (int k = 0; k < 500; ++k) advance(sim);
+  std::optional<Simulation> made = settled(text, error);
+  if (!made) return 0;
+  Simulation& sim = *made;
   std::vector<std::array<Vec3, 2>> at;  // centre, axle
   for (long k = 0; k < steps; ++k) {
     if (!advance(sim)) {
