@@ -103,71 +103,80 @@ struct FieldHit {
 
 // The hit of triangle `upper` of cell (i, j), whose plane is `plane` (as
 // fieldTrianglePlane gives it), with the sphere (centre, radius), r2 =
-// radius²; perDx = 1/dx, perDy = 1/dy (1/m); false when the triangle is
-// `radius` or farther. Found as hitOf finds it, in coordinates relative to
-// the cell's corner (i, j) and in the cell's plan coordinates: the foot of
-// the centre on the triangle's plane lies in the triangle when it does in
-// plan (projecting along z keeps a non-vertical plane's orientation), and
-// only edges it lies outside of can hold the nearest point.
+// radius²; false when the triangle is `radius` or farther. In coordinates
+// relative to the triangle's corner a = (i, j), the nearest point is found
+// by the Voronoi regions of its corners a, b, c and edges (Ericson,
+// Real-Time Collision Detection, 2005, sec. 5.1.5): most hits of a wheel on
+// a grid are on a corner or an edge, found from a few dot products without
+// the plane. A point inside the triangle is the centre's foot on its plane,
+// at the plane's distance, as hitOf finds it. A point within 1e-9 of an
+// edge's length of its corner counts as that corner (closestOnPolygon's rule).
 inline bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const double plane[4],
-                             const Vec3& centre, double radius, double r2, double perDx,
-                             double perDy, FieldHit& h) {
+                             const Vec3& centre, double radius, double r2, FieldHit& h) {
   const double dx = f.dx, dy = f.dy;
   const double xlo = f.originX + i * dx, ylo = f.originY + j * dy, z00 = plane[3];
-  const double nx = plane[0], ny = plane[1], nz = plane[2];
-  // The centre relative to corner (i, j), its height s above the plane, and
-  // its foot on the plane (the callers pass only triangles that may be in
-  // reach: a near list's, or those of the cells in reach).
   const double rx = centre.x() - xlo, ry = centre.y() - ylo, rz = centre.z() - z00;
-  const double s = nx * rx + ny * ry + nz * rz;
-  const double fx = rx - s * nx, fy = ry - s * ny, fz = rz - s * nz;  // the foot
-  // The foot's side of each edge in the cell's unit square (> 0 inside):
-  // lower (0,0)→(1,0)→(1,1): w, 1 − u, u − w; upper (0,0)→(1,1)→(0,1): w − u, 1 − w, u.
-  const double u = fx * perDx, w = fy * perDy;
-  const double side[3] = {upper ? w - u : w, upper ? 1 - w : 1 - u, upper ? u : u - w};
-  if (side[0] > 0 && side[1] > 0 && side[2] > 0) {
-    const double d = std::abs(s);
-    if (d >= radius) return false;
-    h.closest = Vec3(xlo + fx, ylo + fy, z00 + fz);
-    h.s = s;
-    h.distance = d;
-    h.c0 = h.c1 = -1;
+  // Corners b and c (counter-clockwise from a, as Heightfield::triangle
+  // makes them): lower (i+1, j), (i+1, j+1); upper (i+1, j+1), (i, j+1).
+  const float* row = f.heights.data() + static_cast<long>(j) * f.nx + i;
+  const double z11 = row[f.nx + 1], zs = upper ? row[f.nx] : row[1];
+  const double bx = dx, by = upper ? dy : 0, bz = (upper ? z11 : zs) - z00;
+  const double cx = upper ? 0 : dx, cy = dy, cz = (upper ? zs : z11) - z00;
+  double qx, qy, qz;  // the nearest point, relative to a (m)
+  int c0, c1 = -1;    // as FieldHit's
+  // An edge e → n at the place t (0..1) along it.
+  const auto onEdge = [&](double t, int e, int n) {
+    c0 = t > 1 - 1e-9 ? n : e;
+    c1 = t < 1e-9 || t > 1 - 1e-9 ? -1 : n;
+  };
+  // (b, c)·(r − a), (b, c)·(r − b), (b, c)·(r − c) (m²).
+  const double d1 = bx * rx + by * ry + bz * rz, d2 = cx * rx + cy * ry + cz * rz;
+  const double bb = bx * bx + by * by + bz * bz, bc = bx * cx + by * cy + bz * cz;
+  const double d3 = d1 - bb, d4 = d2 - bc;
+  if (d1 <= 0 && d2 <= 0) {
+    qx = qy = qz = 0, c0 = 0;
+  } else if (d3 >= 0 && d4 <= d3) {
+    qx = bx, qy = by, qz = bz, c0 = 1;
+  } else if (d1 * d4 - d3 * d2 <= 0 && d1 >= 0 && d3 <= 0) {
+    const double t = d1 / bb;
+    qx = t * bx, qy = t * by, qz = t * bz;
+    onEdge(t, 0, 1);
   } else {
-    // The nearest point of the edges the foot is outside of (closestOnPolygon's
-    // rule), the corners relative to corner (i, j).
-    const float* row = f.heights.data() + static_cast<long>(j) * f.nx + i;
-    const double z11 = row[f.nx + 1], zs = upper ? row[f.nx] : row[1];
-    const double cx[3] = {0, dx, upper ? 0 : dx}, cy[3] = {0, upper ? dy : 0, dy};
-    const double cz[3] = {0, upper ? z11 - z00 : zs - z00, upper ? zs - z00 : z11 - z00};
-    double best = std::numeric_limits<double>::infinity(), qx = 0, qy = 0, qz = 0;
-    int c0 = 0, c1 = -1;
-    for (int e = 0; e < 3; ++e) {
-      if (side[e] > 0) continue;
-      const int n = e == 2 ? 0 : e + 1;
-      const double ax = cx[n] - cx[e], ay = cy[n] - cy[e], az = cz[n] - cz[e];
-      const double px = fx - cx[e], py = fy - cy[e], pz = fz - cz[e];
-      // The place along the edge, clamped to [0, 1]: the division only inside.
-      const double along = ax * px + ay * py + az * pz, length2 = ax * ax + ay * ay + az * az;
-      const double t = along < 0 ? 0.0 : along > length2 ? 1.0 : along / length2;
-      const double ex = px - t * ax, ey = py - t * ay, ez = pz - t * az;
-      const double gap2 = ex * ex + ey * ey + ez * ez;
-      if (gap2 < best) {
-        best = gap2;
-        qx = cx[e] + t * ax, qy = cy[e] + t * ay, qz = cz[e] + t * az;
-        c0 = t > 1 - 1e-9 ? n : e;
-        c1 = t < 1e-9 || t > 1 - 1e-9 ? -1 : n;
-      }
+    const double cc = cx * cx + cy * cy + cz * cz;
+    const double d5 = d1 - bc, d6 = d2 - cc;
+    if (d6 >= 0 && d5 <= d6) {
+      qx = cx, qy = cy, qz = cz, c0 = 2;
+    } else if (d5 * d2 - d1 * d6 <= 0 && d2 >= 0 && d6 <= 0) {
+      const double t = d2 / cc;  // from a towards c: on edge c → a at 1 − t
+      qx = t * cx, qy = t * cy, qz = t * cz;
+      onEdge(1 - t, 2, 0);
+    } else if (d3 * d6 - d5 * d4 <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+      const double ex = cx - bx, ey = cy - by, ez = cz - bz;
+      const double t = (d4 - d3) / (ex * ex + ey * ey + ez * ez);
+      qx = bx + t * ex, qy = by + t * ey, qz = bz + t * ez;
+      onEdge(t, 1, 2);
+    } else {  // inside: the foot on the plane
+      const double nx = plane[0], ny = plane[1], nz = plane[2];
+      const double s = nx * rx + ny * ry + nz * rz, d = std::abs(s);
+      if (d >= radius) return false;
+      h.closest = Vec3(xlo + (rx - s * nx), ylo + (ry - s * ny), z00 + (rz - s * nz));
+      h.s = s;
+      h.distance = d;
+      h.c0 = h.c1 = -1;
+      h.face = Vec3(nx, ny, nz);
+      h.i = i, h.j = j;
+      h.upper = static_cast<signed char>(upper);
+      return true;
     }
-    const double gx2 = rx - qx, gy2 = ry - qy, gz2 = rz - qz;
-    const double gap2 = gx2 * gx2 + gy2 * gy2 + gz2 * gz2;
-    if (gap2 >= r2) return false;  // before the square root: most edges are out of reach
-    h.closest = Vec3(xlo + qx, ylo + qy, z00 + qz);
-    h.gap = Vec3(gx2, gy2, gz2);
-    h.distance = std::sqrt(gap2);
-    h.c0 = static_cast<signed char>(c0);
-    h.c1 = static_cast<signed char>(c1);
   }
-  h.face = Vec3(nx, ny, nz);
+  const double gx = rx - qx, gy = ry - qy, gz = rz - qz, gap2 = gx * gx + gy * gy + gz * gz;
+  if (gap2 >= r2) return false;  // before the square root: many are out of reach
+  h.closest = Vec3(xlo + qx, ylo + qy, z00 + qz);
+  h.gap = Vec3(gx, gy, gz);
+  h.distance = std::sqrt(gap2);
+  h.c0 = static_cast<signed char>(c0);
+  h.c1 = static_cast<signed char>(c1);
+  h.face = Vec3(plane[0], plane[1], plane[2]);
   h.i = i, h.j = j;
   h.upper = static_cast<signed char>(upper);
   return true;
@@ -334,7 +343,7 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
     out.push_back(underSurface(f.triangleId(i, j, (u - i) >= (v - j) ? 0 : 1), centre, ground, up));
     return;
   }
-  const double r2 = radius * radius, perDx = 1 / f.dx, perDy = 1 / f.dy;
+  const double r2 = radius * radius;
   FieldHit x;
   SurfaceHit h;
   // The near list holds the triangles within (1 + kNearListMargin)·radius of
@@ -350,7 +359,7 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
             f, nullptr, c, r, wi0, wi1, wj0, wj1,
             [&](int i, int j, int upper, const double* plane) {
               if (!fits) return;
-              if (!fieldTriangleHit(f, i, j, upper, plane, c, r, wide2, perDx, perDy, x)) return;
+              if (!fieldTriangleHit(f, i, j, upper, plane, c, r, wide2, x)) return;
               fits = l.items.size() + 2 <= l.items.capacity() &&
                      l.planes.size() + kNearListPlanes <= l.planes.capacity();
               if (!fits) return;
@@ -373,7 +382,7 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   forTrianglesNear(
       f, near, centre, radius, i0, i1, j0, j1, [&](int i, int j, int upper, const double* plane) {
         if (!compact) return;
-        if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, perDx, perDy, hits[n]))
+        if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, hits[n]))
           return;
         compact = ++n < kMaxHits;
       });
@@ -424,7 +433,7 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   } else {
     forTrianglesNear(
         f, near, centre, radius, i0, i1, j0, j1, [&](int i, int j, int upper, const double* plane) {
-          if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, perDx, perDy, x)) return;
+          if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, x)) return;
           surfaceHitOf(f, x, h);
           all.push_back(h);
         });
