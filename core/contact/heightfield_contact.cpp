@@ -355,37 +355,37 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
         bool fits = true;
         int wi0, wi1, wj0, wj1;
         if (!cellRange(f, c.x(), c.y(), r, wi0, wi1, wj0, wj1)) return true;  // none
-        forTrianglesNear(
-            f, nullptr, c, r, wi0, wi1, wj0, wj1,
-            [&](int i, int j, int upper, const double* plane) {
-              if (!fits) return;
-              if (!fieldTriangleHit(f, i, j, upper, plane, c, r, wide2, x)) return;
-              fits = l.items.size() + 2 <= l.items.capacity() &&
-                     l.planes.size() + kNearListPlanes <= l.planes.capacity();
-              if (!fits) return;
-              surfaceHitOf(f, x, h);
-              l.items.push_back(2 * i + upper);
-              l.items.push_back(j);
-              // The plane through the triangle's nearest point square to the
-              // way to the centre (or the triangle's own, from on its plane):
-              // the triangle, convex, lies behind it.
-              l.planes.insert(l.planes.end(),
-                              {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest),
-                               plane[0], plane[1], plane[2], plane[3]});
-            });
+        forTrianglesNear(f, nullptr, c, r, wi0, wi1, wj0, wj1,
+                         [&](int i, int j, int upper, const double* plane) {
+                           if (!fits) return;
+                           if (!fieldTriangleHit(f, i, j, upper, plane, c, r, wide2, x)) return;
+                           fits = l.items.size() + 2 <= l.items.capacity() &&
+                                  l.planes.size() + kNearListPlanes <= l.planes.capacity();
+                           if (!fits) return;
+                           surfaceHitOf(f, x, h);
+                           l.items.push_back(2 * i + upper);
+                           l.items.push_back(j);
+                           // The plane through the triangle's nearest point square to the
+                           // way to the centre (or the triangle's own, from on its plane):
+                           // the triangle, convex, lies behind it.
+                           l.planes.insert(
+                               l.planes.end(),
+                               {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest),
+                                plane[0], plane[1], plane[2], plane[3]});
+                         });
         return fits;
       });
   // The triangles' hits, kept compact until the ghosts are known.
   FieldHit hits[kMaxHits];
   int n = 0;
   bool compact = true;  // false: more hits than kept compact
-  forTrianglesNear(
-      f, near, centre, radius, i0, i1, j0, j1, [&](int i, int j, int upper, const double* plane) {
-        if (!compact) return;
-        if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, hits[n]))
-          return;
-        compact = ++n < kMaxHits;
-      });
+  forTrianglesNear(f, near, centre, radius, i0, i1, j0, j1,
+                   [&](int i, int j, int upper, const double* plane) {
+                     if (!compact) return;
+                     if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, hits[n]))
+                       return;
+                     compact = ++n < kMaxHits;
+                   });
   // The walls of the cells at the field's border, seen from outside.
   Vec3 v[4];
   const long tri = f.triangleCount();
@@ -431,12 +431,12 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
       all.push_back(h);
     }
   } else {
-    forTrianglesNear(
-        f, near, centre, radius, i0, i1, j0, j1, [&](int i, int j, int upper, const double* plane) {
-          if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, x)) return;
-          surfaceHitOf(f, x, h);
-          all.push_back(h);
-        });
+    forTrianglesNear(f, near, centre, radius, i0, i1, j0, j1,
+                     [&](int i, int j, int upper, const double* plane) {
+                       if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, x)) return;
+                       surfaceHitOf(f, x, h);
+                       all.push_back(h);
+                     });
   }
   keepSurfaceContacts(f, span2, tol, scratch, out, AllSurfaceHits{all});
 }
