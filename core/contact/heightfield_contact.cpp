@@ -243,7 +243,8 @@ constexpr int kCornerJ[2][3] = {{0, 0, 1}, {0, 1, 1}};
 
 // The hits of a query by triangle, over the window of cells they lie in, so
 // that a hit's ghost check finds the hits of the triangles through its edge
-// or corner by the grid's topology.
+// or corner by the grid's topology: triangle `upper` of cell (i, j) has slot
+// 2 (j w + i) + upper, less the window's first, w the window's width in cells.
 class FieldHitIndex {
  public:
   static constexpr int kSlots = 2048;  // triangles of the largest window indexed
@@ -256,20 +257,24 @@ class FieldHitIndex {
       i0 = std::min(i0, hits[k].i), i1 = std::max(i1, hits[k].i);
       j0 = std::min(j0, hits[k].j), j1 = std::max(j1, hits[k].j);
     }
-    i0_ = i0 - 1, j0_ = j0 - 1, w_ = i1 - i0 + 3;
+    w_ = i1 - i0 + 3;
+    first_ = 2 * ((j0 - 1) * w_ + i0 - 1);
     const int cells = w_ * (j1 - j0 + 3);
     if (2 * cells > kSlots) return false;
     std::fill(slot_, slot_ + 2 * cells, static_cast<signed char>(-1));
     for (int k = 0; k < n; ++k)
-      slot_[index(hits[k].i, hits[k].j, hits[k].upper)] = static_cast<signed char>(k);
+      slot_[slotOf(hits[k].i, hits[k].j, hits[k].upper)] = static_cast<signed char>(k);
     return true;
   }
-  // The hit of triangle `upper` of cell (i, j) (in the window), or −1.
-  int find(int i, int j, int upper) const { return slot_[index(i, j, upper)]; }
+  // The slot of triangle `upper` of cell (i, j) (in the window).
+  int slotOf(int i, int j, int upper) const { return 2 * (j * w_ + i) + upper - first_; }
+  // The hit in slot s, or −1.
+  int at(int s) const { return slot_[s]; }
+  // The step in slots from a cell to the next along y.
+  int row() const { return 2 * w_; }
 
  private:
-  int index(int i, int j, int upper) const { return 2 * ((j - j0_) * w_ + i - i0_) + upper; }
-  int i0_ = 0, j0_ = 0, w_ = 0;
+  int first_ = 0, w_ = 0;
   signed char slot_[kSlots];
 };
 
@@ -280,8 +285,8 @@ bool isFieldGhost(const FieldHit* hits, const FieldHitIndex& index, const FieldH
                   double tol) {
   const double nearer = c.distance - 1e-6 * tol;  // only hits nearer than this count
   const double reach2 = span2 + tol, tol2 = tol * tol;
-  const auto ghostBy = [&](int i, int j, int upper) {
-    const int k = index.find(i, j, upper);
+  const auto ghostBy = [&](int slot) {
+    const int k = index.at(slot);
     if (k < 0) return false;
     const FieldHit& t = hits[k];
     if (t.distance >= nearer) return false;
@@ -293,33 +298,25 @@ bool isFieldGhost(const FieldHit* hits, const FieldHitIndex& index, const FieldH
     const double rise = c.face.dot(apart);
     return apart2 <= tol2 || rise <= 0 || rise * rise <= kCreaseSine * kCreaseSine * apart2;
   };
-  const int i = c.i, j = c.j, u = c.upper;
-  if (c.c1 < 0) {  // a corner: the six triangles through sample (si, sj) but c's own
-    const int si = i + kCornerI[u][c.c0], sj = j + kCornerJ[u][c.c0];
-    const int through[6][3] = {{si - 1, sj - 1, 0}, {si - 1, sj - 1, 1}, {si, sj, 0},
-                               {si, sj, 1},         {si - 1, sj, 0},     {si, sj - 1, 1}};
-    for (const auto& t : through)
-      if ((t[0] != i || t[1] != j || t[2] != u) && ghostBy(t[0], t[1], t[2])) return true;
+  const int u = c.upper, own = index.slotOf(c.i, c.j, u), row = index.row();
+  if (c.c1 < 0) {
+    // A corner, sample (si, sj): the six triangles through it but c's own,
+    // both of cells (si − 1, sj − 1) and (si, sj), the lower of (si − 1,
+    // sj), the upper of (si, sj − 1), in slots from the first's.
+    const int first = index.slotOf(c.i + kCornerI[u][c.c0] - 1, c.j + kCornerJ[u][c.c0] - 1, 0);
+    for (const int s : {0, 1, 3, row, row + 2, row + 3})
+      if (first + s != own && ghostBy(first + s)) return true;
     return false;
   }
   // An edge c0 → c1 (c1 = c0 + 1 mod 3): the triangle across it. Lower
-  // triangle: edge 0 along x at the cell's south side, 1 along y at its east
-  // side, 2 the diagonal; upper: 0 the diagonal, 1 along x at the north side,
-  // 2 along y at the west side.
-  switch (3 * u + c.c0) {
-    case 0:
-      return ghostBy(i, j - 1, 1);
-    case 1:
-      return ghostBy(i + 1, j, 1);
-    case 2:
-      return ghostBy(i, j, 1);
-    case 3:
-      return ghostBy(i, j, 0);
-    case 4:
-      return ghostBy(i, j + 1, 0);
-    default:
-      return ghostBy(i - 1, j, 0);
-  }
+  // triangle: edge 0 along x at the cell's south side (the upper of cell
+  // (i, j − 1)), 1 along y at its east side (the upper of (i + 1, j)), 2 the
+  // diagonal (the cell's upper); upper: 0 the diagonal (the cell's lower), 1
+  // along x at the north side (the lower of (i, j + 1)), 2 along y at the
+  // west side (the lower of (i − 1, j)).
+  static constexpr int kAcross[6] = {1, 3, 1, -1, -1, -3};  // slots, and ± row for 0 and 4
+  const int e = 3 * u + c.c0;
+  return ghostBy(own + kAcross[e] + (e == 0 ? -row : e == 4 ? row : 0));
 }
 
 }  // namespace
