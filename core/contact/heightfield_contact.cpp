@@ -66,21 +66,47 @@ void forCellsNear(const Heightfield& f, const Vec3& centre, double radius, int i
   }
 }
 
-// The plane of triangle `upper` (0 lower, 1 upper) of cell (i, j): its unit
-// upward normal and the height of the cell's corner (i, j), in `plane`
-// (nx, ny, nz, z00). The triangle is as Heightfield::triangle makes it, from
-// its cell's corners: lower (i, j), (i+1, j), (i+1, j+1) and upper (i, j),
-// (i+1, j+1), (i, j+1); zs is the height of the corner off the diagonal.
-void fieldTrianglePlane(const Heightfield& f, int i, int j, int upper, double plane[4]) {
+// What a triangle's hit needs of it (fieldTriangle): numbers by these names.
+enum FieldTriangleNumber {
+  kNx,
+  kNy,
+  kNz,  // its unit upward normal
+  kAx,
+  kAy,
+  kAz,  // its corner a = (i, j) (m)
+  kBz,
+  kCz,  // the heights of its corners b and c above a (m)
+  kBB,
+  kBC,
+  kCC,  // (b − a)², (b − a)·(c − a), (c − a)² (m²)
+  kEE,  // (c − b)² (m²)
+  kFieldTriangleNumbers
+};
+
+static_assert(kNearListBound + kFieldTriangleNumbers == kNearListPlanes);
+
+// Triangle `upper` (0 lower, 1 upper) of cell (i, j), as Heightfield::triangle
+// makes it from its cell's corners: a = (i, j), then counter-clockwise b and c,
+// lower (i+1, j), (i+1, j+1), upper (i+1, j+1), (i, j+1); in t, by
+// FieldTriangleNumber. Corners b and c lie at (dx, 0) and (dx, dy) from a in
+// plan (lower), or (dx, dy) and (0, dy) (upper).
+void fieldTriangle(const Heightfield& f, int i, int j, int upper, double t[kFieldTriangleNumbers]) {
   const double dx = f.dx, dy = f.dy;
   const float* row = f.heights.data() + static_cast<long>(j) * f.nx + i;
   const double z00 = row[0], z11 = row[f.nx + 1], zs = upper ? row[f.nx] : row[1];
+  const double bx = dx, by = upper ? dy : 0, bz = (upper ? z11 : zs) - z00;
+  const double cx = upper ? 0 : dx, cy = dy, cz = (upper ? zs : z11) - z00;
   // The cross product of its sides (upward, unnormalized).
   const double mx = upper ? -dy * (z11 - zs) : -dy * (zs - z00);
   const double my = upper ? -dx * (zs - z00) : -dx * (z11 - zs);
   const double mz = dx * dy;
   const double perLen = 1 / std::sqrt(mx * mx + my * my + mz * mz);
-  plane[0] = mx * perLen, plane[1] = my * perLen, plane[2] = mz * perLen, plane[3] = z00;
+  t[kNx] = mx * perLen, t[kNy] = my * perLen, t[kNz] = mz * perLen;
+  t[kAx] = f.originX + i * dx, t[kAy] = f.originY + j * dy, t[kAz] = z00;
+  t[kBz] = bz, t[kCz] = cz;
+  t[kBB] = bx * bx + by * by + bz * bz, t[kBC] = bx * cx + by * cy + bz * cz;
+  t[kCC] = cx * cx + cy * cy + cz * cz;
+  t[kEE] = (cx - bx) * (cx - bx) + (cy - by) * (cy - by) + (cz - bz) * (cz - bz);
 }
 
 // Most hits of a query kept compact (FieldHit); a query with more (a wheel far
@@ -101,65 +127,57 @@ struct FieldHit {
                        // c0 → c1; a corner c0 with c1 = −1; the inside c0 = −1
 };
 
-// The hit of triangle `upper` of cell (i, j), whose plane is `plane` (as
-// fieldTrianglePlane gives it), with the sphere (centre, radius), r2 =
-// radius²; false when the triangle is `radius` or farther. In coordinates
-// relative to the triangle's corner a = (i, j), the nearest point is found
-// by the Voronoi regions of its corners a, b, c and edges (Ericson,
-// Real-Time Collision Detection, 2005, sec. 5.1.5): most hits of a wheel on
-// a grid are on a corner or an edge, found from a few dot products without
-// the plane. A point inside the triangle is the centre's foot on its plane,
+// The hit of triangle `upper` of cell (i, j), t as fieldTriangle gives it,
+// with the sphere (centre, radius), r2 = radius²; false when the triangle is
+// `radius` or farther. In coordinates relative to the triangle's corner a,
+// the nearest point is found by the Voronoi regions of its corners a, b, c
+// and edges (Ericson, Real-Time Collision Detection, 2005, sec. 5.1.5): most
+// hits of a wheel on a grid are on a corner or an edge, found from a few dot
+// products. A point inside the triangle is the centre's foot on its plane,
 // at the plane's distance, as hitOf finds it. A point within 1e-9 of an
 // edge's length of its corner counts as that corner (closestOnPolygon's rule).
-inline bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const double plane[4],
+inline bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const double* t,
                              const Vec3& centre, double radius, double r2, FieldHit& h) {
   const double dx = f.dx, dy = f.dy;
-  const double xlo = f.originX + i * dx, ylo = f.originY + j * dy, z00 = plane[3];
-  const double rx = centre.x() - xlo, ry = centre.y() - ylo, rz = centre.z() - z00;
-  // Corners b and c (counter-clockwise from a, as Heightfield::triangle
-  // makes them): lower (i+1, j), (i+1, j+1); upper (i+1, j+1), (i, j+1).
-  const float* row = f.heights.data() + static_cast<long>(j) * f.nx + i;
-  const double z11 = row[f.nx + 1], zs = upper ? row[f.nx] : row[1];
-  const double bx = dx, by = upper ? dy : 0, bz = (upper ? z11 : zs) - z00;
-  const double cx = upper ? 0 : dx, cy = dy, cz = (upper ? zs : z11) - z00;
+  const double rx = centre.x() - t[kAx], ry = centre.y() - t[kAy], rz = centre.z() - t[kAz];
+  const double bx = dx, by = upper ? dy : 0, bz = t[kBz];
+  const double cx = upper ? 0 : dx, cy = dy, cz = t[kCz];
+  const double bb = t[kBB], bc = t[kBC];
   double qx, qy, qz;  // the nearest point, relative to a (m)
   int c0, c1 = -1;    // as FieldHit's
-  // An edge e → n at the place t (0..1) along it.
-  const auto onEdge = [&](double t, int e, int n) {
-    c0 = t > 1 - 1e-9 ? n : e;
-    c1 = t < 1e-9 || t > 1 - 1e-9 ? -1 : n;
+  // An edge e → n at the place u (0..1) along it.
+  const auto onEdge = [&](double u, int e, int n) {
+    c0 = u > 1 - 1e-9 ? n : e;
+    c1 = u < 1e-9 || u > 1 - 1e-9 ? -1 : n;
   };
-  // (b, c)·(r − a), (b, c)·(r − b), (b, c)·(r − c) (m²).
+  // (b, c)·(r − a), (b, c)·(r − b), (b, c)·(r − c) (m²), with b, c, r relative to a.
   const double d1 = bx * rx + by * ry + bz * rz, d2 = cx * rx + cy * ry + cz * rz;
-  const double bb = bx * bx + by * by + bz * bz, bc = bx * cx + by * cy + bz * cz;
   const double d3 = d1 - bb, d4 = d2 - bc;
   if (d1 <= 0 && d2 <= 0) {
     qx = qy = qz = 0, c0 = 0;
   } else if (d3 >= 0 && d4 <= d3) {
     qx = bx, qy = by, qz = bz, c0 = 1;
   } else if (d1 * d4 - d3 * d2 <= 0 && d1 >= 0 && d3 <= 0) {
-    const double t = d1 / bb;
-    qx = t * bx, qy = t * by, qz = t * bz;
-    onEdge(t, 0, 1);
+    const double u = d1 / bb;
+    qx = u * bx, qy = u * by, qz = u * bz;
+    onEdge(u, 0, 1);
   } else {
-    const double cc = cx * cx + cy * cy + cz * cz;
-    const double d5 = d1 - bc, d6 = d2 - cc;
+    const double d5 = d1 - bc, d6 = d2 - t[kCC];
     if (d6 >= 0 && d5 <= d6) {
       qx = cx, qy = cy, qz = cz, c0 = 2;
     } else if (d5 * d2 - d1 * d6 <= 0 && d2 >= 0 && d6 <= 0) {
-      const double t = d2 / cc;  // from a towards c: on edge c → a at 1 − t
-      qx = t * cx, qy = t * cy, qz = t * cz;
-      onEdge(1 - t, 2, 0);
+      const double u = d2 / t[kCC];  // from a towards c: on edge c → a at 1 − u
+      qx = u * cx, qy = u * cy, qz = u * cz;
+      onEdge(1 - u, 2, 0);
     } else if (d3 * d6 - d5 * d4 <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-      const double ex = cx - bx, ey = cy - by, ez = cz - bz;
-      const double t = (d4 - d3) / (ex * ex + ey * ey + ez * ez);
-      qx = bx + t * ex, qy = by + t * ey, qz = bz + t * ez;
-      onEdge(t, 1, 2);
+      const double u = (d4 - d3) / t[kEE];
+      qx = bx + u * (cx - bx), qy = by + u * (cy - by), qz = bz + u * (cz - bz);
+      onEdge(u, 1, 2);
     } else {  // inside: the foot on the plane
-      const double nx = plane[0], ny = plane[1], nz = plane[2];
+      const double nx = t[kNx], ny = t[kNy], nz = t[kNz];
       const double s = nx * rx + ny * ry + nz * rz, d = std::abs(s);
       if (d >= radius) return false;
-      h.closest = Vec3(xlo + (rx - s * nx), ylo + (ry - s * ny), z00 + (rz - s * nz));
+      h.closest = Vec3(t[kAx] + (rx - s * nx), t[kAy] + (ry - s * ny), t[kAz] + (rz - s * nz));
       h.s = s;
       h.distance = d;
       h.c0 = h.c1 = -1;
@@ -171,12 +189,12 @@ inline bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, cons
   }
   const double gx = rx - qx, gy = ry - qy, gz = rz - qz, gap2 = gx * gx + gy * gy + gz * gz;
   if (gap2 >= r2) return false;  // before the square root: many are out of reach
-  h.closest = Vec3(xlo + qx, ylo + qy, z00 + qz);
+  h.closest = Vec3(t[kAx] + qx, t[kAy] + qy, t[kAz] + qz);
   h.gap = Vec3(gx, gy, gz);
   h.distance = std::sqrt(gap2);
   h.c0 = static_cast<signed char>(c0);
   h.c1 = static_cast<signed char>(c1);
-  h.face = Vec3(plane[0], plane[1], plane[2]);
+  h.face = Vec3(t[kNx], t[kNy], t[kNz]);
   h.i = i, h.j = j;
   h.upper = static_cast<signed char>(upper);
   return true;
@@ -204,9 +222,9 @@ void surfaceHitOf(const Heightfield& f, const FieldHit& x, SurfaceHit& h) {
   h.corners[0] = ids[0], h.corners[1] = ids[1], h.corners[2] = ids[2];
 }
 
-// Calls visit(i, j, upper, plane) for every triangle the sphere (centre,
-// radius) may reach, with its plane (as fieldTrianglePlane gives it): from
-// the near list when there is one, else from the cells i0..i1, j0..j1 near it.
+// Calls visit(i, j, upper, t) for every triangle the sphere (centre, radius)
+// may reach, t as fieldTriangle gives it: from the near list when there is
+// one, else from the cells i0..i1, j0..j1 near it.
 template <class Visit>
 void forTrianglesNear(const Heightfield& f, const NearList* near, const Vec3& centre, double radius,
                       int i0, int i1, int j0, int j1, Visit&& visit) {
@@ -221,17 +239,17 @@ void forTrianglesNear(const Heightfield& f, const NearList* near, const Vec3& ce
     for (size_t k = 0; k < near->items.size(); k += 2, p += kNearListPlanes) {
       if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
       const int iu = near->items[k];
-      visit(iu >> 1, near->items[k + 1], iu & 1, p + 4);
+      visit(iu >> 1, near->items[k + 1], iu & 1, p + kNearListBound);
     }
     return;
   }
   const double r2 = radius * radius;
-  double plane[4];
+  double t[kFieldTriangleNumbers];
   forCellsNear(f, centre, radius, i0, i1, j0, j1, [&](int i, int j) {
     if (!cellInReach(f, i, j, centre, r2)) return;
     for (int upper = 0; upper < 2; ++upper) {
-      fieldTrianglePlane(f, i, j, upper, plane);
-      visit(i, j, upper, plane);
+      fieldTriangle(f, i, j, upper, t);
+      visit(i, j, upper, t);
     }
   });
 }
@@ -345,31 +363,30 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   SurfaceHit h;
   // The near list holds the triangles within (1 + kNearListMargin)·radius of
   // its centre, as (2i + upper, j), and for each a plane it lies behind and
-  // its own plane: every triangle this sphere reaches.
+  // what its hit needs (fieldTriangle): every triangle this sphere reaches.
   const NearList* near =
       nearList(scratch, &f, centre, radius, [&](const Vec3& c, double r, NearList& l) {
         const double wide2 = r * r;
         bool fits = true;
         int wi0, wi1, wj0, wj1;
         if (!cellRange(f, c.x(), c.y(), r, wi0, wi1, wj0, wj1)) return true;  // none
-        forTrianglesNear(f, nullptr, c, r, wi0, wi1, wj0, wj1,
-                         [&](int i, int j, int upper, const double* plane) {
-                           if (!fits) return;
-                           if (!fieldTriangleHit(f, i, j, upper, plane, c, r, wide2, x)) return;
-                           fits = l.items.size() + 2 <= l.items.capacity() &&
-                                  l.planes.size() + kNearListPlanes <= l.planes.capacity();
-                           if (!fits) return;
-                           surfaceHitOf(f, x, h);
-                           l.items.push_back(2 * i + upper);
-                           l.items.push_back(j);
-                           // The plane through the triangle's nearest point square to the
-                           // way to the centre (or the triangle's own, from on its plane):
-                           // the triangle, convex, lies behind it.
-                           l.planes.insert(
-                               l.planes.end(),
-                               {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest),
-                                plane[0], plane[1], plane[2], plane[3]});
-                         });
+        forTrianglesNear(
+            f, nullptr, c, r, wi0, wi1, wj0, wj1, [&](int i, int j, int upper, const double* t) {
+              if (!fits) return;
+              if (!fieldTriangleHit(f, i, j, upper, t, c, r, wide2, x)) return;
+              fits = l.items.size() + 2 <= l.items.capacity() &&
+                     l.planes.size() + kNearListPlanes <= l.planes.capacity();
+              if (!fits) return;
+              surfaceHitOf(f, x, h);
+              l.items.push_back(2 * i + upper);
+              l.items.push_back(j);
+              // The plane through the triangle's nearest point square to the
+              // way to the centre (or the triangle's own, from on its plane):
+              // the triangle, convex, lies behind it.
+              l.planes.insert(l.planes.end(),
+                              {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest)});
+              l.planes.insert(l.planes.end(), t, t + kFieldTriangleNumbers);
+            });
         return fits;
       });
   // The triangles' hits, kept compact until the ghosts are known.
@@ -377,10 +394,9 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   int n = 0;
   bool compact = true;  // false: more hits than kept compact
   forTrianglesNear(f, near, centre, radius, i0, i1, j0, j1,
-                   [&](int i, int j, int upper, const double* plane) {
+                   [&](int i, int j, int upper, const double* t) {
                      if (!compact) return;
-                     if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, hits[n]))
-                       return;
+                     if (!fieldTriangleHit(f, i, j, upper, t, centre, radius, r2, hits[n])) return;
                      compact = ++n < kMaxHits;
                    });
   // The walls of the cells at the field's border, seen from outside.
@@ -429,8 +445,8 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
     }
   } else {
     forTrianglesNear(f, near, centre, radius, i0, i1, j0, j1,
-                     [&](int i, int j, int upper, const double* plane) {
-                       if (!fieldTriangleHit(f, i, j, upper, plane, centre, radius, r2, x)) return;
+                     [&](int i, int j, int upper, const double* t) {
+                       if (!fieldTriangleHit(f, i, j, upper, t, centre, radius, r2, x)) return;
                        surfaceHitOf(f, x, h);
                        all.push_back(h);
                      });

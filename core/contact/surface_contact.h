@@ -66,16 +66,18 @@ struct NearList {
   /// it lies behind, found from `centre` (unit normal x, y, z towards the
   /// centre, then its offset in m): a centre's height above it bounds its
   /// distance from the triangle, so a query passes over the triangles that
-  /// bound keeps out of reach; then the triangle's own plane (unit upward
-  /// normal x, y, z, then the height of its cell's corner (i, j) in m), so a
-  /// query reads no heights for the triangles it rejects by their plane.
+  /// bound keeps out of reach; then, from kNearListBound on, what the
+  /// triangle's hit needs of it (its plane, corners and sides, as the
+  /// heightfield query makes them), so a query reads no heights.
   /// mesh: for each listed feature, 4 numbers: a plane it lies behind, found
   /// likewise
   std::vector<double> planes;
 };
 
-/// Numbers per listed triangle in NearList::planes.
-constexpr size_t kNearListPlanes = 8;
+/// Numbers per listed triangle in NearList::planes (heightfield): the bounding
+/// plane's kNearListBound, then the triangle's.
+constexpr size_t kNearListBound = 4;
+constexpr size_t kNearListPlanes = 16;
 
 /// How far a query's centre may move from the one its near list was found
 /// for, as a fraction of the radius (-): 4 % of a 0.25 m wheel is 1 cm,
