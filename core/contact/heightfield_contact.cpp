@@ -348,8 +348,16 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   if (!cellRange(f, centre.x(), centre.y(), radius, i0, i1, j0, j1)) return;
   // A centre under the surface: one contact, through the plane of the
   // triangle above it (the signed distance, as for a centre inside a piece).
+  // The surface over a cell rises no higher than its highest corner (to the
+  // rounding of its interpolation, 1e-9 of it): a centre above that, as a
+  // wheel on the ground is, needs no height.
+  const float top = f.cellTop[static_cast<size_t>(clampedFloor((centre.y() - f.originY) / f.dy, 0,
+                                                               f.cellsY() - 1)) *
+                                  f.cellsX() +
+                              clampedFloor((centre.x() - f.originX) / f.dx, 0, f.cellsX() - 1)];
   double ground;
-  if (f.heightAt(centre.x(), centre.y(), ground) && centre.z() < ground) {
+  if (centre.z() < top + 1e-9 * (1 + std::abs(top)) && f.heightAt(centre.x(), centre.y(), ground) &&
+      centre.z() < ground) {
     Vec3 up;
     f.surfaceAt(centre.x(), centre.y(), ground, up);
     const double u = std::min((centre.x() - f.originX) / f.dx, f.cellsX() - 1e-9);
