@@ -96,6 +96,9 @@ struct SurfaceScratch {
   std::vector<int> order;
   std::vector<NearList> lists;
   long uses = 0;
+  /// The lists a query may use: listCount of them from firstList (0: all), so
+  /// that each wheel of a step keeps its own.
+  size_t firstList = 0, listCount = 0;
 };
 
 /// The near list of `surface` for a sphere (centre, radius): one kept from an
@@ -111,14 +114,17 @@ const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec
                          double radius, Find&& find) {
   if (scratch.lists.empty()) return nullptr;
   const double margin = kNearListMargin * radius;
-  NearList* oldest = &scratch.lists[0];
-  for (NearList& l : scratch.lists) {
-    if (l.surface == surface && l.radius == radius &&
-        (centre - l.centre).squaredNorm() <= margin * margin) {
-      l.used = ++scratch.uses;
-      return l.fits ? &l : nullptr;
+  const size_t first = std::min(scratch.firstList, scratch.lists.size() - 1);
+  const size_t end = scratch.listCount ? std::min(first + scratch.listCount, scratch.lists.size())
+                                       : scratch.lists.size();
+  NearList* oldest = &scratch.lists[first];
+  for (auto l = scratch.lists.begin() + first; l != scratch.lists.begin() + end; ++l) {
+    if (l->surface == surface && l->radius == radius &&
+        (centre - l->centre).squaredNorm() <= margin * margin) {
+      l->used = ++scratch.uses;
+      return l->fits ? &*l : nullptr;
     }
-    if (l.used < oldest->used) oldest = &l;
+    if (l->used < oldest->used) oldest = &*l;
   }
   oldest->items.clear();
   oldest->planes.clear();
