@@ -47,6 +47,16 @@ struct WheelContactScratch {
   std::vector<SurfaceHit> hits;              ///< a heightfield's or mesh's contacts
 };
 
+/// Near lists a step keeps for each wheel (in WheelContactScratch::surface):
+/// the wheel's own, and room for one near a seam of two surfaces.
+constexpr size_t kNearListsPerWheel = 2;
+
+/// Makes the next queries with `scratch` use wheel `w`'s own near lists.
+inline void useWheelNearLists(WheelContactScratch& scratch, size_t w) {
+  scratch.surface.firstList = kNearListsPerWheel * w;
+  scratch.surface.listCount = kNearListsPerWheel;
+}
+
 /// Contacts of a wheel with centre `centre` (m) and unit axle direction `axle`.
 /// `out` is cleared first. Returns the number of contacts.
 int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,

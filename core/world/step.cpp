@@ -88,8 +88,7 @@ WorldData makeWorldData(const WorldModel& model) {
   d.wheelScratch.surface.features.reserve(kMeshFeaturesReserved);
   d.wheelScratch.surface.hits.reserve(kNearReserved);
   d.wheelScratch.surface.order.reserve(kNearReserved);
-  // Two near lists per wheel: a wheel's own, and room for one near a seam of two surfaces.
-  d.wheelScratch.surface.lists.resize(2 * model.robot.wheels.size());
+  d.wheelScratch.surface.lists.resize(kNearListsPerWheel * model.robot.wheels.size());
   for (NearList& l : d.wheelScratch.surface.lists) {
     l.items.reserve(kNearListReserved);
     l.planes.reserve(kNearListPlanes / 2 * kNearListReserved);

@@ -10,9 +10,7 @@ void wheelContactStage(const WorldModel& model, WorldData& data) {
     WheelResult& res = data.wheels[w];
     res.centre = worldPoint(data.bodies, wheel.body, Vec3::Zero());
     res.axle = worldRotation(data.bodies, wheel.body) * bodies[wheel.body].axis;
-    // The wheel's own near lists (makeWorldData keeps two per wheel).
-    data.wheelScratch.surface.firstList = 2 * w;
-    data.wheelScratch.surface.listCount = 2;
+    useWheelNearLists(data.wheelScratch, w);
     wheelContacts(model.terrain, wheel.shape, res.centre, res.axle, data.wheelScratch,
                   res.contacts);
   }
