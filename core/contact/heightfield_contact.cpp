@@ -344,8 +344,12 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   std::vector<SurfaceHit>& all = scratch.hits;
   all.clear();
   if (centre.z() - radius > f.box.max.z() || centre.z() + radius < f.box.min.z()) return;
-  int i0, i1, j0, j1;
-  if (!cellRange(f, centre.x(), centre.y(), radius, i0, i1, j0, j1)) return;
+  // The cells within reach in plan (i0..i1, j0..j1) are needed only for a
+  // centre outside the field's plan (the walls) or a query without a near list.
+  int i0 = 0, i1 = -1, j0 = 0, j1 = -1;
+  const bool inPlan = centre.x() >= f.originX && centre.y() >= f.originY &&
+                      centre.x() <= f.box.max.x() && centre.y() <= f.box.max.y();
+  if (!inPlan && !cellRange(f, centre.x(), centre.y(), radius, i0, i1, j0, j1)) return;
   // A centre under the surface: one contact, through the plane of the
   // triangle above it (the signed distance, as for a centre inside a piece).
   // The surface over a cell rises no higher than its highest corner (to the
@@ -397,6 +401,7 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
             });
         return fits;
       });
+  if (inPlan && !near) cellRange(f, centre.x(), centre.y(), radius, i0, i1, j0, j1);
   // The triangles' hits, kept compact until the ghosts are known.
   FieldHit hits[kMaxHits];
   int n = 0;
