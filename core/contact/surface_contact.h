@@ -86,6 +86,11 @@ constexpr size_t kNearListPlanes = 16;
 /// 2 % made the lists half as large and twice as frequent, and was slower.
 constexpr double kNearListMargin = 0.04;
 
+/// How far ahead of a centre leaving its last list a new list is found, as a
+/// fraction of kNearListMargin·radius (-): less than 1, so that the list
+/// serves that centre too.
+constexpr double kNearListAhead = 0.9;
+
 /// Buffers of one surface query, kept between queries so that it allocates
 /// nothing: the features near the query (meshes), their hits, the hits'
 /// order by distance, and the near lists of recent queries (none unless
@@ -118,13 +123,25 @@ const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec
   const size_t end = scratch.listCount ? std::min(first + scratch.listCount, scratch.lists.size())
                                        : scratch.lists.size();
   NearList* oldest = &scratch.lists[first];
+  const NearList* latest = nullptr;  // the last used of this surface and radius
   for (auto l = scratch.lists.begin() + first; l != scratch.lists.begin() + end; ++l) {
-    if (l->surface == surface && l->radius == radius &&
-        (centre - l->centre).squaredNorm() <= margin * margin) {
-      l->used = ++scratch.uses;
-      return l->fits ? &*l : nullptr;
+    if (l->surface == surface && l->radius == radius) {
+      if ((centre - l->centre).squaredNorm() <= margin * margin) {
+        l->used = ++scratch.uses;
+        return l->fits ? &*l : nullptr;
+      }
+      if (!latest || l->used > latest->used) latest = &*l;
     }
     if (l->used < oldest->used) oldest = &*l;
+  }
+  // A centre that has just left the last list (a wheel rolling on) gets its
+  // new list found kNearListAhead·margin ahead of it, on the way it left:
+  // the list then serves it over nearly twice the distance.
+  Vec3 at = centre;
+  if (latest) {
+    const Vec3 left = centre - latest->centre;
+    const double gone = left.norm();
+    if (gone <= 2 * margin) at += (kNearListAhead * margin / gone) * left;
   }
   oldest->items.clear();
   oldest->planes.clear();
@@ -132,9 +149,9 @@ const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec
   oldest->below = -1;
   oldest->used = ++scratch.uses;
   oldest->surface = surface;
-  oldest->centre = centre;
+  oldest->centre = at;
   oldest->radius = radius;
-  oldest->fits = find(centre, radius + margin, *oldest);
+  oldest->fits = find(at, radius + margin, *oldest);
   return oldest->fits ? oldest : nullptr;
 }
 
