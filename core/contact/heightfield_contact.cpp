@@ -200,25 +200,28 @@ inline bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, cons
   return true;
 }
 
+// The unit normal of a triangle's hit: from its nearest point towards the
+// centre (the face's, on the centre's side, for an inner point), or the
+// face's for a centre on the triangle.
+Vec3 fieldHitNormal(const FieldHit& x) {
+  if (!(x.distance > 1e-12)) return x.face;
+  if (x.c0 < 0) return std::copysign(1.0, x.s) * x.face;
+  const double perD = 1 / x.distance;
+  return Vec3(x.gap.x() * perD, x.gap.y() * perD, x.gap.z() * perD);
+}
+
 // The SurfaceHit of a triangle's hit: its feature, normal and vertex ids.
 void surfaceHitOf(const Heightfield& f, const FieldHit& x, SurfaceHit& h) {
   const long a = static_cast<long>(x.j) * f.nx + x.i;
   const long ids[3] = {a, x.upper ? a + f.nx + 1 : a + 1, x.upper ? a + f.nx : a + f.nx + 1};
-  const double d = x.distance;
   h.feature = f.triangleId(x.i, x.j, x.upper);
   h.closest = x.closest;
   h.face = x.face;
-  h.distance = d;
+  h.normal = fieldHitNormal(x);
+  h.distance = x.distance;
   h.boundary = x.c0 >= 0;
-  if (x.c0 < 0) {
-    h.normal = d > 1e-12 ? Vec3(std::copysign(1.0, x.s) * x.face) : x.face;
-    h.samples[0] = h.samples[1] = -1;
-  } else {
-    const double perD = 1 / d;
-    h.normal = d > 1e-12 ? Vec3(x.gap.x() * perD, x.gap.y() * perD, x.gap.z() * perD) : x.face;
-    h.samples[0] = ids[x.c0];
-    h.samples[1] = x.c1 >= 0 ? ids[x.c1] : -1;
-  }
+  h.samples[0] = x.c0 >= 0 ? ids[x.c0] : -1;
+  h.samples[1] = x.c0 >= 0 && x.c1 >= 0 ? ids[x.c1] : -1;
   h.corners[0] = ids[0], h.corners[1] = ids[1], h.corners[2] = ids[2];
 }
 
@@ -389,14 +392,14 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
               fits = l.items.size() + 2 <= l.items.capacity() &&
                      l.planes.size() + kNearListPlanes <= l.planes.capacity();
               if (!fits) return;
-              surfaceHitOf(f, x, h);
               l.items.push_back(2 * i + upper);
               l.items.push_back(j);
               // The plane through the triangle's nearest point square to the
               // way to the centre (or the triangle's own, from on its plane):
               // the triangle, convex, lies behind it.
+              const Vec3 normal = fieldHitNormal(x);
               l.planes.insert(l.planes.end(),
-                              {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest)});
+                              {normal.x(), normal.y(), normal.z(), normal.dot(x.closest)});
               l.planes.insert(l.planes.end(), t, t + kFieldTriangleNumbers);
             });
         return fits;
