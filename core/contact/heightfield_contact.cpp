@@ -278,6 +278,10 @@ class FieldHitIndex {
       i0 = std::min(i0, hits[k].i), i1 = std::max(i1, hits[k].i);
       j0 = std::min(j0, hits[k].j), j1 = std::max(j1, hits[k].j);
     }
+    return make(hits, n, i0, i1, j0, j1);
+  }
+  // The same over the cells i0..i1, j0..j1, which hold every hit's.
+  bool make(const FieldHit* hits, int n, int i0, int i1, int j0, int j1) {
     w_ = i1 - i0 + 3;
     first_ = 2 * ((j0 - 1) * w_ + i0 - 1);
     const int cells = w_ * (j1 - j0 + 3);
@@ -394,6 +398,9 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
               if (!fits) return;
               l.items.push_back(2 * i + upper);
               l.items.push_back(j);
+              if (l.items.size() == 2) l.cells[0] = l.cells[1] = i, l.cells[2] = l.cells[3] = j;
+              l.cells[0] = std::min(l.cells[0], i), l.cells[1] = std::max(l.cells[1], i);
+              l.cells[2] = std::min(l.cells[2], j), l.cells[3] = std::max(l.cells[3], j);
               // The plane through the triangle's nearest point square to the
               // way to the centre (or the triangle's own, from on its plane):
               // the triangle, convex, lies behind it.
@@ -439,7 +446,13 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
                                       std::abs(f.box.max.z()), std::abs(f.box.min.z())});
   const double span2 = f.dx * f.dx + f.dy * f.dy;
   FieldHitIndex index;
-  if (compact && all.empty() && (n == 0 || index.make(hits, n))) {
+  // The hits' window: the near list's cells, or (no list, or too many of
+  // its cells) the hits' own.
+  if (compact && all.empty() &&
+      (n == 0 ||
+       (near &&
+        index.make(hits, n, near->cells[0], near->cells[1], near->cells[2], near->cells[3])) ||
+       index.make(hits, n))) {
     // Triangles only: each hit's ghost check reads the hits of the triangles
     // through its edge or corner, and only the hits kept are made in full.
     std::vector<int>& order = scratch.order;

@@ -61,6 +61,9 @@ struct NearList {
   /// mesh: the triangle under the last query's centre, or -1 (a cache of
   /// TriMesh::surfaceAt: a wheel stays over one triangle for many steps)
   mutable long below = -1;
+  /// heightfield: the cells of the listed triangles lie in i0..i1, j0..j1,
+  /// as {i0, i1, j0, j1}
+  int cells[4] = {0, -1, 0, -1};
   std::vector<int> items;  ///< heightfield: triangle (2i + upper, j) pairs; mesh: feature ids
   /// heightfield: for each listed triangle, kNearListPlanes numbers: a plane
   /// it lies behind, found from `centre` (unit normal x, y, z towards the
