@@ -130,62 +130,30 @@ struct FieldHit {
 // The hit of triangle `upper` of cell (i, j), t as fieldTriangle gives it,
 // with the sphere (centre, radius), r2 = radius²; false when the triangle is
 // `radius` or farther. In coordinates relative to the triangle's corner a,
-// the nearest point is found by the Voronoi regions of its corners a, b, c
-// and edges (Ericson, Real-Time Collision Detection, 2005, sec. 5.1.5): most
-// hits of a wheel on a grid are on a corner or an edge, found from a few dot
-// products. A point inside the triangle is the centre's foot on its plane,
-// at the plane's distance, as hitOf finds it. A point within 1e-9 of an
-// edge's length of its corner counts as that corner (closestOnPolygon's rule).
+// the nearest point by nearestOnTriangleBoundary (most hits of a wheel on a
+// grid are on a corner or an edge); a point inside the triangle is the
+// centre's foot on its plane, at the plane's distance, as hitOf finds it.
 inline bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, const double* t,
                              const Vec3& centre, double radius, double r2, FieldHit& h) {
   const double dx = f.dx, dy = f.dy;
   const double rx = centre.x() - t[kAx], ry = centre.y() - t[kAy], rz = centre.z() - t[kAz];
-  const double bx = dx, by = upper ? dy : 0, bz = t[kBz];
-  const double cx = upper ? 0 : dx, cy = dy, cz = t[kCz];
-  const double bb = t[kBB], bc = t[kBC];
+  const TriangleSides sides{dx,     upper ? dy : 0, t[kBz], upper ? 0 : dx, dy,
+                            t[kCz], t[kBB],         t[kBC], t[kCC],         t[kEE]};
   double qx, qy, qz;  // the nearest point, relative to a (m)
-  int c0, c1 = -1;    // as FieldHit's
-  // An edge e → n at the place u (0..1) along it.
-  const auto onEdge = [&](double u, int e, int n) {
-    c0 = u > 1 - 1e-9 ? n : e;
-    c1 = u < 1e-9 || u > 1 - 1e-9 ? -1 : n;
-  };
-  // (b, c)·(r − a), (b, c)·(r − b), (b, c)·(r − c) (m²), with b, c, r relative to a.
-  const double d1 = bx * rx + by * ry + bz * rz, d2 = cx * rx + cy * ry + cz * rz;
-  const double d3 = d1 - bb, d4 = d2 - bc;
-  if (d1 <= 0 && d2 <= 0) {
-    qx = qy = qz = 0, c0 = 0;
-  } else if (d3 >= 0 && d4 <= d3) {
-    qx = bx, qy = by, qz = bz, c0 = 1;
-  } else if (d1 * d4 - d3 * d2 <= 0 && d1 >= 0 && d3 <= 0) {
-    const double u = d1 / bb;
-    qx = u * bx, qy = u * by, qz = u * bz;
-    onEdge(u, 0, 1);
-  } else {
-    const double d5 = d1 - bc, d6 = d2 - t[kCC];
-    if (d6 >= 0 && d5 <= d6) {
-      qx = cx, qy = cy, qz = cz, c0 = 2;
-    } else if (d5 * d2 - d1 * d6 <= 0 && d2 >= 0 && d6 <= 0) {
-      const double u = d2 / t[kCC];  // from a towards c: on edge c → a at 1 − u
-      qx = u * cx, qy = u * cy, qz = u * cz;
-      onEdge(1 - u, 2, 0);
-    } else if (d3 * d6 - d5 * d4 <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-      const double u = (d4 - d3) / t[kEE];
-      qx = bx + u * (cx - bx), qy = by + u * (cy - by), qz = bz + u * (cz - bz);
-      onEdge(u, 1, 2);
-    } else {  // inside: the foot on the plane
-      const double nx = t[kNx], ny = t[kNy], nz = t[kNz];
-      const double s = nx * rx + ny * ry + nz * rz, d = std::abs(s);
-      if (d >= radius) return false;
-      h.closest = Vec3(t[kAx] + (rx - s * nx), t[kAy] + (ry - s * ny), t[kAz] + (rz - s * nz));
-      h.s = s;
-      h.distance = d;
-      h.c0 = h.c1 = -1;
-      h.face = Vec3(nx, ny, nz);
-      h.i = i, h.j = j;
-      h.upper = static_cast<signed char>(upper);
-      return true;
-    }
+  int c0, c1;         // as FieldHit's
+  if (!nearestOnTriangleBoundary(sides, rx, ry, rz, qx, qy, qz, c0, c1)) {
+    // Inside: the foot on the plane.
+    const double nx = t[kNx], ny = t[kNy], nz = t[kNz];
+    const double s = nx * rx + ny * ry + nz * rz, d = std::abs(s);
+    if (d >= radius) return false;
+    h.closest = Vec3(t[kAx] + (rx - s * nx), t[kAy] + (ry - s * ny), t[kAz] + (rz - s * nz));
+    h.s = s;
+    h.distance = d;
+    h.c0 = h.c1 = -1;
+    h.face = Vec3(nx, ny, nz);
+    h.i = i, h.j = j;
+    h.upper = static_cast<signed char>(upper);
+    return true;
   }
   const double gx = rx - qx, gy = ry - qy, gz = rz - qz, gap2 = gx * gx + gy * gy + gz * gz;
   if (gap2 >= r2) return false;  // before the square root: many are out of reach

@@ -6,7 +6,7 @@ namespace roverlab {
 
 namespace {
 
-// closestOnPolygon for a polygon of K corners (3 or 4), so that its loops unroll.
+// closestOnPolygon for a quad (a wall), K = 4 corners, so that its loops unroll.
 template <int K>
 bool closestOn(const Vec3* v, const Vec3& n, const Vec3& p, Vec3& q, int* corners) {
   // The side of each edge's line p is on: > 0 inside.
@@ -51,9 +51,24 @@ bool closestOn(const Vec3* v, const Vec3& n, const Vec3& p, Vec3& q, int* corner
 // its unit normal n) to p; true when q is inside the polygon, false when it is
 // on its boundary. Then `corners` (if given) gets the polygon's corners that
 // q's feature spans: corners[0] and corners[1] for an edge, corners[1] = -1
-// for a corner.
+// for a corner. A triangle's by nearestOnTriangleBoundary (as a heightfield's
+// triangles are found), a quad's from the sides of its edges p lies on.
 bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& q, int* corners) {
-  return k == 3 ? closestOn<3>(v, n, p, q, corners) : closestOn<4>(v, n, p, q, corners);
+  if (k != 3) return closestOn<4>(v, n, p, q, corners);
+  // A triangle: by its Voronoi regions, relative to its first corner.
+  const Vec3 b = v[1] - v[0], c = v[2] - v[0], r = p - v[0];
+  const TriangleSides sides{
+      b.x(), b.y(),           b.z(),    c.x(),           c.y(),
+      c.z(), b.squaredNorm(), b.dot(c), c.squaredNorm(), (c - b).squaredNorm()};
+  double qx, qy, qz;
+  int c0, c1;
+  if (!nearestOnTriangleBoundary(sides, r.x(), r.y(), r.z(), qx, qy, qz, c0, c1)) {
+    q = p - n.dot(r) * n;
+    return true;
+  }
+  q = v[0] + Vec3(qx, qy, qz);
+  if (corners) corners[0] = c0, corners[1] = c1;
+  return false;
 }
 
 // The hit of feature `id` with vertices v[0..k) and outward normal n, or
