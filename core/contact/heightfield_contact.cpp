@@ -127,6 +127,24 @@ struct FieldHit {
                        // c0 → c1; a corner c0 with c1 = −1; the inside c0 = −1
 };
 
+// Triangle `upper` of a cell, t as fieldTriangle gives it, as
+// nearestOnTriangleBoundary reads it (each number read where it is needed).
+struct FieldSides {
+  const double* t;
+  double dx, dy;  // the cell's sides (m)
+  int upper;
+  double bx() const { return dx; }
+  double by() const { return upper ? dy : 0; }
+  double bz() const { return t[kBz]; }
+  double cx() const { return upper ? 0 : dx; }
+  double cy() const { return dy; }
+  double cz() const { return t[kCz]; }
+  double bb() const { return t[kBB]; }
+  double bc() const { return t[kBC]; }
+  double cc() const { return t[kCC]; }
+  double ee() const { return t[kEE]; }
+};
+
 // The hit of triangle `upper` of cell (i, j), t as fieldTriangle gives it,
 // with the sphere (centre, radius), r2 = radius²; false when the triangle is
 // `radius` or farther. In coordinates relative to the triangle's corner a,
@@ -137,8 +155,7 @@ inline bool fieldTriangleHit(const Heightfield& f, int i, int j, int upper, cons
                              const Vec3& centre, double radius, double r2, FieldHit& h) {
   const double dx = f.dx, dy = f.dy;
   const double rx = centre.x() - t[kAx], ry = centre.y() - t[kAy], rz = centre.z() - t[kAz];
-  const TriangleSides sides{dx,     upper ? dy : 0, t[kBz], upper ? 0 : dx, dy,
-                            t[kCz], t[kBB],         t[kBC], t[kCC],         t[kEE]};
+  const FieldSides sides{t, dx, dy, upper};
   double qx, qy, qz;  // the nearest point, relative to a (m)
   int c0, c1;         // as FieldHit's
   if (!nearestOnTriangleBoundary(sides, rx, ry, rz, qx, qy, qz, c0, c1)) {

@@ -57,9 +57,9 @@ bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& 
   if (k != 3) return closestOn<4>(v, n, p, q, corners);
   // A triangle: by its Voronoi regions, relative to its first corner.
   const Vec3 b = v[1] - v[0], c = v[2] - v[0], r = p - v[0];
-  const TriangleSides sides{
-      b.x(), b.y(),           b.z(),    c.x(),           c.y(),
-      c.z(), b.squaredNorm(), b.dot(c), c.squaredNorm(), (c - b).squaredNorm()};
+  const TriangleSides sides{{b.x(), b.y(), b.z()},
+                            {c.x(), c.y(), c.z()},
+                            {b.squaredNorm(), b.dot(c), c.squaredNorm(), (c - b).squaredNorm()}};
   double qx, qy, qz;
   int c0, c1;
   if (!nearestOnTriangleBoundary(sides, r.x(), r.y(), r.z(), qx, qy, qz, c0, c1)) {

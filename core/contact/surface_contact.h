@@ -160,20 +160,33 @@ const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec
 
 /// A corner-relative triangle for nearestOnTriangleBoundary: corners 0, b
 /// and c (counter-clockwise; b and c relative to corner 0, in m), with
-/// bb = b·b, bc = b·c, cc = c·c and ee = (c − b)·(c − b) (m²).
+/// bb = b·b, bc = b·c, cc = c·c and ee = (c − b)·(c − b) (m²). (A heightfield
+/// gives the same accessors from its kept numbers.)
 struct TriangleSides {
-  double bx, by, bz, cx, cy, cz, bb, bc, cc, ee;
+  double b[3], c[3], sides[4];  // sides: bb, bc, cc, ee
+  double bx() const { return b[0]; }
+  double by() const { return b[1]; }
+  double bz() const { return b[2]; }
+  double cx() const { return c[0]; }
+  double cy() const { return c[1]; }
+  double cz() const { return c[2]; }
+  double bb() const { return sides[0]; }
+  double bc() const { return sides[1]; }
+  double cc() const { return sides[2]; }
+  double ee() const { return sides[3]; }
 };
 
 /// The nearest point (qx, qy, qz) to (rx, ry, rz) of triangle t (all relative
-/// to its corner 0, m), by the Voronoi regions of its corners and edges
-/// (Ericson, Real-Time Collision Detection, 2005, sec. 5.1.5): a corner or an
+/// to its corner 0, m; t as TriangleSides or with its accessors), by the Voronoi regions of its
+/// corners and edges (Ericson, Real-Time Collision Detection, 2005, sec. 5.1.5): a corner or an
 /// edge from a few dot products. False when the point is inside the triangle
 /// (q is then not set: the foot on its plane); true when it is on the
 /// boundary, with c0, c1 as closestOnPolygon's corners (a point within 1e-9
 /// of an edge's length of its corner counts as that corner).
-inline bool nearestOnTriangleBoundary(const TriangleSides& t, double rx, double ry, double rz,
-                                      double& qx, double& qy, double& qz, int& c0, int& c1) {
+template <class Sides>
+[[gnu::always_inline]] inline bool nearestOnTriangleBoundary(const Sides& t, double rx, double ry,
+                                                             double rz, double& qx, double& qy,
+                                                             double& qz, int& c0, int& c1) {
   // An edge e → n at the place u (0..1) along it.
   const auto onEdge = [&](double u, int e, int n) {
     c0 = u > 1 - 1e-9 ? n : e;
@@ -181,27 +194,29 @@ inline bool nearestOnTriangleBoundary(const TriangleSides& t, double rx, double 
   };
   c1 = -1;
   // (b, c)·r, (b, c)·(r − b), (b, c)·(r − c) (m²).
-  const double d1 = t.bx * rx + t.by * ry + t.bz * rz, d2 = t.cx * rx + t.cy * ry + t.cz * rz;
-  const double d3 = d1 - t.bb, d4 = d2 - t.bc;
+  const double d1 = t.bx() * rx + t.by() * ry + t.bz() * rz,
+               d2 = t.cx() * rx + t.cy() * ry + t.cz() * rz;
+  const double d3 = d1 - t.bb(), d4 = d2 - t.bc();
   if (d1 <= 0 && d2 <= 0) {
     qx = qy = qz = 0, c0 = 0;
   } else if (d3 >= 0 && d4 <= d3) {
-    qx = t.bx, qy = t.by, qz = t.bz, c0 = 1;
+    qx = t.bx(), qy = t.by(), qz = t.bz(), c0 = 1;
   } else if (d1 * d4 - d3 * d2 <= 0 && d1 >= 0 && d3 <= 0) {
-    const double u = d1 / t.bb;
-    qx = u * t.bx, qy = u * t.by, qz = u * t.bz;
+    const double u = d1 / t.bb();
+    qx = u * t.bx(), qy = u * t.by(), qz = u * t.bz();
     onEdge(u, 0, 1);
   } else {
-    const double d5 = d1 - t.bc, d6 = d2 - t.cc;
+    const double d5 = d1 - t.bc(), d6 = d2 - t.cc();
     if (d6 >= 0 && d5 <= d6) {
-      qx = t.cx, qy = t.cy, qz = t.cz, c0 = 2;
+      qx = t.cx(), qy = t.cy(), qz = t.cz(), c0 = 2;
     } else if (d5 * d2 - d1 * d6 <= 0 && d2 >= 0 && d6 <= 0) {
-      const double u = d2 / t.cc;  // from 0 towards c: on edge c → 0 at 1 − u
-      qx = u * t.cx, qy = u * t.cy, qz = u * t.cz;
+      const double u = d2 / t.cc();  // from 0 towards c: on edge c → 0 at 1 − u
+      qx = u * t.cx(), qy = u * t.cy(), qz = u * t.cz();
       onEdge(1 - u, 2, 0);
     } else if (d3 * d6 - d5 * d4 <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-      const double u = (d4 - d3) / t.ee;
-      qx = t.bx + u * (t.cx - t.bx), qy = t.by + u * (t.cy - t.by), qz = t.bz + u * (t.cz - t.bz);
+      const double u = (d4 - d3) / t.ee();
+      qx = t.bx() + u * (t.cx() - t.bx()), qy = t.by() + u * (t.cy() - t.by()),
+      qz = t.bz() + u * (t.cz() - t.bz());
       onEdge(u, 1, 2);
     } else {
       return false;
