@@ -66,22 +66,14 @@ void forCellsNear(const Heightfield& f, const Vec3& centre, double radius, int i
   }
 }
 
-// What a triangle's hit needs of it (fieldTriangle): numbers by these names.
-enum FieldTriangleNumber {
-  kNx,
-  kNy,
-  kNz,  // its unit upward normal
-  kAx,
-  kAy,
-  kAz,  // its corner a = (i, j) (m)
-  kBz,
-  kCz,  // the heights of its corners b and c above a (m)
-  kBB,
-  kBC,
-  kCC,  // (b − a)², (b − a)·(c − a), (c − a)² (m²)
-  kEE,  // (c − b)² (m²)
-  kFieldTriangleNumbers
-};
+// What a triangle's hit needs of it (fieldTriangle), by these names: its unit
+// upward normal (kNx, kNy, kNz); its corner a = (i, j) (kAx, kAy, kAz, m); the
+// heights of its corners b and c above a (kBz, kCz, m); (b − a)², (b − a)·(c − a),
+// (c − a)² and (c − b)² (kBB, kBC, kCC, kEE, m²).
+// clang-format off
+enum FieldTriangleNumber { kNx, kNy, kNz, kAx, kAy, kAz, kBz, kCz, kBB, kBC, kCC, kEE,
+                           kFieldTriangleNumbers };
+// clang-format on
 
 static_assert(kNearListBound + kFieldTriangleNumbers == kNearListPlanes);
 
@@ -383,7 +375,6 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
               if (!fits) return;
               l.items.push_back(2 * i + upper);
               l.items.push_back(j);
-              if (l.items.size() == 2) l.cells[0] = l.cells[1] = i, l.cells[2] = l.cells[3] = j;
               l.cells[0] = std::min(l.cells[0], i), l.cells[1] = std::max(l.cells[1], i);
               l.cells[2] = std::min(l.cells[2], j), l.cells[3] = std::max(l.cells[3], j);
               // The plane through the triangle's nearest point square to the

@@ -62,8 +62,9 @@ struct NearList {
   /// TriMesh::surfaceAt: a wheel stays over one triangle for many steps)
   mutable long below = -1;
   /// heightfield: the cells of the listed triangles lie in i0..i1, j0..j1,
-  /// as {i0, i1, j0, j1}
-  int cells[4] = {0, -1, 0, -1};
+  /// as {i0, i1, j0, j1} (empty ranges while none is listed)
+  static constexpr int kNoCell = 1 << 30;
+  int cells[4] = {kNoCell, -kNoCell, kNoCell, -kNoCell};
   std::vector<int> items;  ///< heightfield: triangle (2i + upper, j) pairs; mesh: feature ids
   /// heightfield: for each listed triangle, kNearListPlanes numbers: a plane
   /// it lies behind, found from `centre` (unit normal x, y, z towards the
@@ -84,9 +85,11 @@ constexpr size_t kNearListPlanes = 16;
 
 /// How far a query's centre may move from the one its near list was found
 /// for, as a fraction of the radius (-): 4 % of a 0.25 m wheel is 1 cm,
-/// 50 steps of 4e-4 s at 0.5 m/s, while the wider sphere lists fewer than
-/// twice the triangles it reaches (rocker8 on 0.05 m cells: about 29 for 9);
-/// 2 % made the lists half as large and twice as frequent, and was slower.
+/// 50 steps of 4e-4 s at 0.5 m/s (nearly twice that for a list found ahead,
+/// kNearListAhead), while the wider sphere lists about 2.5 times the
+/// triangles it reaches (rocker8 on 0.05 m cells: about 24 for 10); 2 %
+/// made the lists smaller and twice as frequent, and was slower, as were
+/// 3 % and 5 % with lists found ahead.
 constexpr double kNearListMargin = 0.04;
 
 /// How far ahead of a centre leaving its last list a new list is found, as a
@@ -150,6 +153,8 @@ const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec
   oldest->planes.clear();
   oldest->candidates = false;
   oldest->below = -1;
+  oldest->cells[0] = oldest->cells[2] = NearList::kNoCell;
+  oldest->cells[1] = oldest->cells[3] = -NearList::kNoCell;
   oldest->used = ++scratch.uses;
   oldest->surface = surface;
   oldest->centre = at;
