@@ -84,13 +84,15 @@ constexpr size_t kNearListBound = 4;
 constexpr size_t kNearListPlanes = 16;
 
 /// How far a query's centre may move from the one its near list was found
-/// for, as a fraction of the radius (-): 4 % of a 0.25 m wheel is 1 cm,
-/// 50 steps of 4e-4 s at 0.5 m/s (nearly twice that for a list found ahead,
-/// kNearListAhead), while the wider sphere lists about 2.5 times the
-/// triangles it reaches (rocker8 on 0.05 m cells: about 24 for 10); 2 %
-/// made the lists smaller and twice as frequent, and was slower, as were
-/// 3 % and 5 % with lists found ahead.
-constexpr double kNearListMargin = 0.04;
+/// for, as a fraction of the radius (-): 2.5 % of a 0.25 m wheel is 6 mm,
+/// 31 steps of 4e-4 s at 0.5 m/s (nearly twice that for a list found ahead,
+/// kNearListAhead), while the wider sphere lists about twice the triangles
+/// it reaches (rocker8 on 0.05 m cells: about 22 for 10). Measured on
+/// rocker8's rough-field queries, 2 % to 4 % cost the same natively; in
+/// WebAssembly 2 % to 3 % were 2-3 % faster than 4 % (fewer triangles to
+/// pass over outweigh more rebuilds), and the step's rough/flat ratio rose
+/// from 0.705 to 0.719 (medians of 13 processes each).
+constexpr double kNearListMargin = 0.025;
 
 /// How far ahead of a centre leaving its last list a new list is found, as a
 /// fraction of kNearListMargin·radius (-): less than 1, so that the list

@@ -14,7 +14,10 @@
 //    rocker8 and articulated6 driving on flat ground, on a bumpy 7.5 × 3.6 m
 //    patch of 0.06 m triangles (an OBJ mesh, as a scan gives one) and on that
 //    patch inside the ground plane, steps per second (medians of 5, in turns).
-// Prints one JSON object to stdout. Options: --steps=N (default 20000).
+// Prints one JSON object to stdout. Options: --steps=N (default 20000);
+// --speed-only: only the speed section (heightmap_bench.sh runs it in
+// several processes: a process's memory layout and, in WebAssembly, its
+// compiled code vary the rough/flat ratio by a few hundredths).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -226,12 +229,47 @@ double nsPerQuery(const std::string& text, long steps, double& contacts, std::st
   return passes[2];
 }
 
+const char* const presets[] = {"rocker8", "articulated6"};
+
+// Prints the "speed" entries: per preset, steps per second on flat ground
+// and on the rough field (medians of 5 runs, in turns) and their ratio.
+void printSpeed(long steps) {
+  for (int p = 0; p < 2; ++p) {
+    std::string errorFlat, errorRough;
+    const std::string flatText = scenarioText(presets[p], false);
+    const std::string roughText = scenarioText(presets[p], true);
+    std::vector<double> flats, roughs;
+    for (int run = 0; run < 5; ++run) {
+      flats.push_back(stepsPerSecond(flatText, steps, errorFlat));
+      roughs.push_back(stepsPerSecond(roughText, steps, errorRough));
+    }
+    std::sort(flats.begin(), flats.end());
+    std::sort(roughs.begin(), roughs.end());
+    const double flat = flats[2], rough = roughs[2];
+    std::printf(
+        "%s\n    {\"preset\": \"%s\", \"steps\": %ld, \"runs\": 5, \"flat_steps_per_s\": %.0f, "
+        "\"rough_512_steps_per_s\": %.0f, \"rough_over_flat\": %.3f, \"error\": \"%s\"}",
+        p ? "," : "", presets[p], steps, flat, rough, flat > 0 ? rough / flat : 0.0,
+        (errorFlat + errorRough).c_str());
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   long steps = 20000;
-  for (int a = 1; a < argc; ++a)
+  bool speedOnly = false;
+  for (int a = 1; a < argc; ++a) {
     if (std::strncmp(argv[a], "--steps=", 8) == 0) steps = std::atol(argv[a] + 8);
+    if (std::strcmp(argv[a], "--speed-only") == 0) speedOnly = true;
+  }
+  if (speedOnly) {
+    std::printf("{\n  \"speed\": [");
+    printSpeed(steps);
+    std::printf("\n  ]\n}\n");
+    return 0;
+  }
 
   // Build: the samples exist before the clock starts (they come from a file
   // or a generator); the clock covers the heightfield and the terrain.
@@ -258,26 +296,7 @@ int main(int argc, char** argv) {
       "\"peak_rss_kb_after\": %ld},\n  \"speed\": [",
       n * n, buildS, kept, static_cast<double>(kept) / (static_cast<double>(n) * n), rssBefore,
       rssAfter);
-  const char* presets[] = {"rocker8", "articulated6"};
-  for (int p = 0; p < 2; ++p) {
-    std::string errorFlat, errorRough;
-    const std::string flatText = scenarioText(presets[p], false);
-    const std::string roughText = scenarioText(presets[p], true);
-    std::vector<double> flats, roughs;
-    for (int run = 0; run < 5; ++run) {
-      flats.push_back(stepsPerSecond(flatText, steps, errorFlat));
-      roughs.push_back(stepsPerSecond(roughText, steps, errorRough));
-    }
-    std::sort(flats.begin(), flats.end());
-    std::sort(roughs.begin(), roughs.end());
-    const double flat = flats[2], rough = roughs[2];
-    std::printf(
-        "%s\n    {\"preset\": \"%s\", \"steps\": %ld, \"runs\": 5, \"flat_steps_per_s\": %.0f, "
-        "\"rough_512_steps_per_s\": %.0f, \"rough_over_flat\": %.3f, \"error\": \"%s\"}",
-        p ? "," : "", presets[p], steps, flat, rough, flat > 0 ? rough / flat : 0.0,
-        (errorFlat + errorRough).c_str());
-    std::fflush(stdout);
-  }
+  printSpeed(steps);
   std::printf("\n  ],\n  \"queries\": [");
   for (int p = 0; p < 2; ++p) {
     std::string error;
