@@ -6,9 +6,10 @@ namespace roverlab {
 
 namespace {
 
-// closestOnPolygon for a quad (a wall), K = 4 corners, so that its loops unroll.
-template <int K>
-bool closestOn(const Vec3* v, const Vec3& n, const Vec3& p, Vec3& q, int* corners) {
+// closestOnPolygon for a quad (a wall): its K = 4 corners a constant, so
+// that its loops unroll.
+bool closestOnQuad(const Vec3* v, const Vec3& n, const Vec3& p, Vec3& q, int* corners) {
+  constexpr int K = 4;
   // The side of each edge's line p is on: > 0 inside.
   double side[K];
   bool inside = true;
@@ -54,7 +55,7 @@ bool closestOn(const Vec3* v, const Vec3& n, const Vec3& p, Vec3& q, int* corner
 // for a corner. A triangle's by nearestOnTriangleBoundary (as a heightfield's
 // triangles are found), a quad's from the sides of its edges p lies on.
 bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& q, int* corners) {
-  if (k != 3) return closestOn<4>(v, n, p, q, corners);
+  if (k != 3) return closestOnQuad(v, n, p, q, corners);
   // A triangle: by its Voronoi regions, relative to its first corner.
   const Vec3 b = v[1] - v[0], c = v[2] - v[0], r = p - v[0];
   const TriangleSides sides{{b.x(), b.y(), b.z()},

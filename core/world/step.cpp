@@ -23,7 +23,7 @@ constexpr size_t kNearReserved = 64;
 // reaches a few dozen cells: the near list before duplicates are removed.
 constexpr size_t kMeshFeaturesReserved = 2048;
 // Items of a near list (contact/surface_contact.h): 1024 triangles of a
-// heightfield (a 0.25 m wheel on 0.05 m cells lists about 29), with
+// heightfield (a 0.25 m wheel on 0.05 m cells lists about 22), with
 // kNearListPlanes numbers each, or 2048 mesh features; a list that would not
 // fit is not kept and the query searches.
 constexpr size_t kNearListReserved = 2048;
