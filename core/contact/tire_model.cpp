@@ -20,8 +20,9 @@ TireForces tireForces(const TireParams& tire, const Material& ground, const Cont
   const Vec3 vp = k.centreVelocity + omegaCrossOp;  // eq. 2: V_P = V_O + ω × OP
   const double vz = vp.dot(e);                      // eq. 3: V_Z = (V_P·e) e, compression rate
   f.slipVelocity = vp - vz * e;                     // eq. 4: V_sk = V_P − V_Z
-  // eqs. 5-6: Z = r − d, R_z = c_t Z + b_t V_z, clamped so the ground never pulls.
-  f.normal = std::max(0.0, tire.stiffness * k.deflection + tire.damping * vz);
+  // eqs. 5-6: Z = r − d, R_z = c_t Z + b_t V_z, clamped so the ground never
+  // pulls, times the contact's share under the union law.
+  f.normal = k.share * std::max(0.0, tire.stiffness * k.deflection + tire.damping * vz);
   f.normalForce = -f.normal * e;
 
   const double vs = f.slipVelocity.norm();

@@ -36,6 +36,7 @@ struct ContactKinematics {
       0.0;  ///< wheel spin relative to its axle about n_k (rad/s), sign(ω_k) of eq. 11
   double deflection = 0.0;  ///< Z = r − d (m)
   double radius = 0.19;     ///< free radius r (m)
+  double share = 1.0;       ///< the part of R_z this contact carries (contact/union_law.h), 0…1
 };
 
 /// Forces of one contact (world frame).

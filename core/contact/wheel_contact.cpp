@@ -103,8 +103,8 @@ bool isGhost(const Terrain& terrain, const std::vector<Candidate>& all, const Ca
 
 }  // namespace
 
-int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
-                  const Vec3& axle, WheelContactScratch& scratch, std::vector<WheelContact>& out) {
+int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
+                 const Vec3& axle, WheelContactScratch& scratch, std::vector<WheelContact>& out) {
   out.clear();
   std::vector<int>& near = scratch.near;
   Aabb reach;
@@ -174,6 +174,31 @@ int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& c
       emit(terrain.meshFirst[m] + static_cast<int>(hit.feature), hit.closest, hit.normal,
            hit.distance, [&](const Vec3& p) { return hit.face.dot(p - hit.closest); });
   }
+  return static_cast<int>(out.size());
+}
+
+void shareLoad(double radius, UnionScratch& scratch, std::vector<WheelContact>& out) {
+  if (out.size() < 2) return;
+  scratch.normals.clear();
+  scratch.deflections.clear();
+  for (const WheelContact& c : out) {
+    scratch.normals.push_back(c.normal);
+    scratch.deflections.push_back(c.deflection);
+  }
+  unionShares(radius, scratch);
+  size_t kept = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!(scratch.shares[i] > 0)) continue;
+    out[kept] = out[i];
+    out[kept++].share = scratch.shares[i];
+  }
+  out.resize(kept);
+}
+
+int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
+                  const Vec3& axle, WheelContactScratch& scratch, std::vector<WheelContact>& out) {
+  wheelTouches(terrain, wheel, centre, axle, scratch, out);
+  shareLoad(wheel.radius, scratch.shares, out);
   return static_cast<int>(out.size());
 }
 

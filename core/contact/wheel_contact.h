@@ -11,6 +11,7 @@
 
 #include "contact/heightfield_contact.h"
 #include "contact/mesh_contact.h"
+#include "contact/union_law.h"
 #include "geometry/gjk.h"
 #include "terrain/terrain.h"
 
@@ -30,6 +31,9 @@ struct WheelContact {
   Vec3 normal = Vec3::Zero();        ///< unit normal pushing the wheel out of the piece
   double distance = 0.0;    ///< signed centre-to-surface distance d (m), < 0 if O is inside
   double deflection = 0.0;  ///< Z = r − d (m), > 0
+  /// the part of this contact's spring and damper it carries under the union
+  /// law (contact/union_law.h): λ/Z ∈ (0, 1], 1 for a contact on its own
+  double share = 1.0;
 };
 
 /// A piece within the wheel's reach and the centre's distance to it.
@@ -45,6 +49,7 @@ struct WheelContactScratch {
   std::vector<ContactCandidate> candidates;  ///< those the wheel's sphere reaches
   SurfaceScratch surface;                    ///< a heightfield's or mesh's candidates
   std::vector<SurfaceHit> hits;              ///< a heightfield's or mesh's contacts
+  UnionScratch shares;                       ///< the union law's buffers
 };
 
 /// Near lists a step keeps for each wheel (in WheelContactScratch::surface):
@@ -57,12 +62,24 @@ inline void useWheelNearLists(WheelContactScratch& scratch, size_t w) {
   scratch.surface.listCount = kNearListsPerWheel;
 }
 
-/// Contacts of a wheel with centre `centre` (m) and unit axle direction `axle`.
+/// The touches of a wheel with centre `centre` (m) and unit axle direction
+/// `axle`: each piece's, triangle's or wall's nearest point within the wheel's
+/// reach, less the ghosts at seams (the geometry, each with share 1). `out`
+/// is cleared first. Returns their number.
+int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
+                 const Vec3& axle, WheelContactScratch& scratch, std::vector<WheelContact>& out);
+
+/// The contacts of a wheel: its touches, each with its share of the load
+/// under the union law (contact/union_law.h), less those that carry nothing.
 /// `out` is cleared first. Returns the number of contacts.
 int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
                   const Vec3& axle, WheelContactScratch& scratch, std::vector<WheelContact>& out);
 /// The same with buffers of its own (allocates; for queries outside the step).
 int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
                   const Vec3& axle, std::vector<WheelContact>& out);
+
+/// Applies the union law to a wheel's touches `out` (contact/union_law.h):
+/// sets each one's share and drops those that carry nothing.
+void shareLoad(double radius, UnionScratch& scratch, std::vector<WheelContact>& out);
 
 }  // namespace roverlab

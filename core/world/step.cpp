@@ -85,6 +85,7 @@ WorldData makeWorldData(const WorldModel& model) {
   for (BoxResult& r : d.boxes) r.contacts.reserve(kContactsReserved);
   d.wheelScratch.near.reserve(kNearReserved);
   d.wheelScratch.candidates.reserve(kNearReserved);
+  reserveUnion(d.wheelScratch.shares, kContactsReserved);
   d.wheelScratch.surface.features.reserve(kMeshFeaturesReserved);
   d.wheelScratch.surface.hits.reserve(kNearReserved);
   d.wheelScratch.surface.order.reserve(kNearReserved);

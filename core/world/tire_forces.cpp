@@ -60,6 +60,7 @@ void tireForceStage(const WorldModel& model, const WorldState& state, WorldData&
     for (const WheelContact& c : res.contacts) {
       k.op = c.point - res.centre;
       k.deflection = c.deflection;
+      k.share = c.share;
       const int material = model.terrain.materialOf(c.piece);
       const Material& ground = model.terrain.materials[material];
       TireForces f = tireForces(wheel.tire, ground, k, model.slip);

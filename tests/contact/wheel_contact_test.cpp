@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "geometry/gjk.h"
+#include "support/oracle.h"
 #include "terrain/builders.h"
 
 using namespace roverlab;
@@ -34,11 +35,19 @@ std::vector<WheelContact> contactsAt(const Terrain& t, const Vec3& centre,
   return out;
 }
 
-// Σ deflection·normal over the contacts: the spring force direction per unit
-// stiffness, what the dynamics sees.
+// The touches (geometry before the union law): nearest points less ghosts.
+std::vector<WheelContact> touchesAt(const Terrain& t, const Vec3& centre) {
+  std::vector<WheelContact> out;
+  WheelContactScratch scratch;
+  wheelTouches(t, kWheel, centre, kAxleY, scratch, out);
+  return out;
+}
+
+// Σ share·deflection·normal over the contacts: the spring force direction per
+// unit stiffness, what the dynamics sees.
 Vec3 deflectionSum(const std::vector<WheelContact>& cs) {
   Vec3 s = Vec3::Zero();
-  for (const WheelContact& c : cs) s += c.deflection * c.normal;
+  for (const WheelContact& c : cs) s += c.share * c.deflection * c.normal;
   return s;
 }
 
@@ -248,7 +257,7 @@ TEST_CASE("seam: a real step built from abutting boxes still gives two contacts"
   CHECK(onPiece(cs, 1)->deflection == Approx(0.04).margin(1e-15));
   // Low in the corner, the tall box's nearest point approaches the top of the
   // shared patch (z = 0) but stays on the real step face.
-  const std::vector<WheelContact> low = contactsAt(t, Vec3(-0.1, 0, 0.02));
+  const std::vector<WheelContact> low = touchesAt(t, Vec3(-0.1, 0, 0.02));
   CHECK(low.size() == 2);
   // On top of the tall box, near its edge: only the tall box.
   const std::vector<WheelContact> top = contactsAt(t, Vec3(0.05, 0, 0.4));
@@ -264,7 +273,7 @@ TEST_CASE("seam: a valley between two quads keeps both contacts", "[wheel_contac
   const Terrain t = terrainOf({quadPrism(row[0], -1).value(), quadPrism(row[1], -1).value()});
   // Centre above the kink, 0.1 m up: the flat quad is 0.1 away (straight
   // down), the ramp 0.1/√2 away along its normal (−1, 0, 1)/√2.
-  const std::vector<WheelContact> cs = contactsAt(t, Vec3(0, 0, 0.1));
+  const std::vector<WheelContact> cs = touchesAt(t, Vec3(0, 0, 0.1));
   REQUIRE(cs.size() == 2);
   const Vec3 sum = deflectionSum(cs);
   const double rampDefl = 0.19 - 0.1 / std::sqrt(2.0);
@@ -277,8 +286,7 @@ TEST_CASE("seam: a wheel rolled through a concave kink keeps the contact with th
   // Flat quad then a 45° ramp, and a V-shaped valley from makeProfile. Only
   // the vertical faces below the kink line are shared, so neither piece's top
   // surface continues the other's, and a wheel near the kink really overlaps
-  // both pieces: each deflects the tire on its own (seed 001: neighbouring
-  // pieces do not influence each other's deflection).
+  // both pieces: both touch, and the union law shares the tread between them.
   const std::vector<Quad> row = makeQuadRow({{Vec3(-1, -1, 0), Vec3(-1, 1, 0), Vec3(0, 0, 0)},
                                              {Vec3(0, -1, 0), Vec3(0, 1, 0), Vec3(1, 0, 1)}})
                                     .value();
@@ -291,13 +299,16 @@ TEST_CASE("seam: a wheel rolled through a concave kink keeps the contact with th
     for (int i = 0; i <= 300; ++i) {
       const double x = -0.15 + i * dx;
       const Vec3 centre(x, 0, h);
-      // Oracle: Σ (r − d_i)·n_i over the pieces with d_i < r, by pointDistance per piece.
-      Vec3 expected = Vec3::Zero();
+      // Oracle: the union law (by trying every active set) over the pieces
+      // with d_i < r, by pointDistance per piece.
+      std::vector<Vec3> normals;
+      std::vector<double> depths;
       for (const TerrainPiece& p : t->pieces) {
         const PointDistance d = pointDistance(p.shape, centre, kWheel.radius);
         if (d.feature != Feature::Far && d.distance < kWheel.radius)
-          expected += (kWheel.radius - d.distance) * d.normal;
+          normals.push_back(d.normal), depths.push_back(kWheel.radius - d.distance);
       }
+      const Vec3 expected = oracle::unionForce(normals, depths, kWheel.radius);
       const std::vector<WheelContact> cs = contactsAt(*t, centre);
       const Vec3 sum = deflectionSum(cs);
       INFO((t == &quads ? "quads" : "profile")

@@ -213,4 +213,64 @@ inline double separatedDistance(const BruteHull& a, const BruteHull& b) {
   return best;
 }
 
+/// The union law's spring force per unit stiffness, Σ λ_i n_i (m), for
+/// contacts with unit normals `n` and deflections `z` (m) of a wheel of free
+/// radius `r` (contact/union_law.h states the law): the complementarity
+/// problem Gλ ≥ z, λ ≥ 0, λ_i ((Gλ)_i − z_i) = 0 solved by trying every
+/// subset S of free contacts (G_SS λ_S = z_S by Gaussian elimination with
+/// pivoting) and keeping the one that meets every condition, the deepest
+/// total on a tie of repeated normals. Up to 12 contacts.
+inline Vec3 unionForce(const std::vector<Vec3>& n, const std::vector<double>& z, double r) {
+  const size_t k = n.size();
+  double deepest = 0;
+  for (double v : z) deepest = std::max(deepest, v);
+  const double width = 4.0 * std::sqrt(2 * deepest / r);
+  const auto kernel = [&](const Vec3& a, const Vec3& b) {
+    const double s = (a - b).norm() / width;
+    return s >= 1 ? 0.0 : std::pow(1 - s, 4) * (4 * s + 1);
+  };
+  const double tol = 1e-9 * deepest;
+  for (unsigned mask = 1; mask < (1u << k); ++mask) {
+    std::vector<size_t> f;
+    for (size_t i = 0; i < k; ++i)
+      if (mask >> i & 1) f.push_back(i);
+    const size_t m = f.size();
+    std::vector<std::vector<double>> a(m, std::vector<double>(m + 1));
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < m; ++j) a[i][j] = kernel(n[f[i]], n[f[j]]);
+      a[i][m] = z[f[i]];
+    }
+    bool singular = false;
+    for (size_t c = 0; c < m && !singular; ++c) {
+      size_t p = c;
+      for (size_t i = c + 1; i < m; ++i)
+        if (std::abs(a[i][c]) > std::abs(a[p][c])) p = i;
+      std::swap(a[c], a[p]);
+      if (std::abs(a[c][c]) < 1e-9) singular = true;
+      for (size_t i = 0; i < m && !singular; ++i) {
+        if (i == c) continue;
+        const double q = a[i][c] / a[c][c];
+        for (size_t j = c; j <= m; ++j) a[i][j] -= q * a[c][j];
+      }
+    }
+    if (singular) continue;
+    std::vector<double> lambda(k, 0.0);
+    bool ok = true;
+    for (size_t i = 0; i < m; ++i) {
+      lambda[f[i]] = a[i][m] / a[i][i];
+      ok = ok && lambda[f[i]] >= -tol;
+    }
+    for (size_t i = 0; i < k && ok; ++i) {
+      double reach = 0;
+      for (size_t j = 0; j < k; ++j) reach += kernel(n[i], n[j]) * lambda[j];
+      ok = reach >= z[i] - tol;
+    }
+    if (!ok) continue;
+    Vec3 force = Vec3::Zero();
+    for (size_t i = 0; i < k; ++i) force += std::max(0.0, lambda[i]) * n[i];
+    return force;
+  }
+  return Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
+}
+
 }  // namespace oracle

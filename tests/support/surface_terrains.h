@@ -27,7 +27,7 @@ inline roverlab::Polytope prismOf(std::vector<roverlab::Vec3> top, double base) 
   return roverlab::makeHull(top).value();
 }
 
-/// Σ deflection·normal (m) over kSurfaceWheel's contacts at `centre`: the
+/// Σ share·deflection·normal (m) over kSurfaceWheel's contacts at `centre`: the
 /// spring force per unit stiffness; `count` (if given) gets how many contacts.
 inline roverlab::Vec3 load(const roverlab::Terrain& t, const roverlab::Vec3& centre,
                            const roverlab::Vec3& axle, int* count = nullptr) {
@@ -35,7 +35,7 @@ inline roverlab::Vec3 load(const roverlab::Terrain& t, const roverlab::Vec3& cen
   roverlab::wheelContacts(t, kSurfaceWheel, centre, axle, out);
   if (count) *count = static_cast<int>(out.size());
   roverlab::Vec3 s = roverlab::Vec3::Zero();
-  for (const roverlab::WheelContact& c : out) s += c.deflection * c.normal;
+  for (const roverlab::WheelContact& c : out) s += c.share * c.deflection * c.normal;
   return s;
 }
 
