@@ -39,7 +39,7 @@ constexpr double kFlushTolerance = 1.1e-3;
 /// A crease whose faces turn by less than this (about 3°) is treated as flush
 /// by the contact queries: nearly coplanar pieces (typed coordinates,
 /// rounding) make one surface.
-constexpr double kCreaseSine = 0.05;
+constexpr double kCreaseSine = 1e-3;
 
 /// Most pieces a scenario's terrain may have (the scenario reader's limit;
 /// terrains built in code may have more): 10 000 boxes build in about 0.3 s
