@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "sim/step_stability.h"
+#include "world/stages.h"
 
 namespace roverlab {
 namespace {
@@ -32,12 +33,13 @@ WheelDepth wheelDepth(const WorldModel& model, const WorldState& state) {
   forwardKinematics(model.robot.bodies, state.bodies, kinematics);
   WheelDepth d;
   std::vector<WheelContact> contacts;
+  WheelContactScratch scratch;
   for (size_t w = 0; w < model.robot.wheels.size(); ++w) {
     const WheelModel& wheel = model.robot.wheels[w];
     const Vec3 centre = worldPoint(kinematics, wheel.body, Vec3::Zero());
     const Vec3 axle =
         worldRotation(kinematics, wheel.body) * model.robot.bodies.bodies[wheel.body].axis;
-    wheelContacts(model.terrain, wheel.shape, centre, axle, contacts);
+    wheelTouches(model.terrain, wheel.shape, centre, axle, scratch, contacts);
     for (const WheelContact& c : contacts) {
       d.anyContact = true;
       if (c.deflection > d.deflection) d.deflection = c.deflection;
@@ -45,6 +47,25 @@ WheelDepth wheelDepth(const WorldModel& model, const WorldState& state) {
         d.distance = c.distance, d.wheel = static_cast<int>(w), d.piece = c.piece;
     }
   }
+  return d;
+}
+
+// The deepest start of a body box in the terrain: at most 8·g/ω², eight
+// times the depth at which a box carries its own weight (0.25 mm at ω = 200
+// rad/s), beyond which its contact would throw it out at more than 8 g.
+struct BodyDepth {
+  double depth = 0;
+  int box = -1, piece = -1;
+};
+
+BodyDepth bodyDepth(const WorldModel& model, const WorldState& state, WorldData& data) {
+  BodyDepth d;
+  if (!model.bodyContact.enabled || model.boxes.empty()) return d;
+  forwardKinematics(model.robot.bodies, state.bodies, data.bodies);
+  bodyContactStage(model, data);
+  for (size_t b = 0; b < model.boxes.size(); ++b)
+    for (const BodyContact& c : data.boxes[b].contacts)
+      if (c.depth > d.depth) d.depth = c.depth, d.box = static_cast<int>(b), d.piece = c.piece;
   return d;
 }
 
@@ -285,6 +306,18 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
           where, "wheel '" + name + "' starts pressed " + format(depth.deflection, 3) +
                      " m into terrain piece " + std::to_string(depth.piece) +
                      " (more than a quarter of its radius); raise the robot");
+  }
+
+  const BodyDepth inside = bodyDepth(m, sim.state, sim.data);
+  const double allowed = 8 * gravityOf(m) / std::pow(m.bodyContact.frequency, 2);
+  if (inside.depth > allowed) {
+    const ContactBox& box = m.boxes[inside.box];
+    return Expected<Simulation>::failure(
+        where, "body '" + m.robot.bodies.bodies[box.body].name + "' starts " +
+                   format(inside.depth, 3) + " m inside terrain piece " +
+                   std::to_string(inside.piece) + " (more than " + format(allowed, 3) +
+                   " m, where its contact would throw it out at over 8 g); move or raise the "
+                   "robot");
   }
 
   setWheelSpeeds(sim, scenario.control.leftSpeed, scenario.control.rightSpeed);

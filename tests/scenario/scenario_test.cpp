@@ -162,6 +162,31 @@ TEST_CASE("placement on the terrain", "[scenario]") {
               "there is no terrain under the robot's wheels");
 }
 
+TEST_CASE("a body that starts inside the terrain is refused with its name and depth",
+          "[scenario]") {
+  // The planar vehicle placed on the ground over a 0.65 m block between its
+  // axles: its body box starts 0.2 m inside (before this check the run blew
+  // up at 1.2 ms).
+  expectIssue({"robot.preset=\"planar-vehicle\"",
+               "terrain.boxes[1]={\"centre\": [0, 0, 0.325], \"size\": [0.3, 4, 0.65]}"},
+              "robot.pose.position", "body 'base' starts 0.2 m inside terrain piece 1");
+  // The same over a heightmap with a 0.65 m ridge (x from −0.1 to 0.1 m): the
+  // lattice of the box finds it as the pieces' manifold does.
+  std::string rows;
+  for (int j = 0; j < 41; ++j) {
+    std::string row;
+    for (int i = 0; i < 61; ++i)
+      row += std::string(i ? "," : "") + (i >= 29 && i <= 31 ? "0.65" : "0");
+    rows += std::string(j ? "," : "") + "[" + row + "]";
+  }
+  expectIssue(
+      {"robot.preset=\"planar-vehicle\"", "terrain.boxes=[]",
+       "terrain.heightmaps=[{\"origin\": [-3, -2], \"cell\": 0.1, \"heights\": [" + rows + "]}]"},
+      "robot.pose.position", "body 'base' starts");
+  // Resting on the ground is no start inside.
+  CHECK(issuesWith({"robot.preset=\"planar-vehicle\""}).empty());
+}
+
 TEST_CASE("several problems are reported together", "[scenario]") {
   const std::vector<Issue> issues = issuesWith(
       {"robot.params.wheel_radius=-1", "terrain.boxes[0].color=\"red\"", "simulation.slip=\"x\""});
