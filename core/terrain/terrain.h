@@ -36,9 +36,10 @@ struct TerrainPiece {
 /// not an edge (typed coordinates, rounding, hand-built terrains).
 constexpr double kFlushTolerance = 1.1e-3;
 
-/// A crease whose faces turn by less than this (about 3°) is treated as flush
-/// by the contact queries: nearly coplanar pieces (typed coordinates,
-/// rounding) make one surface.
+/// A crease whose faces turn by less than this (sine; 0.06°) is treated as
+/// flush by the contact queries, one surface (rounding); at a steeper concave
+/// crease both faces' contacts are kept and the union law shares the load
+/// between them (contact/union_law.h).
 constexpr double kCreaseSine = 1e-3;
 
 /// Most pieces a scenario's terrain may have (the scenario reader's limit;
