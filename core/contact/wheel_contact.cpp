@@ -57,8 +57,9 @@ const Candidate* candidateOf(const std::vector<Candidate>& all, int piece) {
 //  - the neighbour across the seam is nearer to the wheel centre (or as near
 //    and of lower index: q exactly on the seam), or
 //  - another piece's nearest point lies on the plane of the face through q
-//    and is nearer (a surface split into many pieces: the true contact may
-//    be on a piece that does not touch this seam).
+//    (within kFlushTolerance, not rising towards the wheel beyond
+//    kCreaseSine) and is nearer (a surface split into many pieces: the true
+//    contact may be on a piece that does not touch this seam).
 // For pieces that make one continuous surface the distance to the union is
 // the smallest of the pieces' distances, whatever the surface's orientation,
 // so one contact remains. A concave crease is the exception: there the
@@ -93,12 +94,44 @@ bool isGhost(const Terrain& terrain, const std::vector<Candidate>& all, const Ca
         return true;
     }
     if (!onEdge) continue;
-    for (const Candidate& x : all)
-      if (x.piece != c.piece && x.pd.distance < c.pd.distance - tie &&
-          std::abs(own.signedDistance(x.pd.closest)) <= kFlushTolerance)
+    for (const Candidate& x : all) {
+      if (x.piece == c.piece || x.pd.distance >= c.pd.distance - tie) continue;
+      // x lies on own's plane (within the flush tolerance) and does not rise
+      // above it towards the wheel: a rise beyond kCreaseSine is a concave
+      // crease, where both contacts are real.
+      const double above = own.signedDistance(x.pd.closest);
+      if (above >= -kFlushTolerance &&
+          above <= std::min(kFlushTolerance, kCreaseSine * (x.pd.closest - c.pd.closest).norm()))
         return true;
+    }
   }
   return false;
+}
+
+// Signed distance (m) of p from the prism under triangle v (counter-clockwise
+// from above, unit upward normal `face`) down to `base`, where p is inside
+// it: the largest of its five planes' signed distances; positive outside. The
+// same number a piece's face-plane pass gives, so that a steeply tilted
+// wheel's rim meets a triangle of a heightmap or mesh as it meets the same
+// triangle given as a piece.
+double prismDepth(const Vec3 v[3], double base, const Vec3& face, const Vec3& p) {
+  double most = std::max(face.dot(p - v[0]), base - p.z());
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 edge = v[(k + 1) % 3] - v[k];
+    const Vec3 out = Vec3(edge.y(), -edge.x(), 0).normalized();
+    most = std::max(most, out.dot(p - v[k]));
+  }
+  return most;
+}
+
+// The depth of a point under a surface's feature: the triangle's prism, or
+// for a wall its plane.
+template <class Surface>
+double surfaceDepth(const Surface& surface, const SurfaceHit& hit, const Vec3& p) {
+  if (hit.feature >= surface.triangleCount()) return hit.face.dot(p - hit.closest);
+  Vec3 v[3];
+  surface.triangle(hit.feature, v);
+  return prismDepth(v, surface.base, hit.face, p);
 }
 
 }  // namespace
@@ -163,7 +196,7 @@ int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& ce
     heightfieldSphereHits(field, centre, wheel.radius, scratch.surface, scratch.hits);
     for (const SurfaceHit& hit : scratch.hits)
       emit(terrain.heightfieldFirst[h] + static_cast<int>(hit.feature), hit.closest, hit.normal,
-           hit.distance, [&](const Vec3& p) { return hit.face.dot(p - hit.closest); });
+           hit.distance, [&](const Vec3& p) { return surfaceDepth(field, hit, p); });
   }
   for (size_t m = 0; m < terrain.meshes.size(); ++m) {
     const TriMesh& mesh = terrain.meshes[m];
@@ -172,7 +205,7 @@ int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& ce
     meshSphereHits(mesh, centre, wheel.radius, scratch.surface, scratch.hits);
     for (const SurfaceHit& hit : scratch.hits)
       emit(terrain.meshFirst[m] + static_cast<int>(hit.feature), hit.closest, hit.normal,
-           hit.distance, [&](const Vec3& p) { return hit.face.dot(p - hit.closest); });
+           hit.distance, [&](const Vec3& p) { return surfaceDepth(mesh, hit, p); });
   }
   return static_cast<int>(out.size());
 }
