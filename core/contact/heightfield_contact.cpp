@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "contact/crease.h"
 #include "terrain/terrain.h"
 
 namespace roverlab {
@@ -295,10 +296,7 @@ bool isFieldGhost(const FieldHit* hits, const FieldHitIndex& index, const FieldH
     const Vec3 apart = t.closest - c.closest;
     const double plan2 = apart.head<2>().squaredNorm(), apart2 = plan2 + apart.z() * apart.z();
     if (plan2 > reach2) return false;
-    // |apart| ≤ tol, or apart does not rise above c's plane by more than
-    // kCreaseSine·|apart|: compared squared, without the square root.
-    const double rise = c.face.dot(apart);
-    return apart2 <= tol2 || rise <= 0 || rise * rise <= kCreaseSine * kCreaseSine * apart2;
+    return continuesOrTurnsAway(c.face.dot(apart), apart2, tol2);  // contact/crease.h
   };
   const int u = c.upper, own = index.slotOf(c.i, c.j, u), row = index.row();
   if (c.c1 < 0) {

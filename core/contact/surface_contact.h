@@ -7,11 +7,9 @@
 // welded vertices), and from that which hits are ghosts and which coincide.
 //
 // Sphere (a wheel, seed 000 §2, eq. 1): a nearest point on a triangle's edge
-// or corner is a ghost when a feature through that point is nearer to the
-// centre and its nearest point does not rise above this triangle's plane (the
-// surface continues flat or turns away: a convex crease or no crease); at a
-// concave crease, where the neighbour rises towards the wheel by more than
-// kCreaseSine, both contacts are real, as between quads. Features whose
+// or corner is a ghost by the one ghost rule of every kind (contact/crease.h),
+// the features through that point known from the vertex ids; at a concave
+// crease both contacts are real, as between quads. Features whose
 // nearest points coincide (a corner shared by six triangles, an edge by two)
 // give one contact. A flat surface thus gives exactly the one contact a
 // single quad gives, whatever its seams.
@@ -28,6 +26,7 @@
 #include <vector>
 
 #include "contact/body_contact.h"
+#include "contact/crease.h"
 #include "terrain/terrain.h"
 
 namespace roverlab {
@@ -297,11 +296,11 @@ bool isSurfaceGhost(const Surface& s, double span2, const SurfaceHit& c, double 
       };
       if (!has(c.samples[0]) || !has(c.samples[1])) return false;
       if (apart.head<2>().squaredNorm() > reach2) return false;
-      return apart.norm() <= tol || c.face.dot(apart) <= kCreaseSine * apart.norm();
+      return continuesOrTurnsAway(c.face.dot(apart), apart.squaredNorm(), tol * tol);
     }
     // Concave (t rises above c's plane towards the wheel): both are real.
     // Points within tol are one point: the same contact, not a crease.
-    if (apart.norm() > tol && c.face.dot(apart) > kCreaseSine * apart.norm()) return false;
+    if (!continuesOrTurnsAway(c.face.dot(apart), apart.squaredNorm(), tol * tol)) return false;
     Vec3 v[4], q = Vec3::Zero();
     const bool wall = t.feature >= triangles;
     if (wall)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "contact/crease.h"
 #include "contact/heightfield_contact.h"
 #include "geometry/gjk.h"
 
@@ -51,22 +52,17 @@ const Candidate* candidateOf(const std::vector<Candidate>& all, int piece) {
   return nullptr;
 }
 
-// A contact through a flush seam is a ghost: its nearest point q lies on a
-// face shared with a neighbour (the piece's edge at the seam), where the
-// surface continues, and a nearer point of that surface exists:
-//  - the neighbour across the seam is nearer to the wheel centre (or as near
-//    and of lower index: q exactly on the seam), or
-//  - another piece's nearest point lies on the plane of the face through q
-//    (within kFlushTolerance, not rising towards the wheel beyond
-//    kCreaseSine) and is nearer (a surface split into many pieces: the true
-//    contact may be on a piece that does not touch this seam).
+// A contact through a flush seam is a ghost by the one ghost rule
+// (contact/crease.h): its nearest point q lies on a face shared with a
+// neighbour (within kFlushTolerance), and a nearer touch of a feature through
+// q continues the surface or turns away from it:
+//  - the neighbour across the seam (or as near and of lower index: q exactly
+//    on the seam), or
+//  - another piece through q (within kFlushTolerance), such as one meeting
+//    this one at a corner only (a surface split into many pieces).
 // For pieces that make one continuous surface the distance to the union is
 // the smallest of the pieces' distances, whatever the surface's orientation,
-// so one contact remains. A concave crease is the exception: there the
-// piece's own face turns towards the wheel (its normal leans towards the
-// neighbour by more than kCreaseSine against the neighbour's face), its contact grows from zero as
-// the wheel approaches, and dropping it would make the force jump when the wheel reaches the
-// piece's face region: both contacts are real.
+// so one contact remains. At a concave crease both are real.
 bool isGhost(const Terrain& terrain, const std::vector<Candidate>& all, const Candidate& c) {
   const TerrainPiece& piece = terrain.pieces[c.piece];
   const double tie = 1e-12 * piece.shape.scale;
@@ -78,30 +74,21 @@ bool isGhost(const Terrain& terrain, const std::vector<Candidate>& all, const Ca
     Plane own;
     const bool onEdge =
         faceAt(piece.shape, c.pd.closest, c.pd.normal, seam, 1e-9 * piece.shape.scale, own);
-    // The neighbour's face at the seam, found through q moved onto the seam
-    // plane (q may be up to kFlushTolerance off it across a gap or overlap).
-    Plane next;
-    const Vec3 onSeam = c.pd.closest - patch.plane.signedDistance(c.pd.closest) * seam;
-    const bool concave = onEdge &&
-                         faceAt(terrain.pieces[patch.neighbour].shape, onSeam, c.pd.normal, seam,
-                                kFlushTolerance, next) &&
-                         (own.normal - next.normal).dot(seam) > kCreaseSine;
-    if (concave) continue;  // both contacts are real
     const Candidate* other = candidateOf(all, patch.neighbour);
-    if (other) {
-      if (other->pd.distance < c.pd.distance - tie ||
-          (other->pd.distance <= c.pd.distance + tie && patch.neighbour < c.piece))
-        return true;
+    if (other && (other->pd.distance < c.pd.distance - tie ||
+                  (other->pd.distance <= c.pd.distance + tie && patch.neighbour < c.piece))) {
+      if (!onEdge) return true;
+      const Vec3 apart = other->pd.closest - c.pd.closest;
+      if (continuesOrTurnsAway(own.normal.dot(apart), apart.squaredNorm(), tie * tie)) return true;
     }
     if (!onEdge) continue;
     for (const Candidate& x : all) {
       if (x.piece == c.piece || x.pd.distance >= c.pd.distance - tie) continue;
-      // x lies on own's plane (within the flush tolerance) and does not rise
-      // above it towards the wheel: a rise beyond kCreaseSine is a concave
-      // crease, where both contacts are real.
-      const double above = own.signedDistance(x.pd.closest);
-      if (above >= -kFlushTolerance &&
-          above <= std::min(kFlushTolerance, kCreaseSine * (x.pd.closest - c.pd.closest).norm()))
+      const Vec3 apart = x.pd.closest - c.pd.closest;
+      if (!continuesOrTurnsAway(own.normal.dot(apart), apart.squaredNorm(), tie * tie)) continue;
+      // x passes through q (a piece meeting this one at a corner).
+      if (pointDistance(terrain.pieces[x.piece].shape, c.pd.closest, kFlushTolerance).distance <=
+          kFlushTolerance)
         return true;
     }
   }

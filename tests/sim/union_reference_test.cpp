@@ -51,8 +51,7 @@ TEST_CASE("wheel loads on heightmaps and meshes in motion are the union law's ov
     Simulation sim = testing::simulationOf(name);
     const Terrain& terrain = sim.model.terrain;
     double worst = 0;
-    long compared = 0, shared = 0, apart = 0;
-    const size_t mesh = terrain.meshes.size();
+    long compared = 0, shared = 0;
     for (long step = 1; sim.state.bodies.time < 6.0; ++step) {
       if (!advance(sim)) FAIL(sim.data.error);
       if (step % 50) continue;
@@ -82,10 +81,10 @@ TEST_CASE("wheel loads on heightmaps and meshes in motion are the union law's ov
         std::vector<WheelContact> reference;
         wheelContacts(pieces, shape, res.centre, res.axle, reference);
         // Where the wheel's sphere reaches the ground beyond the tread's band
-        // (a tilted wheel on a stone), the nearest point of the sphere is cut
-        // away and the rim or another point bears instead; which touch stands
-        // for it there still depends on the kind's own ghost rule (pieces:
-        // shared patches; surfaces: shared vertices). Those samples are left out.
+        // (a tilted wheel on a stone), the sphere's nearest point is cut away
+        // and the rim bears instead, on the one feature its touch is on;
+        // where features meet at that point (a vertex), which one that is
+        // differs between the kinds. Those samples are left out.
         bool rim = false;
         const double band = 0.5 * shape.width / shape.radius;
         SurfaceScratch raw;
@@ -108,19 +107,16 @@ TEST_CASE("wheel loads on heightmaps and meshes in motion are the union law's ov
         shared += res.contacts.size() > 1 || reference.size() > 1;
         INFO(name << " t " << sim.state.bodies.time << " wheel " << w << ": " << res.contacts.size()
                   << " contacts, want " << want.transpose() << " got " << got.transpose());
-        // Same triangles, same law: on a heightmap to the rounding (seen:
-        // 2e-5). On the rubble mesh the pieces' ghost rule (shared patches,
-        // a 1.1 mm flush band) and the surface's (shared vertices) still
-        // decide a few touches at the stones' vertices differently; the union
-        // law keeps the totals close there (seen: 2 of 616 samples beyond 1 %,
-        // the worst 5.5 %).
-        REQUIRE(off <= (mesh == 0 ? 1e-2 : 0.1));
-        if (off > 1e-2) ++apart;
+        // Same triangles, same law, the same ghost rule (contact/crease.h),
+        // up to the pieces' flush band: they take a point within 1.1 mm of a
+        // seam as on it, and so may drop a touch on a near-flat crease whose
+        // nearly parallel neighbour then carries its load (the union law
+        // couples them). Seen: 2e-5 on the heightmaps, 0.26 % on the rubble.
+        REQUIRE(off <= 1e-2);
       }
     }
     INFO(name << ": " << compared << " wheel loads compared, " << shared
-              << " with two or more contacts, " << apart << " beyond 1 %, worst " << worst);
+              << " with two or more contacts, worst " << worst);
     CHECK(compared > 300);
-    CHECK(apart <= compared / 100);
   }
 }
