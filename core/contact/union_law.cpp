@@ -57,6 +57,21 @@ void unionShares(double radius, UnionScratch& s) {
   double deepest = 0;
   for (double z : s.deflections) deepest = std::max(deepest, z);
   const double width = kUnionWidth * std::sqrt(2 * deepest / radius);
+  if (n == 2) {
+    // Two contacts (most of the time): the program's solution in closed form.
+    const double g = unionKernel((s.normals[0] - s.normals[1]).norm() / width);
+    if (g == 0) return;
+    const int a = s.deflections[0] >= s.deflections[1] ? 0 : 1, b = 1 - a;
+    const double za = s.deflections[a], zb = s.deflections[b];
+    if (zb <= g * za) {  // the deeper one's bump reaches past the other's plane
+      s.shares[b] = 0;
+      return;
+    }
+    const double det = 1 - g * g;
+    s.shares[a] = std::clamp((za - g * zb) / det / za, 0.0, 1.0);
+    s.shares[b] = std::clamp((zb - g * za) / det / zb, 0.0, 1.0);
+    return;
+  }
   s.gram.assign(n * n, 0.0);
   bool coupled = false;
   for (size_t i = 0; i < n; ++i) {

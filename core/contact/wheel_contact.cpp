@@ -79,13 +79,17 @@ bool isGhost(const Terrain& terrain, const std::vector<Candidate>& all, const Ca
                   (other->pd.distance <= c.pd.distance + tie && patch.neighbour < c.piece))) {
       if (!onEdge) return true;
       const Vec3 apart = other->pd.closest - c.pd.closest;
-      if (continuesOrTurnsAway(own.normal.dot(apart), apart.squaredNorm(), tie * tie)) return true;
+      if (continuesOrTurnsAway(own.normal.dot(apart), apart.squaredNorm(), tie * tie,
+                               kPieceCreaseSine))
+        return true;
     }
     if (!onEdge) continue;
     for (const Candidate& x : all) {
       if (x.piece == c.piece || x.pd.distance >= c.pd.distance - tie) continue;
       const Vec3 apart = x.pd.closest - c.pd.closest;
-      if (!continuesOrTurnsAway(own.normal.dot(apart), apart.squaredNorm(), tie * tie)) continue;
+      if (!continuesOrTurnsAway(own.normal.dot(apart), apart.squaredNorm(), tie * tie,
+                                kPieceCreaseSine))
+        continue;
       // x passes through q (a piece meeting this one at a corner).
       if (pointDistance(terrain.pieces[x.piece].shape, c.pd.closest, kFlushTolerance).distance <=
           kFlushTolerance)
