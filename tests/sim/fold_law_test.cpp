@@ -116,12 +116,12 @@ void checkEveryKind(const testing::FoldedSurface& s, double speed, double stiffn
 
 }  // namespace
 
-TEST_CASE("a wheel rolled over a concave fold of 0.1° to 60° stays within the kink bound",
+TEST_CASE("a wheel rolled over a concave fold of 0.1° to 85° stays within the kink bound",
           "[sim][law][union]") {
   // The defect this law mends: before it, 1° at 0.4 m/s on a 2e6 N/m tire
   // gave twice the weight (1 076 N against a bound of 682 N).
   std::mt19937 rng(2813);
-  for (double degrees : {0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 60.0})
+  for (double degrees : {0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 60.0, 85.0})
     for (double speed : {0.05, 0.4, 2.0})
       for (double stiffness : {2e5, 2e6}) {
         testing::FoldedSurface s;
