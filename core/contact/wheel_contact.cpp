@@ -115,6 +115,16 @@ double prismDepth(const Vec3 v[3], double base, const Vec3& face, const Vec3& p)
   return most;
 }
 
+// The nearest points of a surface's features to a sphere, less the ghosts.
+void sphereHits(const Heightfield& f, const Vec3& centre, double radius, SurfaceScratch& scratch,
+                std::vector<SurfaceHit>& out) {
+  heightfieldSphereHits(f, centre, radius, scratch, out);
+}
+void sphereHits(const TriMesh& m, const Vec3& centre, double radius, SurfaceScratch& scratch,
+                std::vector<SurfaceHit>& out) {
+  meshSphereHits(m, centre, radius, scratch, out);
+}
+
 // The depth of a point under a surface's feature: the triangle's prism, or
 // for a wall its plane.
 template <class Surface>
@@ -180,24 +190,21 @@ int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& ce
     emit(candidate.piece, pd.closest, pd.normal, pd.distance,
          [&](const Vec3& p) { return pointDistance(shape, p, 0.0).distance; });
   }
-  for (size_t h = 0; h < terrain.heightfields.size(); ++h) {
-    const Heightfield& field = terrain.heightfields[h];
-    if (!field.box.overlaps(reach)) continue;
-    scratch.hits.clear();
-    heightfieldSphereHits(field, centre, wheel.radius, scratch.surface, scratch.hits);
-    for (const SurfaceHit& hit : scratch.hits)
-      emit(terrain.heightfieldFirst[h] + static_cast<int>(hit.feature), hit.closest, hit.normal,
-           hit.distance, [&](const Vec3& p) { return surfaceDepth(field, hit, p); });
-  }
-  for (size_t m = 0; m < terrain.meshes.size(); ++m) {
-    const TriMesh& mesh = terrain.meshes[m];
-    if (!mesh.box.overlaps(reach)) continue;
-    scratch.hits.clear();
-    meshSphereHits(mesh, centre, wheel.radius, scratch.surface, scratch.hits);
-    for (const SurfaceHit& hit : scratch.hits)
-      emit(terrain.meshFirst[m] + static_cast<int>(hit.feature), hit.closest, hit.normal,
-           hit.distance, [&](const Vec3& p) { return surfaceDepth(mesh, hit, p); });
-  }
+  // Heightfields and meshes alike: each feature's nearest point, less the
+  // ghosts (contact/surface_contact.h).
+  const auto surfaces = [&](const auto& list, const std::vector<int>& first) {
+    for (size_t k = 0; k < list.size(); ++k) {
+      const auto& surface = list[k];
+      if (!surface.box.overlaps(reach)) continue;
+      scratch.hits.clear();
+      sphereHits(surface, centre, wheel.radius, scratch.surface, scratch.hits);
+      for (const SurfaceHit& hit : scratch.hits)
+        emit(first[k] + static_cast<int>(hit.feature), hit.closest, hit.normal, hit.distance,
+             [&](const Vec3& p) { return surfaceDepth(surface, hit, p); });
+    }
+  };
+  surfaces(terrain.heightfields, terrain.heightfieldFirst);
+  surfaces(terrain.meshes, terrain.meshFirst);
   return static_cast<int>(out.size());
 }
 

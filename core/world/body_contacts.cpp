@@ -16,6 +16,16 @@ void checkBodyContactLaw(const BodyContact& c, double mu, ContactLawStats& law) 
   law.maxBodyDepth = std::max(law.maxBodyDepth, c.depth);
 }
 
+// A box against a surface: its lattice (contact/surface_contact.h).
+bool boxContact(const Heightfield& f, int first, double mu, const ContactBox& box,
+                const OrientedBox& placed, const BodyMotion& motion, BodyContact& out) {
+  return boxHeightfieldContact(f, first, mu, box, placed, motion, out);
+}
+bool boxContact(const TriMesh& m, int first, double mu, const ContactBox& box,
+                const OrientedBox& placed, const BodyMotion& motion, BodyContact& out) {
+  return boxMeshContact(m, first, mu, box, placed, motion, out);
+}
+
 }  // namespace
 
 void bodyContactStage(const WorldModel& model, WorldData& data) {
@@ -45,23 +55,19 @@ void bodyContactStage(const WorldModel& model, WorldData& data) {
     motion.omega = worldAngularVelocity(data.bodies, box.body);
     if (pieces)
       boxContacts(model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
-    for (size_t h = 0; h < model.terrain.heightfields.size(); ++h) {
-      const Heightfield& f = model.terrain.heightfields[h];
-      BodyContact contact;
-      if (f.box.overlaps(bounds) &&
-          boxHeightfieldContact(f, model.terrain.heightfieldFirst[h],
-                                model.terrain.materials[f.material].phiMax, box, placed, motion,
-                                contact))
-        res.contacts.push_back(contact);
-    }
-    for (size_t m = 0; m < model.terrain.meshes.size(); ++m) {
-      const TriMesh& mesh = model.terrain.meshes[m];
-      BodyContact contact;
-      if (mesh.box.overlaps(bounds) && boxMeshContact(mesh, model.terrain.meshFirst[m],
-                                                      model.terrain.materials[mesh.material].phiMax,
-                                                      box, placed, motion, contact))
-        res.contacts.push_back(contact);
-    }
+    // Heightfields and meshes alike: the box's lattice against the surface.
+    const auto surfaces = [&](const auto& list, const std::vector<int>& first) {
+      for (size_t k = 0; k < list.size(); ++k) {
+        const auto& surface = list[k];
+        BodyContact contact;
+        if (surface.box.overlaps(bounds) &&
+            boxContact(surface, first[k], model.terrain.materials[surface.material].phiMax, box,
+                       placed, motion, contact))
+          res.contacts.push_back(contact);
+      }
+    };
+    surfaces(model.terrain.heightfields, model.terrain.heightfieldFirst);
+    surfaces(model.terrain.meshes, model.terrain.meshFirst);
     Vec6& ext = data.bodies.externalForce[box.body];
     for (const BodyContact& c : res.contacts) {
       checkBodyContactLaw(c, model.terrain.materials[model.terrain.materialOf(c.piece)].phiMax,
