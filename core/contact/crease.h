@@ -6,9 +6,8 @@
 // nearest point does not rise above c's own face plane, towards the wheel, by
 // more than a crease's sine (kCreaseSine; kPieceCreaseSine for pieces, whose
 // 1.1 mm flush band needs a flatter one) of their distance apart: the surface
-// continues flat
-// or turns away (a convex crease), and the distance to the union of the
-// features is t's. Where t rises more (a concave crease) both touches are
+// continues flat or turns away (a convex crease), and the distance to the
+// union of the features is t's. Where t rises more (a concave crease) both touches are
 // real and the union law (contact/union_law.h) shares the load between them.
 // Which features pass through q is each kind's adjacency, known when the
 // terrain is built: a piece's shared patches, a grid's cells, a mesh's

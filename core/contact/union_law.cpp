@@ -58,7 +58,9 @@ void unionShares(double radius, UnionScratch& s) {
   for (double z : s.deflections) deepest = std::max(deepest, z);
   const double width = kUnionWidth * std::sqrt(2 * deepest / radius);
   if (n == 2) {
-    // Two contacts (most of the time): the program's solution in closed form.
+    // Two contacts (most of the time): the program's solution in closed form,
+    // the same as the active set's; on the rough heightmap's recorded rocker8
+    // queries it saves 30 of the ~50 ns the law adds (docs/benchmarks).
     const double g = unionKernel((s.normals[0] - s.normals[1]).norm() / width);
     if (g == 0) return;
     const int a = s.deflections[0] >= s.deflections[1] ? 0 : 1, b = 1 - a;

@@ -135,6 +135,26 @@ double surfaceDepth(const Surface& surface, const SurfaceHit& hit, const Vec3& p
   return prismDepth(v, surface.base, hit.face, p);
 }
 
+// The union law over a wheel's touches (contact/union_law.h): each gets its
+// share, and those that carry nothing are dropped.
+void shareLoad(double radius, UnionScratch& scratch, std::vector<WheelContact>& out) {
+  if (out.size() < 2) return;
+  scratch.normals.clear();
+  scratch.deflections.clear();
+  for (const WheelContact& c : out) {
+    scratch.normals.push_back(c.normal);
+    scratch.deflections.push_back(c.deflection);
+  }
+  unionShares(radius, scratch);
+  size_t kept = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!(scratch.shares[i] > 0)) continue;
+    out[kept] = out[i];
+    out[kept++].share = scratch.shares[i];
+  }
+  out.resize(kept);
+}
+
 }  // namespace
 
 int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
@@ -206,24 +226,6 @@ int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& ce
   surfaces(terrain.heightfields, terrain.heightfieldFirst);
   surfaces(terrain.meshes, terrain.meshFirst);
   return static_cast<int>(out.size());
-}
-
-void shareLoad(double radius, UnionScratch& scratch, std::vector<WheelContact>& out) {
-  if (out.size() < 2) return;
-  scratch.normals.clear();
-  scratch.deflections.clear();
-  for (const WheelContact& c : out) {
-    scratch.normals.push_back(c.normal);
-    scratch.deflections.push_back(c.deflection);
-  }
-  unionShares(radius, scratch);
-  size_t kept = 0;
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (!(scratch.shares[i] > 0)) continue;
-    out[kept] = out[i];
-    out[kept++].share = scratch.shares[i];
-  }
-  out.resize(kept);
 }
 
 int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,

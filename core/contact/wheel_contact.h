@@ -78,8 +78,4 @@ int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& c
 int wheelContacts(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
                   const Vec3& axle, std::vector<WheelContact>& out);
 
-/// Applies the union law to a wheel's touches `out` (contact/union_law.h):
-/// sets each one's share and drops those that carry nothing.
-void shareLoad(double radius, UnionScratch& scratch, std::vector<WheelContact>& out);
-
 }  // namespace roverlab
