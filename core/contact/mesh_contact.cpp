@@ -5,6 +5,143 @@
 #include <cmath>
 
 namespace roverlab {
+namespace {
+
+// What a listed triangle's hit needs of it (meshTriangle), by these names:
+// its corner a (kAx, kAy, kAz, m); its corners b and c relative to a (kBx ..
+// kCz, m); its unit upward normal (kNx, kNy, kNz); (b − a)², (b − a)·(c − a),
+// (c − a)² and (c − b)² (kBB, kBC, kCC, kEE, m²).
+// clang-format off
+enum MeshTriangleNumber { kAx, kAy, kAz, kBx, kBy, kBz, kCx, kCy, kCz, kNx, kNy, kNz,
+                          kBB, kBC, kCC, kEE, kMeshTriangleNumbers };
+// clang-format on
+
+// Numbers per listed feature in NearList::planes: its bounding plane's
+// kNearListBound, then a triangle's kMeshTriangleNumbers (unused for a wall).
+constexpr size_t kMeshListedNumbers = kNearListBound + kMeshTriangleNumbers;
+
+// Items per listed feature in NearList::items: its feature id, then a
+// triangle's vertex ids (-1 for a wall).
+constexpr size_t kMeshListedItems = 4;
+
+// The numbers of the triangle with vertices v, as MeshTriangleNumber, from
+// the same arithmetic hitOf and closestOnPolygon apply to them.
+void meshTriangle(const Vec3 v[3], double t[kMeshTriangleNumbers]) {
+  const Vec3 b = v[1] - v[0], c = v[2] - v[0];
+  const Vec3 n = triangleNormal(v);
+  t[kAx] = v[0].x(), t[kAy] = v[0].y(), t[kAz] = v[0].z();
+  t[kBx] = b.x(), t[kBy] = b.y(), t[kBz] = b.z();
+  t[kCx] = c.x(), t[kCy] = c.y(), t[kCz] = c.z();
+  t[kNx] = n.x(), t[kNy] = n.y(), t[kNz] = n.z();
+  t[kBB] = b.squaredNorm(), t[kBC] = b.dot(c), t[kCC] = c.squaredNorm();
+  t[kEE] = (c - b).squaredNorm();
+}
+
+// A listed triangle's numbers as nearestOnTriangleBoundary reads them.
+struct MeshSides {
+  const double* t;
+  double bx() const { return t[kBx]; }
+  double by() const { return t[kBy]; }
+  double bz() const { return t[kBz]; }
+  double cx() const { return t[kCx]; }
+  double cy() const { return t[kCy]; }
+  double cz() const { return t[kCz]; }
+  double bb() const { return t[kBB]; }
+  double bc() const { return t[kBC]; }
+  double cc() const { return t[kCC]; }
+  double ee() const { return t[kEE]; }
+};
+
+// Most hits of a query kept compact (MeshHit); a query with more (a wheel
+// far larger than the triangles) makes every hit in full.
+constexpr int kMaxHits = 64;
+
+// The part of a listed triangle's hit the ghost rule needs; the rest of its
+// SurfaceHit is made only for the hits kept (surfaceHitOf).
+struct MeshHit {
+  Vec3 closest;        // nearest point of the triangle (m)
+  Vec3 gap;            // the centre − closest (m)
+  double distance;     // from the centre (m)
+  int at;              // the triangle's place in the near list
+  signed char c0, c1;  // the triangle's corners (0..2) the nearest point is on: an edge
+                       // c0 → c1; a corner c0 with c1 = −1; the inside c0 = −1
+};
+
+// The hit of a listed triangle (t as meshTriangle gives it) with the sphere
+// (p, radius); false when the triangle is `radius` or farther. The same
+// arithmetic as hitOf's for the triangle's vertices, so the same hit.
+inline bool meshTriangleHit(const double* t, const Vec3& p, double radius, MeshHit& h) {
+  const Vec3 n(t[kNx], t[kNy], t[kNz]);
+  const Vec3 r = p - Vec3(t[kAx], t[kAy], t[kAz]);
+  const double s = n.dot(r);
+  if (std::abs(s) >= radius) return false;  // the plane is out of reach already
+  double qx, qy, qz;
+  int c0, c1;
+  if (!nearestOnTriangleBoundary(MeshSides{t}, r.x(), r.y(), r.z(), qx, qy, qz, c0, c1)) {
+    h.closest = p - s * n;  // inside: the foot on the plane
+    c0 = c1 = -1;
+  } else {
+    h.closest = Vec3(t[kAx], t[kAy], t[kAz]) + Vec3(qx, qy, qz);
+  }
+  // The distance, gap.norm(), against the radius: by its square where that
+  // is far from the radius' (by more than its rounding), so that the square
+  // root is off the way to the answer.
+  h.gap = p - h.closest;
+  const double d2 = h.gap.squaredNorm(), r2 = radius * radius;
+  if (d2 >= r2 * (1 + 1e-12)) return false;
+  h.distance = std::sqrt(d2);
+  if (d2 > r2 * (1 - 1e-12) && h.distance >= radius) return false;
+  h.c0 = static_cast<signed char>(c0);
+  h.c1 = static_cast<signed char>(c1);
+  return true;
+}
+
+// The SurfaceHit of a listed triangle's hit: the list's items and numbers of
+// the triangle, as hitOf makes it.
+void surfaceHitOf(const NearList& list, const MeshHit& x, SurfaceHit& h) {
+  const int* item = list.items.data() + kMeshListedItems * x.at;
+  const double* t = list.planes.data() + kMeshListedNumbers * x.at + kNearListBound;
+  const Vec3 n(t[kNx], t[kNy], t[kNz]);
+  h.feature = item[0];
+  h.closest = x.closest;
+  h.face = n;
+  h.distance = x.distance;
+  h.normal = x.distance > 1e-12 ? Vec3(x.gap / x.distance) : n;
+  h.boundary = x.c0 >= 0;
+  h.samples[0] = x.c0 >= 0 ? item[1 + x.c0] : -1;
+  h.samples[1] = x.c0 >= 0 && x.c1 >= 0 ? item[1 + x.c1] : -1;
+  h.corners[0] = item[1], h.corners[1] = item[2], h.corners[2] = item[3];
+}
+
+// True when hit `c` (on its triangle's edge or corner) is a ghost
+// (isSurfaceGhost's rule, with the same arithmetic): another triangle
+// through that edge or corner, by the vertex ids, is nearer to the centre
+// and its nearest point does not rise above c's plane. The n hits are tried
+// from hits[first] (the nearest, which most often is that triangle) on.
+bool isMeshGhost(const NearList& list, const MeshHit* hits, int n, int first, const MeshHit& c,
+                 double span2, double tol) {
+  const int* item = list.items.data() + kMeshListedItems * c.at;
+  const long s0 = item[1 + c.c0], s1 = c.c1 >= 0 ? item[1 + c.c1] : -1;
+  const double* f = list.planes.data() + kMeshListedNumbers * c.at + kNearListBound;
+  const Vec3 face(f[kNx], f[kNy], f[kNz]);
+  const double nearer = c.distance - 1e-6 * tol;  // only hits nearer than this count
+  const double reach2 = span2 + tol;
+  for (int k = first, tried = 0; tried < n; ++tried, k = k + 1 < n ? k + 1 : 0) {
+    const MeshHit& t = hits[k];
+    if (t.distance >= nearer) continue;
+    const int* corners = list.items.data() + kMeshListedItems * t.at + 1;
+    const auto has = [&](long v) {
+      return v < 0 || v == corners[0] || v == corners[1] || v == corners[2];
+    };
+    if (!has(s0) || !has(s1)) continue;
+    const Vec3 apart = t.closest - c.closest;
+    if (apart.head<2>().squaredNorm() > reach2) continue;
+    if (continuesOrTurnsAway(face.dot(apart), apart.squaredNorm(), tol * tol)) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, SurfaceScratch& scratch,
                     std::vector<SurfaceHit>& out) {
@@ -16,28 +153,55 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   const long triangles = m.triangleCount();
   // The near list holds the features within (1 + kNearListMargin)·radius of
   // its centre, each with a plane it lies behind (as a heightfield's
-  // triangles), and whether any feature's cell came near it in plan (the
-  // surface may then be above a centre deeper than the radius).
+  // triangles) and, for a triangle, what its hit needs (meshTriangle) and
+  // its vertex ids; whether any feature's cell came near it in plan (the
+  // surface may then be above a centre deeper than the radius); and a height
+  // the surface stays below within that reach in plan.
   const NearList* list =
       nearList(scratch, &m, centre, radius, [&](const Vec3& c, double r, NearList& l) {
         m.featuresNearSphere(c, r, scratch.features);
         l.candidates = !scratch.features.empty();
+        l.ceiling = m.highestNear(c.x() - r, c.y() - r, c.x() + r, c.y() + r);
+        const double wide2 = r * r;
+        double t[kMeshTriangleNumbers];
+        MeshHit x;
         for (int f : scratch.features) {
-          // Walls as open polygons here: a centre behind one may come out in front.
+          Vec3 normal, closest;  // the feature's nearest point and the unit way from it to c
           if (f < triangles) {
             m.triangle(f, v);
-            const std::array<int, 3>& k = m.triangles[f];
-            const long ids[3] = {k[0], k[1], k[2]};
-            if (!hitOf(f, v, 3, triangleNormal(v), c, r, false, h, ids)) continue;
+            // Bounds out of reach by far more than their rounding: no hit.
+            const double ex = std::max({0.0, std::min({v[0].x(), v[1].x(), v[2].x()}) - c.x(),
+                                        c.x() - std::max({v[0].x(), v[1].x(), v[2].x()})});
+            const double ey = std::max({0.0, std::min({v[0].y(), v[1].y(), v[2].y()}) - c.y(),
+                                        c.y() - std::max({v[0].y(), v[1].y(), v[2].y()})});
+            const double ez = std::max({0.0, std::min({v[0].z(), v[1].z(), v[2].z()}) - c.z(),
+                                        c.z() - std::max({v[0].z(), v[1].z(), v[2].z()})});
+            if (ex * ex + ey * ey + ez * ez >= wide2 * (1 + 1e-9)) continue;
+            meshTriangle(v, t);
+            if (!meshTriangleHit(t, c, r, x)) continue;
+            closest = x.closest;
+            normal = x.distance > 1e-12 ? Vec3(x.gap / x.distance) : Vec3(t[kNx], t[kNy], t[kNz]);
           } else {
+            // Walls as open polygons here: a centre behind one may come out in front.
             m.wall(f - triangles, v);
             if (!hitOf(f, v, 4, wallNormal(v), c, r, false, h)) continue;
+            closest = h.closest, normal = h.normal;
           }
-          if (l.items.size() + 1 > l.items.capacity() || l.planes.size() + 4 > l.planes.capacity())
+          if (l.items.size() + kMeshListedItems > l.items.capacity() ||
+              l.planes.size() + kMeshListedNumbers > l.planes.capacity())
             return false;
-          l.items.push_back(f);
+          if (f < triangles) {
+            const std::array<int, 3>& k = m.triangles[f];
+            l.items.insert(l.items.end(), {f, k[0], k[1], k[2]});
+          } else {
+            l.items.insert(l.items.end(), {f, -1, -1, -1});
+          }
           l.planes.insert(l.planes.end(),
-                          {h.normal.x(), h.normal.y(), h.normal.z(), h.normal.dot(h.closest)});
+                          {normal.x(), normal.y(), normal.z(), normal.dot(closest)});
+          if (f < triangles)
+            l.planes.insert(l.planes.end(), t, t + kMeshTriangleNumbers);
+          else
+            l.planes.resize(l.planes.size() + kMeshTriangleNumbers);
         }
         return true;
       });
@@ -49,30 +213,98 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   if (!anyNear) return;
   // A centre under the surface: one contact, through the plane of the
   // triangle above it (the signed distance, as for a centre inside a piece).
-  double ground;
-  Vec3 up;
-  long under = list ? list->below : -1;
-  bool over = under >= 0 && m.heightOn(under, centre.x(), centre.y(), ground, up);
-  if (!over) {
-    over = m.surfaceAt(centre.x(), centre.y(), ground, up, &under);
-    if (list) list->below = over ? under : -1;
+  // A centre at or above the list's ceiling, as a wheel on the ground is,
+  // needs no height.
+  if (!list || centre.z() < list->ceiling) {
+    double ground;
+    Vec3 up;
+    long under = list ? list->below : -1;
+    bool over = under >= 0 && m.heightOn(under, centre.x(), centre.y(), ground, up);
+    if (!over) {
+      over = m.surfaceAt(centre.x(), centre.y(), ground, up, &under);
+      if (list) list->below = over ? under : -1;
+    }
+    if (over && centre.z() < ground) {
+      out.push_back(underSurface(under, centre, ground, up));
+      return;
+    }
   }
-  if (over && centre.z() < ground) {
-    out.push_back(underSurface(under, centre, ground, up));
-    return;
-  }
-  const std::vector<int>& near = list ? list->items : scratch.features;
+  // Points this close are one point: welded vertices are exact, so points on
+  // a shared edge agree to the rounding of the nearest-point arithmetic.
+  const double tol = 1e-9 * std::max({1.0, std::abs(centre.x()), std::abs(centre.y()),
+                                      std::abs(m.box.max.z()), std::abs(m.box.min.z())});
+  const double span2 = m.span * m.span;
   // A feature whose plane bound keeps it `radius` or farther (with a margin of
   // 1e-9 r for its rounding) is passed over.
   const double reach = radius * (1 + 1e-9);
-  const double* plane = list ? list->planes.data() : nullptr;
-  const double r2 = radius * radius;
-  for (size_t at = 0; at < near.size(); ++at) {
-    const int f = near[at];
-    if (plane) {
-      const double* p = plane + 4 * at;
+  if (list) {
+    // The triangles' hits, kept compact until the ghosts are known, from the
+    // list's numbers alone; walls' hits in full.
+    MeshHit hits[kMaxHits];
+    int n = 0;
+    bool compact = true;  // false: more hits than kept compact
+    const size_t listed = list->items.size() / kMeshListedItems;
+    const double* p = list->planes.data();
+    for (size_t at = 0; at < listed; ++at, p += kMeshListedNumbers) {
       if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
+      const int f = list->items[kMeshListedItems * at];
+      if (f >= triangles) {
+        m.wall(f - triangles, v);
+        if (hitOf(f, v, 4, wallNormal(v), centre, radius, true, h)) all.push_back(h);
+        continue;
+      }
+      if (!compact || !meshTriangleHit(p + kNearListBound, centre, radius, hits[n])) continue;
+      hits[n].at = static_cast<int>(at);
+      compact = ++n < kMaxHits;
     }
+    if (compact && all.empty()) {
+      // Triangles only: each hit's ghost check reads the hits of the
+      // triangles through its edge or corner, and only the hits kept are
+      // made in full.
+      int first = 0;  // the nearest hit
+      for (int k = 1; k < n; ++k)
+        if (hits[k].distance < hits[first].distance) first = k;
+      std::vector<int>& order = scratch.order;
+      order.clear();
+      for (int k = 0; k < n; ++k) {
+        if (hits[k].c0 >= 0 && isMeshGhost(*list, hits, n, first, hits[k], span2, tol)) continue;
+        order.push_back(static_cast<int>(all.size()));
+        surfaceHitOf(*list, hits[k], h);
+        all.push_back(h);
+      }
+      mergeSurfaceContacts(all, order, tol, out);
+      return;
+    }
+    // Walls, or more hits than kept compact: every hit in full, each checked
+    // against all the others.
+    if (compact) {
+      for (int k = 0; k < n; ++k) {
+        surfaceHitOf(*list, hits[k], h);
+        all.push_back(h);
+      }
+    } else {
+      all.clear();
+      MeshHit x;
+      p = list->planes.data();
+      for (size_t at = 0; at < listed; ++at, p += kMeshListedNumbers) {
+        if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
+        const int f = list->items[kMeshListedItems * at];
+        if (f >= triangles) {
+          m.wall(f - triangles, v);
+          if (hitOf(f, v, 4, wallNormal(v), centre, radius, true, h)) all.push_back(h);
+        } else if (meshTriangleHit(p + kNearListBound, centre, radius, x)) {
+          x.at = static_cast<int>(at);
+          surfaceHitOf(*list, x, h);
+          all.push_back(h);
+        }
+      }
+    }
+    keepSurfaceContacts(m, span2, tol, scratch, out, AllSurfaceHits{scratch.hits});
+    return;
+  }
+  // No near list: the features of the grid cells near the sphere.
+  const double r2 = radius * radius;
+  for (const int f : scratch.features) {
     if (f < triangles) {
       m.triangle(f, v);
       // The triangle's bounds out of reach (as a heightfield's cells are culled).
@@ -101,11 +333,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
       if (hitOf(f, v, 4, wallNormal(v), centre, radius, true, h)) all.push_back(h);
     }
   }
-  // Points this close are one point: welded vertices are exact, so points on
-  // a shared edge agree to the rounding of the nearest-point arithmetic.
-  const double tol = 1e-9 * std::max({1.0, std::abs(centre.x()), std::abs(centre.y()),
-                                      std::abs(m.box.max.z()), std::abs(m.box.min.z())});
-  keepSurfaceContacts(m, m.span * m.span, tol, scratch, out, AllSurfaceHits{scratch.hits});
+  keepSurfaceContacts(m, span2, tol, scratch, out, AllSurfaceHits{scratch.hits});
 }
 
 bool boxMeshContact(const TriMesh& m, int piece, double mu, const ContactBox& box,

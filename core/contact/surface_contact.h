@@ -60,11 +60,17 @@ struct NearList {
   /// mesh: the triangle under the last query's centre, or -1 (a cache of
   /// TriMesh::surfaceAt: a wheel stays over one triangle for many steps)
   mutable long below = -1;
+  /// mesh: a height (m) the surface stays below over the plan square of the
+  /// wider sphere (TriMesh::highestNear): a centre at or above it is not
+  /// under the surface
+  double ceiling = INFINITY;
   /// heightfield: the cells of the listed triangles lie in i0..i1, j0..j1,
   /// as {i0, i1, j0, j1} (empty ranges while none is listed)
   static constexpr int kNoCell = 1 << 30;
   int cells[4] = {kNoCell, -kNoCell, kNoCell, -kNoCell};
-  std::vector<int> items;  ///< heightfield: triangle (2i + upper, j) pairs; mesh: feature ids
+  /// heightfield: triangle (2i + upper, j) pairs; mesh: per feature its id,
+  /// then a triangle's three vertex ids (-1 for a wall)
+  std::vector<int> items;
   /// heightfield: for each listed triangle, kNearListPlanes numbers: a plane
   /// it lies behind, found from `centre` (unit normal x, y, z towards the
   /// centre, then its offset in m): a centre's height above it bounds its
@@ -72,8 +78,11 @@ struct NearList {
   /// bound keeps out of reach; then, from kNearListBound on, what the
   /// triangle's hit needs of it (its plane, corners and sides, as the
   /// heightfield query makes them), so a query reads no heights.
-  /// mesh: for each listed feature, 4 numbers: a plane it lies behind, found
-  /// likewise
+  /// mesh: for each listed feature, a plane it lies behind, found likewise
+  /// (kNearListBound numbers), then for a triangle what its hit needs of it
+  /// (its corners, normal and sides, as contact/mesh_contact.cpp makes them),
+  /// so a query reads no vertices; `items` has its feature id and, for a
+  /// triangle, its vertex ids.
   std::vector<double> planes;
 };
 
@@ -154,6 +163,7 @@ const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec
   oldest->planes.clear();
   oldest->candidates = false;
   oldest->below = -1;
+  oldest->ceiling = INFINITY;
   oldest->cells[0] = oldest->cells[2] = NearList::kNoCell;
   oldest->cells[1] = oldest->cells[3] = -NearList::kNoCell;
   oldest->used = ++scratch.uses;

@@ -298,6 +298,22 @@ void TriMesh::featuresNearSphere(const Vec3& centre, double radius, std::vector<
   }
 }
 
+double TriMesh::highestNear(double x0, double y0, double x1, double y1) const {
+  double highest = -INFINITY;
+  if (x1 < box.min.x() || y1 < box.min.y() || x0 > box.max.x() || y0 > box.max.y()) return highest;
+  for (const MeshGridLevel& g : levels) {
+    int i0, i1, j0, j1;
+    if (!cellsNear(g, PlanBox{x0, y0, x1, y1}, i0, i1, j0, j1)) continue;
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        const float top = g.cellTop[static_cast<size_t>(j) * g.gx + i];
+        // A cell's top is rounded to float: 1e-6 relative keeps it above every vertex.
+        if (top > -INFINITY) highest = std::max(highest, top + 1e-6 * (1 + std::abs(top)));
+      }
+  }
+  return highest;
+}
+
 bool TriMesh::heightOn(long t, double x, double y, double& z, Vec3& normal) const {
   Vec3 v[3];
   triangle(t, v);

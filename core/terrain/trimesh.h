@@ -72,6 +72,10 @@ struct TriMesh {
   /// The features that may come within `radius` of `centre` (m), by their
   /// cells' bounds, written to `out` (cleared first), each once.
   void featuresNearSphere(const Vec3& centre, double radius, std::vector<int>& out) const;
+  /// A height (m) above every feature whose plan bounds may meet
+  /// [x0, x1] × [y0, y1] (m), by their cells' highest points; -infinity when
+  /// there are none. The surface over that rectangle stays below it.
+  double highestNear(double x0, double y0, double x1, double y1) const;
   /// The surface height at (x, y) and its triangle's upward unit normal (and
   /// index, if asked); false where no triangle covers (x, y). Triangles in
   /// cells whose highest point is below `above` (m) are passed over: where only

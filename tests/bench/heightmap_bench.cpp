@@ -17,7 +17,8 @@
 // Prints one JSON object to stdout. Options: --steps=N (default 20000);
 // --speed-only: only the speed section (heightmap_bench.sh runs it in
 // several processes: a process's memory layout and, in WebAssembly, its
-// compiled code vary the rough/flat ratio by a few hundredths).
+// compiled code vary the rough/flat ratio by a few hundredths);
+// --meshes-only: only the meshes' speed section, likewise.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -255,19 +256,54 @@ void printSpeed(long steps) {
   }
 }
 
+// Prints the meshes' "speed" entries: per preset, steps per second on flat
+// ground, on the bumpy patch and on the patch in its ground plane (medians of
+// 5 runs, in turns) and the patch's ratios to flat.
+void printMeshSpeed(long steps) {
+  for (int p = 0; p < 2; ++p) {
+    std::string errors[3];
+    const std::string texts[3] = {scenarioText(presets[p], false),
+                                  meshScenarioText(presets[p], false),
+                                  meshScenarioText(presets[p], true)};
+    std::vector<double> runs[3];
+    for (int run = 0; run < 5; ++run)
+      for (int k = 0; k < 3; ++k) runs[k].push_back(stepsPerSecond(texts[k], steps, errors[k]));
+    double median[3];
+    for (int k = 0; k < 3; ++k) {
+      std::sort(runs[k].begin(), runs[k].end());
+      median[k] = runs[k][2];
+    }
+    std::printf(
+        "%s\n      {\"preset\": \"%s\", \"steps\": %ld, \"runs\": 5, \"flat_steps_per_s\": "
+        "%.0f, \"patch_steps_per_s\": %.0f, \"patch_in_plane_steps_per_s\": %.0f, "
+        "\"patch_over_flat\": %.3f, \"patch_in_plane_over_flat\": %.3f, \"error\": \"%s\"}",
+        p ? "," : "", presets[p], steps, median[0], median[1], median[2],
+        median[0] > 0 ? median[1] / median[0] : 0.0, median[0] > 0 ? median[2] / median[0] : 0.0,
+        (errors[0] + errors[1] + errors[2]).c_str());
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   long steps = 20000;
-  bool speedOnly = false;
+  bool speedOnly = false, meshesOnly = false;
   for (int a = 1; a < argc; ++a) {
     if (std::strncmp(argv[a], "--steps=", 8) == 0) steps = std::atol(argv[a] + 8);
     if (std::strcmp(argv[a], "--speed-only") == 0) speedOnly = true;
+    if (std::strcmp(argv[a], "--meshes-only") == 0) meshesOnly = true;
   }
   if (speedOnly) {
     std::printf("{\n  \"speed\": [");
     printSpeed(steps);
     std::printf("\n  ]\n}\n");
+    return 0;
+  }
+  if (meshesOnly) {
+    std::printf("{\n  \"meshes\": {\n    \"speed\": [");
+    printMeshSpeed(steps);
+    std::printf("\n    ]\n  }\n}\n");
     return 0;
   }
 
@@ -324,28 +360,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   std::printf("\n    ],\n    \"speed\": [");
-  for (int p = 0; p < 2; ++p) {
-    std::string errors[3];
-    const std::string texts[3] = {scenarioText(presets[p], false),
-                                  meshScenarioText(presets[p], false),
-                                  meshScenarioText(presets[p], true)};
-    std::vector<double> runs[3];
-    for (int run = 0; run < 5; ++run)
-      for (int k = 0; k < 3; ++k) runs[k].push_back(stepsPerSecond(texts[k], steps, errors[k]));
-    double median[3];
-    for (int k = 0; k < 3; ++k) {
-      std::sort(runs[k].begin(), runs[k].end());
-      median[k] = runs[k][2];
-    }
-    std::printf(
-        "%s\n      {\"preset\": \"%s\", \"steps\": %ld, \"runs\": 5, \"flat_steps_per_s\": "
-        "%.0f, \"patch_steps_per_s\": %.0f, \"patch_in_plane_steps_per_s\": %.0f, "
-        "\"patch_over_flat\": %.3f, \"patch_in_plane_over_flat\": %.3f, \"error\": \"%s\"}",
-        p ? "," : "", presets[p], steps, median[0], median[1], median[2],
-        median[0] > 0 ? median[1] / median[0] : 0.0, median[0] > 0 ? median[2] / median[0] : 0.0,
-        (errors[0] + errors[1] + errors[2]).c_str());
-    std::fflush(stdout);
-  }
+  printMeshSpeed(steps);
   std::printf("\n    ]\n  }\n}\n");
   return 0;
 }
