@@ -4,6 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "terrain/heightfield.h"
+#include "terrain/trimesh.h"
+
 namespace roverlab {
 namespace {
 
@@ -112,25 +115,43 @@ int faceToward(const Polytope& poly, const Vec3& d) {
   return best;
 }
 
-// The points of `polygon` below the plane n·x = offset (depth d = offset − n·x
-// > 0) become the manifold, each moved d/2 along n: midway between the two
-// surfaces. At most kMaxManifoldPoints of them, evenly spaced along the polygon.
-void collect(const std::vector<Vec3>& polygon, const Vec3& n, double offset, BoxManifold& out) {
-  int deep = 0;
-  for (const Vec3& p : polygon) deep += offset - n.dot(p) > 0;
+// The part of `polygon` below the plane n·x = offset becomes the manifold,
+// each point with its depth d = offset − n·x ≥ 0 (0 on the waterline, where
+// the polygon crosses the plane) and moved d/2 along n, midway between the
+// two surfaces. At most kMaxManifoldPoints of them, evenly spaced along the
+// polygon. The reference plane is (n, offset); `polygon` is a buffer.
+void collect(const std::vector<Vec3>& whole, const Vec3& n, double offset,
+             std::vector<Vec3>& polygon, BoxManifold& out) {
+  clip(whole, n, offset, polygon);
+  const int size = static_cast<int>(polygon.size());
+  out.plane = n;
+  out.offset = offset;
   out.count = 0;
-  int seen = 0;
-  for (const Vec3& p : polygon) {
-    const double d = offset - n.dot(p);
-    if (d <= 0) continue;
-    // the j-th kept point is deep point ⌊j·deep / max⌋
-    const bool keep = deep <= kMaxManifoldPoints || seen == (out.count * deep) / kMaxManifoldPoints;
-    ++seen;
-    if (!keep) continue;
+  out.depth = 0;
+  for (int j = 0; j < std::min(size, kMaxManifoldPoints); ++j) {
+    // the j-th kept point is point ⌊j·size / max⌋
+    const Vec3& p = polygon[size <= kMaxManifoldPoints ? j : (j * size) / kMaxManifoldPoints];
+    const double d = std::max(0.0, offset - n.dot(p));
     out.points[out.count] = p + 0.5 * d * n;
     out.depths[out.count] = d;
+    out.depth = std::max(out.depth, d);
     ++out.count;
   }
+}
+
+// The box's corner deepest along −n, as the manifold's one point (the
+// overlap `depth` deep): what round-off leaves when no clipped point is below.
+void deepestCorner(const OrientedBox& box, const Vec3& n, double depth, BoxManifold& out) {
+  Vec3 corner = box.centre;
+  for (int j = 0; j < 3; ++j)
+    corner -= (box.axes.col(j).dot(n) >= 0 ? 1.0 : -1.0) * box.half[j] * box.axes.col(j);
+  out.normal = n;
+  out.depth = depth;
+  out.plane = n;
+  out.offset = n.dot(corner) + depth;
+  out.count = 1;
+  out.points[0] = corner + 0.5 * depth * n;
+  out.depths[0] = depth;
 }
 
 // A contact whose points all lie on a face shared flush with a neighbour,
@@ -149,8 +170,56 @@ bool isGhost(const Terrain& terrain, int index, const BoxManifold& m, const Vec3
     if (side < 0 || (side == 0 && patch.neighbour > index)) continue;
     bool all = true;
     for (int k = 0; k < m.count && all; ++k)
-      all = inConvexPolygon(patch.polygon, patch.plane.normal, m.points[k], kFlushTolerance);
+      all = m.depths[k] <= 0 ||
+            inConvexPolygon(patch.polygon, patch.plane.normal, m.points[k], kFlushTolerance);
     if (all) return true;
+  }
+  return false;
+}
+
+// The manifold with the box face towards −n as reference: the polytope's
+// face towards n clipped to the box face's sides, below it (the box's deepest
+// corner, `overlap` deep, where round-off leaves no point below). False when
+// every point below it lies on an edge inside the union (PieceFeatures): a ghost.
+bool boxFaceManifold(const OrientedBox& box, const Polytope& poly, const PieceFeatures& features,
+                     const Vec3& n, double overlap, BodyContactScratch& scratch, BoxManifold& out) {
+  int axis;
+  double side;
+  boxFaceToward(box, -n, axis, side);
+  const int face = faceToward(poly, n);
+  const Vec3 u = side * box.axes.col(axis);  // outward normal of the reference face
+  scratch.polygon.clear();
+  for (int v : poly.faceVertices[face]) scratch.polygon.push_back(poly.vertices[v]);
+  for (int j = 0; j < 3; ++j) {
+    if (j == axis) continue;
+    for (const double s : {1.0, -1.0}) {
+      const Vec3 m = s * box.axes.col(j);
+      clip(scratch.polygon, m, m.dot(box.centre) + box.half[j], scratch.clipped);
+      scratch.polygon.swap(scratch.clipped);
+    }
+  }
+  out.axis = ContactAxis::BoxFace;
+  out.face = -1;
+  out.boxFace = 2 * axis + (side > 0);
+  out.normal = -u;
+  collect(scratch.polygon, u, u.dot(box.centre) + box.half[axis], scratch.clipped, out);
+  if (out.depth <= 0) {
+    deepestCorner(box, n, overlap, out);
+    return true;
+  }
+  const double tol = 1e-9 * poly.scale;
+  for (int k = 0; k < out.count; ++k) {
+    if (out.depths[k] <= 0) continue;
+    const Vec3 p = out.points[k] - 0.5 * out.depths[k] * u;  // on the polytope's face
+    bool inside = false;
+    for (int e = poly.edgeStart[face]; e < poly.edgeStart[face + 1] && !inside; ++e) {
+      if (features.edgeActive[e]) continue;
+      const Vec3& a = poly.vertices[poly.edges[e].from];
+      const Vec3 ab = poly.vertices[poly.edges[e].to] - a;
+      const double t = std::clamp((p - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0);
+      inside = (a + t * ab - p).norm() <= tol;
+    }
+    if (!inside) return true;
   }
   return false;
 }
@@ -172,16 +241,77 @@ ContactBox makeContactBox(int body, const Vec3& centre, const Vec3& size, double
   return box;
 }
 
-void pieceFeatures(const Polytope& poly, PieceFeatures& out) {
+namespace {
+
+// The area of a planar polygon with unit normal n (m²).
+double polygonArea(const std::vector<Vec3>& ring, const Vec3& n) {
+  double twice = 0;
+  for (size_t k = 0; k < ring.size(); ++k)
+    twice += ring[k].cross(ring[(k + 1) % ring.size()]).dot(n);
+  return 0.5 * std::abs(twice);
+}
+
+// The features of a polytope with the shared patches on its faces (a lone
+// polytope: none, and no terrain).
+void features(const Polytope& poly, const Terrain* terrain, const std::vector<SharedPatch>& shared,
+              PieceFeatures& out) {
+  const double tol = 1e-9 * poly.scale;
+  // Faces: covered when the shared patches on the face's plane add up to its
+  // area (the patches of distinct neighbours do not overlap).
+  const auto onFace = [&](const SharedPatch& patch, const Plane& face) {
+    return patch.plane.normal.dot(face.normal) >= 1 - 1e-9 &&
+           std::abs(patch.plane.offset - face.offset) <= tol;
+  };
+  out.faceActive.assign(poly.faces.size(), 1);
+  std::vector<Vec3> ring;
+  for (size_t f = 0; f < poly.faces.size(); ++f) {
+    double covered = 0;
+    for (const SharedPatch& patch : shared)
+      if (onFace(patch, poly.faces[f])) covered += polygonArea(patch.polygon, poly.faces[f].normal);
+    ring.clear();
+    for (int v : poly.faceVertices[f]) ring.push_back(poly.vertices[v]);
+    if (covered >= (1 - 1e-9) * polygonArea(ring, poly.faces[f].normal)) out.faceActive[f] = 0;
+  }
+  // Edges: an edge of covered face f, whose other face is g, is inside the
+  // union where a neighbour across f has a face through the edge continuing g flat.
+  out.edgeActive.assign(poly.edges.size(), 1);
+  for (size_t f = 0; f < poly.faces.size(); ++f) {
+    if (out.faceActive[f]) continue;
+    for (int e = poly.edgeStart[f]; e < poly.edgeStart[f + 1]; ++e) {
+      const Vec3& a = poly.vertices[poly.edges[e].from];
+      const Vec3& b = poly.vertices[poly.edges[e].to];
+      int twin = -1;  // the same edge in face g
+      for (size_t k = 0; k < poly.edges.size() && twin < 0; ++k)
+        if (poly.edges[k].from == poly.edges[e].to && poly.edges[k].to == poly.edges[e].from)
+          twin = static_cast<int>(k);
+      if (twin < 0) continue;
+      const int g =
+          static_cast<int>(std::upper_bound(poly.edgeStart.begin(), poly.edgeStart.end(), twin) -
+                           poly.edgeStart.begin() - 1);
+      const Vec3& own = poly.faces[g].normal;
+      bool flat = false;
+      for (const SharedPatch& patch : shared) {
+        if (!terrain || !onFace(patch, poly.faces[f])) continue;
+        for (const Plane& other : terrain->pieces[patch.neighbour].shape.faces)
+          flat = flat || (std::abs(other.signedDistance(a)) <= tol &&
+                          std::abs(other.signedDistance(b)) <= tol && other.normal.dot(own) > 0 &&
+                          other.normal.cross(own).norm() <= kPieceCreaseSine);
+      }
+      if (flat) out.edgeActive[e] = out.edgeActive[twin] = 0;
+    }
+  }
   out.directions.clear();
   for (int e = 0, n = static_cast<int>(poly.edges.size()); e < n; ++e) {
     const FaceEdge& edge = poly.edges[e];
     if (edge.from > edge.to) continue;  // each edge appears in both its faces, reversed in one
     const Vec3 d = (poly.vertices[edge.to] - poly.vertices[edge.from]).normalized();
     bool repeated = false;
-    for (const EdgeDirection& k : out.directions)
-      repeated = repeated || d.cross(k.direction).squaredNorm() <= 1e-12;
-    if (!repeated) out.directions.push_back({e, d});
+    for (EdgeDirection& k : out.directions)
+      if (d.cross(k.direction).squaredNorm() <= 1e-12) {
+        repeated = true;
+        if (out.edgeActive[e] && !k.active) k = {e, k.direction, true};
+      }
+    if (!repeated) out.directions.push_back({e, d, out.edgeActive[e] != 0});
   }
   out.faceLow.clear();
   for (const Plane& f : poly.faces) {
@@ -191,18 +321,29 @@ void pieceFeatures(const Polytope& poly, PieceFeatures& out) {
   }
 }
 
+}  // namespace
+
+void pieceFeatures(const Terrain& terrain, int piece, PieceFeatures& out) {
+  const TerrainPiece& p = terrain.pieces[piece];
+  features(p.shape, &terrain, p.shared, out);
+}
+
+void pieceFeatures(const Polytope& poly, PieceFeatures& out) { features(poly, nullptr, {}, out); }
+
 bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
                          const PieceFeatures& features, BodyContactScratch& scratch,
                          BoxManifold& out) {
   // The piece's face normals first, from its precomputed extent along each:
   // most boxes far from a piece lie entirely outside one of its faces.
-  Axis best;
+  Axis best, bestFace;  // bestFace: among the piece's faces alone
   for (int f = 0, n = static_cast<int>(poly.faces.size()); f < n; ++f) {
     const Plane& face = poly.faces[f];
     const double c = box.centre.dot(face.normal), r = boxRadius(box, face.normal);
-    if (!overlapAlong(face.normal, face.offset - (c - r), (c + r) - features.faceLow[f],
-                      ContactAxis::PieceFace, f, 1.0, best))
-      return false;
+    // A face inside the union only separates: its bias keeps it from being best.
+    const double bias = features.faceActive[f] ? 1.0 : std::numeric_limits<double>::infinity();
+    const double up = face.offset - (c - r), down = (c + r) - features.faceLow[f];
+    if (!overlapAlong(face.normal, up, down, ContactAxis::PieceFace, f, bias, best)) return false;
+    if (up <= down) overlapAlong(face.normal, up, down, ContactAxis::PieceFace, f, bias, bestFace);
   }
   for (int i = 0; i < 3; ++i)
     if (!testAxis(box, poly, box.axes.col(i), ContactAxis::BoxFace, i, kBoxFaceBias, best))
@@ -213,8 +354,8 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
       const Vec3 l = box.axes.col(i).cross(d.direction);
       const double n2 = l.squaredNorm();
       if (n2 <= 1e-12) continue;  // parallel: the face axes cover it
-      if (!testAxis(box, poly, l / std::sqrt(n2), ContactAxis::Edges, i * edges + d.edge, kEdgeBias,
-                    best))
+      if (!testAxis(box, poly, l / std::sqrt(n2), ContactAxis::Edges, i * edges + d.edge,
+                    d.active ? kEdgeBias : std::numeric_limits<double>::infinity(), best))
         return false;
     }
   }
@@ -224,7 +365,9 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
   const Vec3 n = best.normal;
   if (best.kind == ContactAxis::Edges) {
     // The box edge along axis i deepest towards the polytope, and the
-    // polytope's edge of that direction furthest out towards the box.
+    // polytope's edge of that direction furthest out towards the box; an
+    // edge inside the union (a seam's) is a ghost, the piece's best face the
+    // reference instead (below).
     const int i = best.index / edges;
     const Vec3 dir = poly.vertices[poly.edges[best.index % edges].to] -
                      poly.vertices[poly.edges[best.index % edges].from];
@@ -243,22 +386,53 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
         continue;
       if ((a + b).dot(n) > furthest) furthest = (a + b).dot(n), pick = e;
     }
-    Vec3 onBox, onPoly;
-    closestOnSegments(mid - half, mid + half, poly.vertices[poly.edges[pick].from],
-                      poly.vertices[poly.edges[pick].to], onBox, onPoly);
-    out.normal = n;
-    out.depth = best.overlap;
-    out.count = 1;
-    out.points[0] = 0.5 * (onBox + onPoly);
-    out.depths[0] = best.overlap;
-    return true;
+    if (features.edgeActive[pick]) {
+      Vec3 onBox, onPoly;
+      closestOnSegments(mid - half, mid + half, poly.vertices[poly.edges[pick].from],
+                        poly.vertices[poly.edges[pick].to], onBox, onPoly);
+      int axis;
+      double side;
+      boxFaceToward(box, -n, axis, side);
+      out.boxFace = 2 * axis + (side > 0);
+      out.normal = n;
+      out.depth = best.overlap;
+      out.plane = Vec3::Constant(std::numeric_limits<double>::quiet_NaN());
+      out.offset = std::numeric_limits<double>::quiet_NaN();
+      out.count = 1;
+      out.points[0] = 0.5 * (onBox + onPoly);
+      out.depths[0] = best.overlap;
+      return true;
+    }
   }
 
+  // A face axis no face of the polytope's near side lies square to (the
+  // least overlap is along a far face's normal: the polytope's corner or
+  // edge pokes into the box, as a chamfer's edge into a box lying across it)
+  // has the box face as reference.
+  const bool pieceFace = best.kind == ContactAxis::PieceFace &&
+                         poly.faces[faceToward(poly, n)].normal.dot(n) >= 1 - 1e-9;
+  // A box face lying on a terrain face within a crease (kCreaseSine) of
+  // square is a face contact: the terrain's face is the reference, so that
+  // the union joins it with its neighbours' (a box face as reference would
+  // give the same face another plane).
+  const bool faceOn = bestFace.score < std::numeric_limits<double>::infinity();
+  const bool onFace = best.kind == ContactAxis::BoxFace && faceOn && bestFace.normal.dot(n) > 0 &&
+                      bestFace.normal.cross(n).norm() <= kCreaseSine;
+  if (best.kind != ContactAxis::Edges && !pieceFace && !onFace &&
+      boxFaceManifold(box, poly, features, n, best.overlap, scratch, out))
+    return true;
+  // A box face's contact made only of points on edges inside the union, or
+  // an edge pair's on such an edge (a seam's under a tilted box), is a ghost:
+  // the piece's own best face is the reference, as for a face axis.
+  if (!pieceFace && !faceOn) return false;
+  const Vec3 along = pieceFace ? n : bestFace.normal;
   int axis;
   double side;
-  boxFaceToward(box, -n, axis, side);    // the box face that faces the polytope
-  const int face = faceToward(poly, n);  // the polytope face that faces the box
-  if (best.kind == ContactAxis::PieceFace) {
+  boxFaceToward(box, -along, axis, side);  // the box face that faces the polytope
+  out.boxFace = 2 * axis + (side > 0);
+  const int face = faceToward(poly, along);  // the polytope face that faces the box
+  out.axis = ContactAxis::PieceFace;
+  {
     // Reference: the terrain face; the box's face clipped to the face's edges.
     const Plane& ref = poly.faces[face];
     boxFace(box, axis, side, scratch.polygon);
@@ -269,36 +443,35 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
     }
     out.face = face;
     out.normal = ref.normal;
-    collect(scratch.polygon, ref.normal, ref.offset, out);
-  } else {
-    // Reference: the box face; the terrain's face clipped to the box face's sides.
-    const Vec3 u = side * box.axes.col(axis);  // outward normal of the reference face
-    scratch.polygon.clear();
-    for (int v : poly.faceVertices[face]) scratch.polygon.push_back(poly.vertices[v]);
-    for (int j = 0; j < 3; ++j) {
-      if (j == axis) continue;
-      for (const double s : {1.0, -1.0}) {
-        const Vec3 m = s * box.axes.col(j);
-        clip(scratch.polygon, m, m.dot(box.centre) + box.half[j], scratch.clipped);
-        scratch.polygon.swap(scratch.clipped);
-      }
-    }
-    out.normal = -u;
-    collect(scratch.polygon, u, u.dot(box.centre) + box.half[axis], out);
+    collect(scratch.polygon, ref.normal, ref.offset, scratch.clipped, out);
   }
-  out.depth = 0;
-  for (int k = 0; k < out.count; ++k) out.depth = std::max(out.depth, out.depths[k]);
-  if (out.count == 0) {
-    // Round-off left no clipped point: the box's deepest corner carries the contact.
-    Vec3 corner = box.centre;
-    for (int j = 0; j < 3; ++j)
-      corner -= (box.axes.col(j).dot(n) >= 0 ? 1.0 : -1.0) * box.half[j] * box.axes.col(j);
-    out.normal = n;
-    out.depth = best.overlap;
-    out.count = 1;
-    out.points[0] = corner + 0.5 * best.overlap * n;
-    out.depths[0] = best.overlap;
+  // Round-off left no clipped point below the reference face.
+  if (out.depth <= 0) deepestCorner(box, along, pieceFace ? best.overlap : bestFace.overlap, out);
+  return true;
+}
+
+bool boxTriangleManifold(const OrientedBox& box, const Vec3 triangle[3], const Vec3& up,
+                         BodyContactScratch& scratch, BoxManifold& out) {
+  int axis;
+  double side;
+  boxFaceToward(box, -up, axis, side);
+  boxFace(box, axis, side, scratch.polygon);
+  // Clipped as a piece's face is: by the planes through its edges square to
+  // it, outward (geometry/polytope.h, buildFaceEdges).
+  for (int e = 0; e < 3; ++e) {
+    const Vec3& a = triangle[e];
+    const Vec3& b = triangle[(e + 1) % 3];
+    const Vec3 side = (b - a).cross(up).normalized();
+    clip(scratch.polygon, side, side.dot(a), scratch.clipped);
+    scratch.polygon.swap(scratch.clipped);
+    if (scratch.polygon.empty()) return false;
   }
+  collect(scratch.polygon, up, up.dot(triangle[0]), scratch.clipped, out);
+  if (out.depth <= 0) return false;
+  out.axis = ContactAxis::PieceFace;
+  out.face = -1;
+  out.boxFace = 2 * axis + (side > 0);
+  out.normal = up;
   return true;
 }
 
@@ -348,49 +521,64 @@ void candidatePieces(const Terrain& terrain, const OrientedBox& box, const NearP
 void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBox& placed,
                  const std::vector<int>& candidates, const BodyMotion& motion,
                  BodyContactScratch& scratch, std::vector<BodyContact>& out) {
+  BoxUnion& all = scratch.box;
+  all.clear();
   BoxManifold m;
   for (int i : candidates) {
     const TerrainPiece& piece = terrain.pieces[i];
     if (scratch.features.size() <= static_cast<size_t>(i))
       scratch.features.resize(terrain.pieces.size());
     PieceFeatures& features = scratch.features[i];
-    if (features.faceLow.empty()) pieceFeatures(piece.shape, features);  // once per piece and run
-    if (!boxPolytopeManifold(placed, piece.shape, features, scratch, m) ||
-        isGhost(terrain, i, m, placed.centre))
-      continue;
-    const double mu = terrain.materials[piece.material].phiMax;
-    // Each point carries a quarter: a box face flat on a face (four points) is the spring k, c.
-    const double k = box.stiffness / 4, c = box.damping / 4;
-    BodyContact contact;
-    contact.piece = i;
-    contact.normal = m.normal;
-    contact.depth = m.depth;
-    double load = 0;
-    Vec3 weighted = Vec3::Zero();
-    for (int p = 0; p < m.count; ++p) {
-      const Vec3& at = m.points[p];
-      const Vec3 v = motion.velocity + motion.omega.cross(at - motion.origin);
-      const double vn = v.dot(m.normal);
-      const double fn = std::max(0.0, k * m.depths[p] - c * vn);  // non-holding
-      if (fn <= 0) continue;
-      const Vec3 vt = v - vn * m.normal;
-      const double speed = vt.norm();
-      // Coulomb friction regularised by the contact damping: viscous below
-      // μ·F_n / c, never above μ·F_n.
-      const Vec3 ft = speed > 0 ? Vec3(-std::min(mu * fn, c * speed) / speed * vt) : Vec3::Zero();
-      const Vec3 f = fn * m.normal + ft;
-      contact.normalForce += fn * m.normal;
-      contact.tangentialForce += ft;
-      contact.moment += at.cross(f);
-      weighted += fn * at;
-      load += fn;
-      ++contact.points;
-    }
-    if (contact.points == 0) continue;
-    contact.point = weighted / load;
-    contact.load = load;
-    out.push_back(contact);
+    if (features.faceLow.empty()) pieceFeatures(terrain, i, features);  // once per piece and run
+    if (boxPolytopeManifold(placed, piece.shape, features, scratch, m) &&
+        !isGhost(terrain, i, m, placed.centre))
+      addManifold(m, i, terrain.materials[piece.material].phiMax, all);
   }
+  // Heightfield and mesh triangles under the box, each by its top.
+  const Vec3 extent = placed.axes.cwiseAbs() * placed.half;
+  Aabb bounds;
+  bounds.min = placed.centre - extent;
+  bounds.max = placed.centre + extent;
+  Vec3 tri[3];
+  const auto triangle = [&](int feature, double mu) {
+    if (std::max({tri[0].z(), tri[1].z(), tri[2].z()}) < bounds.min.z()) return;
+    const Vec3 up = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalized();
+    if (boxTriangleManifold(placed, tri, up, scratch, m)) addManifold(m, feature, mu, all);
+  };
+  for (size_t k = 0; k < terrain.heightfields.size(); ++k) {
+    const Heightfield& f = terrain.heightfields[k];
+    if (!f.box.overlaps(bounds)) continue;
+    const double mu = terrain.materials[f.material].phiMax;
+    const int i0 = std::max(0, static_cast<int>(std::floor((bounds.min.x() - f.originX) / f.dx)));
+    const int j0 = std::max(0, static_cast<int>(std::floor((bounds.min.y() - f.originY) / f.dy)));
+    const int i1 =
+        std::min(f.cellsX() - 1, static_cast<int>(std::floor((bounds.max.x() - f.originX) / f.dx)));
+    const int j1 =
+        std::min(f.cellsY() - 1, static_cast<int>(std::floor((bounds.max.y() - f.originY) / f.dy)));
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        if (f.cellTop[static_cast<size_t>(j) * f.cellsX() + i] < bounds.min.z()) continue;
+        for (int upper = 0; upper < 2; ++upper) {
+          const long t = f.triangleId(i, j, upper);
+          f.triangle(t, tri);
+          triangle(terrain.heightfieldFirst[k] + static_cast<int>(t), mu);
+        }
+      }
+  }
+  for (size_t k = 0; k < terrain.meshes.size(); ++k) {
+    const TriMesh& mesh = terrain.meshes[k];
+    if (!mesh.box.overlaps(bounds)) continue;
+    const double mu = terrain.materials[mesh.material].phiMax;
+    mesh.featuresNear(bounds.min.x(), bounds.min.y(), bounds.max.x(), bounds.max.y(),
+                      scratch.meshFeatures);
+    const int triangles = static_cast<int>(mesh.triangles.size());
+    for (int t : scratch.meshFeatures) {
+      if (t >= triangles) continue;  // walls: a box meets a surface by its tops
+      mesh.triangle(t, tri);
+      triangle(terrain.meshFirst[k] + t, mu);
+    }
+  }
+  unionContacts(box, placed.axes, motion, all, out);
 }
 
 }  // namespace roverlab

@@ -457,9 +457,4 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   keepSurfaceContacts(f, span2, tol, scratch, out, AllSurfaceHits{all});
 }
 
-bool boxHeightfieldContact(const Heightfield& f, int piece, double mu, const ContactBox& box,
-                           const OrientedBox& placed, const BodyMotion& motion, BodyContact& out) {
-  return boxSurfaceContact(f, piece, mu, box, placed, motion, out);
-}
-
 }  // namespace roverlab

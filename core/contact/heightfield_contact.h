@@ -18,9 +18,4 @@ namespace roverlab {
 void heightfieldSphereHits(const Heightfield& field, const Vec3& centre, double radius,
                            SurfaceScratch& scratch, std::vector<SurfaceHit>& out);
 
-/// The contact of a box with a heightfield (contact/surface_contact.h);
-/// false when no point is below it. `piece` is the contact's terrain id.
-bool boxHeightfieldContact(const Heightfield& field, int piece, double mu, const ContactBox& box,
-                           const OrientedBox& placed, const BodyMotion& motion, BodyContact& out);
-
 }  // namespace roverlab

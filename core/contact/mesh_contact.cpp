@@ -336,9 +336,4 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   keepSurfaceContacts(m, span2, tol, scratch, out, AllSurfaceHits{scratch.hits});
 }
 
-bool boxMeshContact(const TriMesh& m, int piece, double mu, const ContactBox& box,
-                    const OrientedBox& placed, const BodyMotion& motion, BodyContact& out) {
-  return boxSurfaceContact(m, piece, mu, box, placed, motion, out);
-}
-
 }  // namespace roverlab

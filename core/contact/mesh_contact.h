@@ -17,9 +17,4 @@ namespace roverlab {
 void meshSphereHits(const TriMesh& mesh, const Vec3& centre, double radius, SurfaceScratch& scratch,
                     std::vector<SurfaceHit>& out);
 
-/// The contact of a box with a mesh (contact/surface_contact.h); false when
-/// no point is below it. `piece` is the contact's terrain id.
-bool boxMeshContact(const TriMesh& mesh, int piece, double mu, const ContactBox& box,
-                    const OrientedBox& placed, const BodyMotion& motion, BodyContact& out);
-
 }  // namespace roverlab

@@ -14,11 +14,8 @@
 // give one contact. A flat surface thus gives exactly the one contact a
 // single quad gives, whatever its seams.
 //
-// Box (a robot body): the box's corners, edge midpoints and face centres are
-// tested against the surface; each point below it pushes the box out along
-// the surface normal there, carrying the trapezoidal-rule share of a face
-// (corner 1/16, edge midpoint 1/8, face centre 1/4), so a box face lying flat
-// on the surface is the contact spring k with damper c, as on a quad.
+// A box (a robot body) meets a surface's triangles as it meets pieces
+// (contact/body_contact.h).
 #pragma once
 
 #include <algorithm>
@@ -378,56 +375,6 @@ inline SurfaceHit underSurface(long feature, const Vec3& centre, double ground, 
   h.distance = (centre.z() - ground) * up.z();
   h.closest = centre - h.distance * up;
   return h;
-}
-
-/// The contact of a box with a surface (`Surface` has surfaceAt(x, y, z, n)),
-/// with the force law of contact/body_contact.h applied at each sample point
-/// below it; false when no point is below it. `piece` is the contact's id.
-template <class Surface>
-bool boxSurfaceContact(const Surface& s, int piece, double mu, const ContactBox& box,
-                       const OrientedBox& placed, const BodyMotion& motion, BodyContact& out) {
-  out = BodyContact{};
-  out.piece = piece;
-  double deepest = 0;
-  Vec3 weighted = Vec3::Zero(), normalSum = Vec3::Zero();
-  // The 27 points of the box's 3 × 3 × 3 lattice but its centre: corners
-  // (three coordinates at ±1), edge midpoints (two), face centres (one).
-  for (int a = -1; a <= 1; ++a)
-    for (int b = -1; b <= 1; ++b)
-      for (int c = -1; c <= 1; ++c) {
-        const int onFaces = std::abs(a) + std::abs(b) + std::abs(c);
-        if (onFaces == 0) continue;
-        const Vec3 at = placed.centre + placed.axes * Vec3(a * placed.half.x(), b * placed.half.y(),
-                                                           c * placed.half.z());
-        double ground;
-        Vec3 n;
-        if (!s.surfaceAt(at.x(), at.y(), ground, n) || at.z() >= ground) continue;
-        const double depth = (ground - at.z()) * n.z();
-        // The trapezoidal rule's share of a face: corner 1/16, edge 1/8, centre 1/4.
-        const double share = onFaces == 3 ? 1.0 / 16 : onFaces == 2 ? 1.0 / 8 : 1.0 / 4;
-        const double k = box.stiffness * share, damping = box.damping * share;
-        const Vec3 vel = motion.velocity + motion.omega.cross(at - motion.origin);
-        const double vn = vel.dot(n);
-        const double fn = std::max(0.0, k * depth - damping * vn);  // non-holding
-        if (fn <= 0) continue;
-        const Vec3 vt = vel - vn * n;
-        const double speed = vt.norm();
-        const Vec3 ft =
-            speed > 0 ? Vec3(-std::min(mu * fn, damping * speed) / speed * vt) : Vec3::Zero();
-        out.normalForce += fn * n;
-        out.load += fn;
-        out.tangentialForce += ft;
-        out.moment += at.cross(fn * n + ft);
-        weighted += fn * at;
-        normalSum += fn * n;
-        deepest = std::max(deepest, depth);
-        ++out.points;
-      }
-  if (out.points == 0) return false;
-  out.point = weighted / out.load;
-  out.normal = normalSum.normalized();
-  out.depth = deepest;
-  return true;
 }
 
 }  // namespace roverlab

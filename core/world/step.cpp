@@ -27,6 +27,11 @@ constexpr size_t kMeshFeaturesReserved = 2048;
 // kNearListPlanes numbers each, or 2048 mesh features; a list that would not
 // fit is not kept and the query searches.
 constexpr size_t kNearListReserved = 2048;
+// Manifold points of one box (contact/box_union.h): up to kMaxManifoldPoints
+// per feature, a box over a few hundred triangles, and the hull chains after
+// them; union groups (planes under one box).
+constexpr size_t kBoxPointsReserved = 8192;
+constexpr size_t kBoxGroupsReserved = 256;
 
 void reserveWheel(WheelResult& r) {
   r.contacts.reserve(kContactsReserved);
@@ -101,10 +106,15 @@ WorldData makeWorldData(const WorldModel& model) {
   body.candidates.reserve(kNearReserved);
   body.polygon.reserve(kNearReserved);
   body.clipped.reserve(kNearReserved);
+  body.meshFeatures.reserve(kMeshFeaturesReserved);
+  body.box.points.reserve(kBoxPointsReserved);
+  body.box.groups.reserve(kBoxGroupsReserved);
+  body.box.order.reserve(2 * kBoxPointsReserved);
+  body.box.hull.reserve(kBoxPointsReserved);
   if (model.bodyContact.enabled && !model.boxes.empty()) {
     body.features.resize(model.terrain.pieces.size());
     for (size_t i = 0; i < model.terrain.pieces.size(); ++i)
-      pieceFeatures(model.terrain.pieces[i].shape, body.features[i]);
+      pieceFeatures(model.terrain, static_cast<int>(i), body.features[i]);
   }
   d.previous = neutralState(bodies);
   d.stage = initialState(model);

@@ -239,21 +239,29 @@ TEST_CASE("a box lying on a flat heightfield is the same spring as on a slab",
   const double d = 0.004;
   BodyMotion motion;
   motion.origin = Vec3(0.13, 0.21, 0.1 - d);
-  const OrientedBox placed = worldBox(box, motion.origin, Eigen::Matrix3d::Identity());
-  BodyContact c;
-  REQUIRE(
-      boxHeightfieldContact(t.heightfields[0], t.heightfieldFirst[0], 0.8, box, placed, motion, c));
-  CHECK(c.points == 9);  // the bottom face's corners, edge midpoints and centre
+  BodyContactScratch scratch;
+  std::vector<BodyContact> out;
+  const auto contacts = [&](const Vec3& origin) {
+    out.clear();
+    boxContacts(t, box, worldBox(box, origin, Eigen::Matrix3d::Identity()), {}, motion, scratch,
+                out);
+  };
+  contacts(motion.origin);
+  // The 7 × 6 cells under the box give one contact: the bottom face's four corners.
+  REQUIRE(out.size() == 1);
+  const BodyContact& c = out[0];
+  CHECK(c.points == 4);
   CHECK(c.normalForce.isApprox(box.stiffness * d * Vec3::UnitZ(), 1e-9));
   CHECK(c.load == Approx(box.stiffness * d).epsilon(1e-9));
   CHECK(c.point.head<2>().isApprox(motion.origin.head<2>(), 1e-9));
   // Sliding: friction opposes the motion, never beyond μ·load.
   motion.velocity = Vec3(1.0, 0, 0);
-  REQUIRE(boxHeightfieldContact(t.heightfields[0], 0, 0.8, box, placed, motion, c));
-  CHECK(c.tangentialForce.x() == Approx(-0.8 * c.load).epsilon(1e-9));
+  contacts(motion.origin);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].tangentialForce.x() == Approx(-t.materials[0].phiMax * out[0].load).epsilon(1e-9));
   // 1 mm above: none.
-  const OrientedBox above = worldBox(box, Vec3(0, 0, 0.101), Eigen::Matrix3d::Identity());
-  CHECK_FALSE(boxHeightfieldContact(t.heightfields[0], 0, 0.8, box, above, motion, c));
+  contacts(Vec3(0, 0, 0.101));
+  CHECK(out.empty());
 }
 
 TEST_CASE("heightfields are validated", "[terrain][heightfield]") {
