@@ -518,6 +518,23 @@ void candidatePieces(const Terrain& terrain, const OrientedBox& box, const NearP
     if (terrain.pieces[i].shape.box.overlaps(reach)) out.push_back(i);
 }
 
+bool boxNearTerrain(const Terrain& terrain, const ContactBox& box, const Vec3& origin,
+                    const OrientedBox& placed, NearPieces& near, BodyContactScratch& scratch) {
+  scratch.candidates.clear();
+  if (nearPieces(terrain, box, origin, placed.axes, near))
+    candidatePieces(terrain, placed, near, scratch.candidates);
+  if (!scratch.candidates.empty()) return true;
+  const Vec3 extent = placed.axes.cwiseAbs() * placed.half;
+  Aabb bounds;
+  bounds.min = placed.centre - extent;
+  bounds.max = placed.centre + extent;
+  for (const Heightfield& f : terrain.heightfields)
+    if (f.box.overlaps(bounds)) return true;
+  for (const TriMesh& m : terrain.meshes)
+    if (m.box.overlaps(bounds)) return true;
+  return false;
+}
+
 void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBox& placed,
                  const std::vector<int>& candidates, const BodyMotion& motion,
                  BodyContactScratch& scratch, std::vector<BodyContact>& out) {

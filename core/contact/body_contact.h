@@ -205,6 +205,12 @@ bool nearPieces(const Terrain& terrain, const ContactBox& box, const Vec3& origi
 void candidatePieces(const Terrain& terrain, const OrientedBox& box, const NearPieces& near,
                      std::vector<int>& out);
 
+/// Whether any terrain feature may touch the box placed at `placed`, its body's
+/// origin at `origin` (m): the pieces near it (nearPieces with `near`, then
+/// candidatePieces into scratch.candidates), or a heightfield's or mesh's bounds.
+bool boxNearTerrain(const Terrain& terrain, const ContactBox& box, const Vec3& origin,
+                    const OrientedBox& placed, NearPieces& near, BodyContactScratch& scratch);
+
 /// Contacts and forces of a box with the terrain: the candidate pieces
 /// (candidatePieces) and the heightfield and mesh triangles under the box,
 /// each feature's manifold into the union, then the force law above; one

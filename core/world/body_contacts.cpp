@@ -27,19 +27,9 @@ void bodyContactStage(const WorldModel& model, WorldData& data) {
     BodyMotion motion;
     motion.origin = worldPoint(data.bodies, box.body, Vec3::Zero());
     const Mat3 rotation = worldRotation(data.bodies, box.body);
-    const bool pieces = nearPieces(model.terrain, box, motion.origin, rotation, scratch.near[b]);
     const OrientedBox placed = worldBox(box, motion.origin, rotation);
-    scratch.candidates.clear();
-    if (pieces) candidatePieces(model.terrain, placed, scratch.near[b], scratch.candidates);
-    const Vec3 extent = rotation.cwiseAbs() * box.half;
-    Aabb bounds;
-    bounds.min = placed.centre - extent;
-    bounds.max = placed.centre + extent;
-    bool surfaces = false;  // heightfields or meshes in reach
-    for (const Heightfield& f : model.terrain.heightfields)
-      surfaces = surfaces || f.box.overlaps(bounds);
-    for (const TriMesh& m : model.terrain.meshes) surfaces = surfaces || m.box.overlaps(bounds);
-    if (scratch.candidates.empty() && !surfaces) continue;
+    if (!boxNearTerrain(model.terrain, box, motion.origin, placed, scratch.near[b], scratch))
+      continue;
     motion.velocity = worldPointVelocity(data.bodies, box.body, Vec3::Zero());
     motion.omega = worldAngularVelocity(data.bodies, box.body);
     boxContacts(model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
