@@ -518,6 +518,36 @@ void candidatePieces(const Terrain& terrain, const OrientedBox& box, const NearP
     if (terrain.pieces[i].shape.box.overlaps(reach)) out.push_back(i);
 }
 
+namespace {
+
+// The cells of heightfield f under the plan box [x0, x1] × [y0, y1] (m), clamped to the grid.
+void cellsUnder(const Heightfield& f, double x0, double y0, double x1, double y1, int& i0, int& i1,
+                int& j0, int& j1) {
+  i0 = std::max(0, static_cast<int>(std::floor((x0 - f.originX) / f.dx)));
+  j0 = std::max(0, static_cast<int>(std::floor((y0 - f.originY) / f.dy)));
+  i1 = std::min(f.cellsX() - 1, static_cast<int>(std::floor((x1 - f.originX) / f.dx)));
+  j1 = std::min(f.cellsY() - 1, static_cast<int>(std::floor((y1 - f.originY) / f.dy)));
+}
+
+// Whether a heightfield's or mesh's surface under `bounds` may reach up to
+// its bottom: by the highest cell tops under it (a heightfield's blocks of
+// cells, a mesh's grid cells).
+bool reaches(const Heightfield& f, const Aabb& bounds) {
+  if (!f.box.overlaps(bounds)) return false;
+  int i0, i1, j0, j1;
+  cellsUnder(f, bounds.min.x(), bounds.min.y(), bounds.max.x(), bounds.max.y(), i0, i1, j0, j1);
+  for (int bj = j0 / Heightfield::kBlock; bj <= j1 / Heightfield::kBlock; ++bj)
+    for (int bi = i0 / Heightfield::kBlock; bi <= i1 / Heightfield::kBlock; ++bi)
+      if (f.blockTop[static_cast<size_t>(bj) * f.blocksX() + bi] >= bounds.min.z()) return true;
+  return false;
+}
+bool reaches(const TriMesh& m, const Aabb& bounds) {
+  return m.box.overlaps(bounds) && m.highestNear(bounds.min.x(), bounds.min.y(), bounds.max.x(),
+                                                 bounds.max.y()) >= bounds.min.z();
+}
+
+}  // namespace
+
 bool boxNearTerrain(const Terrain& terrain, const ContactBox& box, const Vec3& origin,
                     const OrientedBox& placed, NearPieces& near, BodyContactScratch& scratch) {
   scratch.candidates.clear();
@@ -529,9 +559,9 @@ bool boxNearTerrain(const Terrain& terrain, const ContactBox& box, const Vec3& o
   bounds.min = placed.centre - extent;
   bounds.max = placed.centre + extent;
   for (const Heightfield& f : terrain.heightfields)
-    if (f.box.overlaps(bounds)) return true;
+    if (reaches(f, bounds)) return true;
   for (const TriMesh& m : terrain.meshes)
-    if (m.box.overlaps(bounds)) return true;
+    if (reaches(m, bounds)) return true;
   return false;
 }
 
@@ -564,14 +594,10 @@ void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBo
   };
   for (size_t k = 0; k < terrain.heightfields.size(); ++k) {
     const Heightfield& f = terrain.heightfields[k];
-    if (!f.box.overlaps(bounds)) continue;
+    if (!reaches(f, bounds)) continue;
     const double mu = terrain.materials[f.material].phiMax;
-    const int i0 = std::max(0, static_cast<int>(std::floor((bounds.min.x() - f.originX) / f.dx)));
-    const int j0 = std::max(0, static_cast<int>(std::floor((bounds.min.y() - f.originY) / f.dy)));
-    const int i1 =
-        std::min(f.cellsX() - 1, static_cast<int>(std::floor((bounds.max.x() - f.originX) / f.dx)));
-    const int j1 =
-        std::min(f.cellsY() - 1, static_cast<int>(std::floor((bounds.max.y() - f.originY) / f.dy)));
+    int i0, i1, j0, j1;
+    cellsUnder(f, bounds.min.x(), bounds.min.y(), bounds.max.x(), bounds.max.y(), i0, i1, j0, j1);
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i) {
         if (f.cellTop[static_cast<size_t>(j) * f.cellsX() + i] < bounds.min.z()) continue;
@@ -584,7 +610,7 @@ void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBo
   }
   for (size_t k = 0; k < terrain.meshes.size(); ++k) {
     const TriMesh& mesh = terrain.meshes[k];
-    if (!mesh.box.overlaps(bounds)) continue;
+    if (!reaches(mesh, bounds)) continue;
     const double mu = terrain.materials[mesh.material].phiMax;
     mesh.featuresNear(bounds.min.x(), bounds.min.y(), bounds.max.x(), bounds.max.y(),
                       scratch.meshFeatures);

@@ -33,7 +33,8 @@ void extendChain(const std::vector<UnionPoint>& points, int p, std::vector<int>&
     const UnionPoint& b = points[chain.back()];
     const UnionPoint& c = points[p];
     // b's distance from the line a–c is turn / |ac|.
-    if (turn(a, b, c) > 10 * kHullTolerance * std::hypot(c.u - a.u, c.v - a.v)) break;
+    const double du = c.u - a.u, dv = c.v - a.v;
+    if (turn(a, b, c) > 10 * kHullTolerance * std::sqrt(du * du + dv * dv)) break;
     chain.pop_back();
   }
   chain.push_back(p);
