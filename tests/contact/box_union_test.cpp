@@ -8,6 +8,7 @@
 #include <random>
 
 #include "contact/body_contact.h"
+#include "support/surface_terrains.h"
 #include "terrain/builders.h"
 
 using namespace roverlab;
@@ -63,18 +64,8 @@ Terrain stepAsMesh(unsigned seed) {
       const double y = -1 + (j + (j == 0 || j == n ? 0 : jitter(rng))) * cell;
       v.emplace_back(x, y, i >= 25 ? kRise : 0.0);
     }
-  std::vector<std::array<int, 3>> t;
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      const int a = j * (n + 1) + i, b = a + 1, c = a + n + 2, d = a + n + 1;
-      if (rng() % 2) {
-        t.push_back({a, b, c}), t.push_back({a, c, d});
-      } else {
-        t.push_back({a, b, d}), t.push_back({b, c, d});
-      }
-    }
   TerrainBuilder tb;
-  tb.addMesh(makeTriMesh(std::move(v), std::move(t), -1).value());
+  tb.addMesh(makeTriMesh(std::move(v), testing::randomDiagonals(n, rng), -1).value());
   return std::move(tb).build().value();
 }
 

@@ -41,18 +41,7 @@ TriMesh meshOf(double x0, double y0, double cell, int n, F z, double jitter, uns
       const double y = y0 + (j + (inner ? u(rng) : 0)) * cell;
       v.emplace_back(x, y, z(x, y));
     }
-  std::vector<std::array<int, 3>> t;
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      const int a = j * (n + 1) + i, b = a + 1, c = a + n + 2, d = a + n + 1;
-      if (rng() % 2) {
-        t.push_back({a, b, c}), t.push_back({a, c, d});
-      } else {
-        t.push_back({a, b, d}), t.push_back({b, c, d});
-      }
-      if (rng() % 2) std::swap(t.back()[1], t.back()[2]);
-    }
-  Expected<TriMesh> m = makeTriMesh(std::move(v), std::move(t), base);
+  Expected<TriMesh> m = makeTriMesh(std::move(v), testing::randomDiagonals(n, rng, true), base);
   REQUIRE(m.ok());
   return m.value();
 }

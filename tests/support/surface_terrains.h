@@ -2,6 +2,9 @@
 // meshes checked against the same surface built from convex pieces).
 #pragma once
 
+#include <array>
+#include <random>
+#include <utility>
 #include <vector>
 
 #include "contact/wheel_contact.h"
@@ -25,6 +28,25 @@ inline roverlab::Polytope prismOf(std::vector<roverlab::Vec3> top, double base) 
   for (size_t k = 0, n = top.size(); k < n; ++k)
     top.push_back(roverlab::Vec3(top[k].x(), top[k].y(), base));
   return roverlab::makeHull(top).value();
+}
+
+/// The triangles of a grid of (n + 1) × (n + 1) vertices (row by row), each
+/// square split along a random diagonal; `mixWindings`: each square's second
+/// triangle turned clockwise at random.
+inline std::vector<std::array<int, 3>> randomDiagonals(int n, std::mt19937& rng,
+                                                       bool mixWindings = false) {
+  std::vector<std::array<int, 3>> t;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const int a = j * (n + 1) + i, b = a + 1, c = a + n + 2, d = a + n + 1;
+      if (rng() % 2) {
+        t.push_back({a, b, c}), t.push_back({a, c, d});
+      } else {
+        t.push_back({a, b, d}), t.push_back({b, c, d});
+      }
+      if (mixWindings && rng() % 2) std::swap(t.back()[1], t.back()[2]);
+    }
+  return t;
 }
 
 /// Σ share·deflection·normal (m) over kSurfaceWheel's contacts at `centre`: the
