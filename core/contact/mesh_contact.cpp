@@ -243,20 +243,27 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
     MeshHit hits[kMaxHits];
     int n = 0;
     bool compact = true;  // false: more hits than kept compact
-    const size_t listed = list->items.size() / kMeshListedItems;
-    const double* p = list->planes.data();
-    for (size_t at = 0; at < listed; ++at, p += kMeshListedNumbers) {
-      if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
-      const int f = list->items[kMeshListedItems * at];
-      if (f >= triangles) {
-        m.wall(f - triangles, v);
-        if (hitOf(f, v, 4, wallNormal(v), centre, radius, true, h)) all.push_back(h);
-        continue;
+    // Each listed feature the plane bound does not keep out of reach: a
+    // wall's hit in full into `all`, a triangle's numbers (at its index) to `triangle`.
+    const auto inReach = [&](auto&& triangle) {
+      const size_t listed = list->items.size() / kMeshListedItems;
+      const double* p = list->planes.data();
+      for (size_t at = 0; at < listed; ++at, p += kMeshListedNumbers) {
+        if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
+        const int f = list->items[kMeshListedItems * at];
+        if (f < triangles) {
+          triangle(static_cast<int>(at), p + kNearListBound);
+        } else {
+          m.wall(f - triangles, v);
+          if (hitOf(f, v, 4, wallNormal(v), centre, radius, true, h)) all.push_back(h);
+        }
       }
-      if (!compact || !meshTriangleHit(p + kNearListBound, centre, radius, hits[n])) continue;
-      hits[n].at = static_cast<int>(at);
+    };
+    inReach([&](int at, const double* numbers) {
+      if (!compact || !meshTriangleHit(numbers, centre, radius, hits[n])) return;
+      hits[n].at = at;
       compact = ++n < kMaxHits;
-    }
+    });
     if (compact && all.empty()) {
       // Triangles only: each hit's ghost check reads the hits of the
       // triangles through its edge or corner, and only the hits kept are
@@ -285,19 +292,12 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
     } else {
       all.clear();
       MeshHit x;
-      p = list->planes.data();
-      for (size_t at = 0; at < listed; ++at, p += kMeshListedNumbers) {
-        if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
-        const int f = list->items[kMeshListedItems * at];
-        if (f >= triangles) {
-          m.wall(f - triangles, v);
-          if (hitOf(f, v, 4, wallNormal(v), centre, radius, true, h)) all.push_back(h);
-        } else if (meshTriangleHit(p + kNearListBound, centre, radius, x)) {
-          x.at = static_cast<int>(at);
-          surfaceHitOf(*list, x, h);
-          all.push_back(h);
-        }
-      }
+      inReach([&](int at, const double* numbers) {
+        if (!meshTriangleHit(numbers, centre, radius, x)) return;
+        x.at = at;
+        surfaceHitOf(*list, x, h);
+        all.push_back(h);
+      });
     }
     keepSurfaceContacts(m, span2, tol, scratch, out, AllSurfaceHits{scratch.hits});
     return;
