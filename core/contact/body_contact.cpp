@@ -177,6 +177,25 @@ bool isGhost(const Terrain& terrain, int index, const BoxManifold& m, const Vec3
   return false;
 }
 
+// The manifold with a terrain face as reference (its plane `ref`, its edges
+// [first, last) with their planes square to it, outward): the box's face
+// towards it clipped by those planes, below it.
+void terrainFaceManifold(const OrientedBox& box, const Plane& ref, const FaceEdge* first,
+                         const FaceEdge* last, BodyContactScratch& scratch, BoxManifold& out) {
+  int axis;
+  double side;
+  boxFaceToward(box, -ref.normal, axis, side);
+  boxFace(box, axis, side, scratch.polygon);
+  for (const FaceEdge* e = first; e != last && !scratch.polygon.empty(); ++e) {
+    clip(scratch.polygon, e->plane.normal, e->plane.offset, scratch.clipped);
+    scratch.polygon.swap(scratch.clipped);
+  }
+  out.axis = ContactAxis::PieceFace;
+  out.boxFace = 2 * axis + (side > 0);
+  out.normal = ref.normal;
+  collect(scratch.polygon, ref.normal, ref.offset, scratch.clipped, out);
+}
+
 // The manifold with the box face towards −n as reference: the polytope's
 // face towards n clipped to the box face's sides, below it (the box's deepest
 // corner, `overlap` deep, where round-off leaves no point below). False when
@@ -426,25 +445,10 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
   // the piece's own best face is the reference, as for a face axis.
   if (!pieceFace && !faceOn) return false;
   const Vec3 along = pieceFace ? n : bestFace.normal;
-  int axis;
-  double side;
-  boxFaceToward(box, -along, axis, side);  // the box face that faces the polytope
-  out.boxFace = 2 * axis + (side > 0);
   const int face = faceToward(poly, along);  // the polytope face that faces the box
-  out.axis = ContactAxis::PieceFace;
-  {
-    // Reference: the terrain face; the box's face clipped to the face's edges.
-    const Plane& ref = poly.faces[face];
-    boxFace(box, axis, side, scratch.polygon);
-    for (int e = poly.edgeStart[face]; e < poly.edgeStart[face + 1]; ++e) {
-      clip(scratch.polygon, poly.edges[e].plane.normal, poly.edges[e].plane.offset,
-           scratch.clipped);
-      scratch.polygon.swap(scratch.clipped);
-    }
-    out.face = face;
-    out.normal = ref.normal;
-    collect(scratch.polygon, ref.normal, ref.offset, scratch.clipped, out);
-  }
+  terrainFaceManifold(box, poly.faces[face], poly.edges.data() + poly.edgeStart[face],
+                      poly.edges.data() + poly.edgeStart[face + 1], scratch, out);
+  out.face = face;
   // Round-off left no clipped point below the reference face.
   if (out.depth <= 0) deepestCorner(box, along, pieceFace ? best.overlap : bestFace.overlap, out);
   return true;
@@ -452,27 +456,17 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
 
 bool boxTriangleManifold(const OrientedBox& box, const Vec3 triangle[3], const Vec3& up,
                          BodyContactScratch& scratch, BoxManifold& out) {
-  int axis;
-  double side;
-  boxFaceToward(box, -up, axis, side);
-  boxFace(box, axis, side, scratch.polygon);
   // Clipped as a piece's face is: by the planes through its edges square to
   // it, outward (geometry/polytope.h, buildFaceEdges).
+  FaceEdge edges[3];
   for (int e = 0; e < 3; ++e) {
     const Vec3& a = triangle[e];
-    const Vec3& b = triangle[(e + 1) % 3];
-    const Vec3 side = (b - a).cross(up).normalized();
-    clip(scratch.polygon, side, side.dot(a), scratch.clipped);
-    scratch.polygon.swap(scratch.clipped);
-    if (scratch.polygon.empty()) return false;
+    const Vec3 side = (triangle[(e + 1) % 3] - a).cross(up).normalized();
+    edges[e].plane = Plane{side, side.dot(a)};
   }
-  collect(scratch.polygon, up, up.dot(triangle[0]), scratch.clipped, out);
-  if (out.depth <= 0) return false;
-  out.axis = ContactAxis::PieceFace;
+  terrainFaceManifold(box, Plane{up, up.dot(triangle[0])}, edges, edges + 3, scratch, out);
   out.face = -1;
-  out.boxFace = 2 * axis + (side > 0);
-  out.normal = up;
-  return true;
+  return out.depth > 0;
 }
 
 OrientedBox worldBox(const ContactBox& box, const Vec3& origin, const Eigen::Matrix3d& rotation) {
