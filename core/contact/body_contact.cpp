@@ -199,14 +199,16 @@ void terrainFaceManifold(const OrientedBox& box, const Plane& ref, const FaceEdg
 // The manifold with the box face towards −n as reference: the polytope's
 // face towards n clipped to the box face's sides, below it (the box's deepest
 // corner, `overlap` deep, where round-off leaves no point below). False when
-// every point below it lies on an edge inside the union (PieceFeatures): a ghost.
+// every point below it lies on a face or an edge inside the union
+// (PieceFeatures): a ghost.
 bool boxFaceManifold(const OrientedBox& box, const Polytope& poly, const PieceFeatures& features,
                      const Vec3& n, double overlap, BodyContactScratch& scratch, BoxManifold& out) {
   int axis;
   double side;
   boxFaceToward(box, -n, axis, side);
   const int face = faceToward(poly, n);
-  const Vec3 u = side * box.axes.col(axis);  // outward normal of the reference face
+  if (!features.faceActive[face]) return false;  // every point on a face inside the union
+  const Vec3 u = side * box.axes.col(axis);      // outward normal of the reference face
   scratch.polygon.clear();
   for (int v : poly.faceVertices[face]) scratch.polygon.push_back(poly.vertices[v]);
   for (int j = 0; j < 3; ++j) {
@@ -454,17 +456,18 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
   return true;
 }
 
-bool boxTriangleManifold(const OrientedBox& box, const Vec3 triangle[3], const Vec3& up,
-                         BodyContactScratch& scratch, BoxManifold& out) {
+bool boxFacetManifold(const OrientedBox& box, const Vec3* corners, int count, const Vec3& outward,
+                      BodyContactScratch& scratch, BoxManifold& out) {
   // Clipped as a piece's face is: by the planes through its edges square to
   // it, outward (geometry/polytope.h, buildFaceEdges).
-  FaceEdge edges[3];
-  for (int e = 0; e < 3; ++e) {
-    const Vec3& a = triangle[e];
-    const Vec3 side = (triangle[(e + 1) % 3] - a).cross(up).normalized();
+  FaceEdge edges[4];
+  for (int e = 0; e < count; ++e) {
+    const Vec3& a = corners[e];
+    const Vec3 side = (corners[(e + 1) % count] - a).cross(outward).normalized();
     edges[e].plane = Plane{side, side.dot(a)};
   }
-  terrainFaceManifold(box, Plane{up, up.dot(triangle[0])}, edges, edges + 3, scratch, out);
+  terrainFaceManifold(box, Plane{outward, outward.dot(corners[0])}, edges, edges + count, scratch,
+                      out);
   out.face = -1;
   return out.depth > 0;
 }
@@ -540,6 +543,35 @@ bool reaches(const TriMesh& m, const Aabb& bounds) {
                                                  bounds.max.y()) >= bounds.min.z();
 }
 
+// A surface's solid, its triangles' prisms down to its base, is left the
+// shorter way, as a convex piece is by its least overlap: up through its tops
+// (by the deepest top manifold's depth) or out through its side (by the
+// shallowest wall manifold's, with the walls in that wall's plane: a straight
+// side cut into cells or triangles). A box that comes in under a surface's
+// edge from beside it is pushed back out through the side, as a piece's side
+// pushes it, and not up through the whole surface.
+void addSurface(double mu, BodyContactScratch& s, BoxUnion& all) {
+  double topDepth = 0.0;
+  for (const BoxManifold& m : s.tops) topDepth = std::max(topDepth, m.depth);
+  int side = -1;
+  for (size_t i = 0; i < s.walls.size(); ++i)
+    if (s.walls[i].depth < topDepth && (side < 0 || s.walls[i].depth < s.walls[side].depth))
+      side = static_cast<int>(i);
+  if (side < 0) {
+    for (size_t i = 0; i < s.tops.size(); ++i) addManifold(s.tops[i], s.topFeatures[i], mu, all);
+  } else {
+    const BoxManifold& least = s.walls[side];
+    for (size_t i = 0; i < s.walls.size(); ++i)
+      if ((s.walls[i].plane - least.plane).norm() <= kPlaneTolerance &&
+          std::abs(s.walls[i].offset - least.offset) <= kPlaneTolerance)
+        addManifold(s.walls[i], s.wallFeatures[i], mu, all);
+  }
+  s.tops.clear();
+  s.topFeatures.clear();
+  s.walls.clear();
+  s.wallFeatures.clear();
+}
+
 }  // namespace
 
 bool boxNearTerrain(const Terrain& terrain, const ContactBox& box, const Vec3& origin,
@@ -575,45 +607,73 @@ void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBo
         !isGhost(terrain, i, m, placed.centre))
       addManifold(m, i, terrain.materials[piece.material].phiMax, all);
   }
-  // Heightfield and mesh triangles under the box, each by its top.
+  // Heightfield and mesh triangles under the box, each by its top, and the
+  // walls on their outer edges.
   const Vec3 extent = placed.axes.cwiseAbs() * placed.half;
   Aabb bounds;
   bounds.min = placed.centre - extent;
   bounds.max = placed.centre + extent;
-  Vec3 tri[3];
-  const auto triangle = [&](int feature, double mu) {
-    if (std::max({tri[0].z(), tri[1].z(), tri[2].z()}) < bounds.min.z()) return;
-    const Vec3 up = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalized();
-    if (boxTriangleManifold(placed, tri, up, scratch, m)) addManifold(m, feature, mu, all);
+  Vec3 facet[4];
+  const auto top = [&](int feature) {
+    if (std::max({facet[0].z(), facet[1].z(), facet[2].z()}) < bounds.min.z()) return;
+    const Vec3 up = (facet[1] - facet[0]).cross(facet[2] - facet[0]).normalized();
+    if (boxFacetManifold(placed, facet, 3, up, scratch, m)) {
+      scratch.tops.push_back(m);
+      scratch.topFeatures.push_back(feature);
+    }
+  };
+  const auto wall = [&](int feature) {
+    if (std::max(facet[0].z(), facet[1].z()) < bounds.min.z()) return;
+    const Vec3 outward = (facet[1] - facet[0]).cross(facet[2] - facet[0]).normalized();
+    if (boxFacetManifold(placed, facet, 4, outward, scratch, m)) {
+      scratch.walls.push_back(m);
+      scratch.wallFeatures.push_back(feature);
+    }
   };
   for (size_t k = 0; k < terrain.heightfields.size(); ++k) {
     const Heightfield& f = terrain.heightfields[k];
     if (!reaches(f, bounds)) continue;
-    const double mu = terrain.materials[f.material].phiMax;
+    const int first = terrain.heightfieldFirst[k];
+    const int walls = first + static_cast<int>(f.triangleCount());
+    const int cx = f.cellsX(), cy = f.cellsY();
     int i0, i1, j0, j1;
     cellsUnder(f, bounds.min.x(), bounds.min.y(), bounds.max.x(), bounds.max.y(), i0, i1, j0, j1);
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i) {
-        if (f.cellTop[static_cast<size_t>(j) * f.cellsX() + i] < bounds.min.z()) continue;
+        if (f.cellTop[static_cast<size_t>(j) * cx + i] < bounds.min.z()) continue;
         for (int upper = 0; upper < 2; ++upper) {
           const long t = f.triangleId(i, j, upper);
-          f.triangle(t, tri);
-          triangle(terrain.heightfieldFirst[k] + static_cast<int>(t), mu);
+          f.triangle(t, facet);
+          top(first + static_cast<int>(t));
         }
+        // Walls in Heightfield::wall's order: south, north, west, east.
+        const long border[4] = {j == 0 ? i : -1L, j == cy - 1 ? cx + i : -1L,
+                                i == 0 ? 2L * cx + j : -1L, i == cx - 1 ? 2L * cx + cy + j : -1L};
+        for (const long w : border)
+          if (w >= 0) {
+            f.wall(w, facet);
+            wall(walls + static_cast<int>(w));
+          }
       }
+    addSurface(terrain.materials[f.material].phiMax, scratch, all);
   }
   for (size_t k = 0; k < terrain.meshes.size(); ++k) {
     const TriMesh& mesh = terrain.meshes[k];
     if (!reaches(mesh, bounds)) continue;
-    const double mu = terrain.materials[mesh.material].phiMax;
     mesh.featuresNear(bounds.min.x(), bounds.min.y(), bounds.max.x(), bounds.max.y(),
                       scratch.meshFeatures);
+    const int first = terrain.meshFirst[k];
     const int triangles = static_cast<int>(mesh.triangles.size());
     for (int t : scratch.meshFeatures) {
-      if (t >= triangles) continue;  // walls: a box meets a surface by its tops
-      mesh.triangle(t, tri);
-      triangle(terrain.meshFirst[k] + t, mu);
+      if (t < triangles) {
+        mesh.triangle(t, facet);
+        top(first + t);
+      } else {
+        mesh.wall(t - triangles, facet);
+        wall(first + t);
+      }
     }
+    addSurface(terrain.materials[mesh.material].phiMax, scratch, all);
   }
   unionContacts(box, placed.axes, motion, all, out);
 }

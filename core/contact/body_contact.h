@@ -151,6 +151,9 @@ struct BodyContactScratch {
   std::vector<int> candidates;
   std::vector<int> meshFeatures;  ///< a mesh's features under a box
   std::vector<Vec3> polygon, clipped;
+  /// One surface's manifolds under a box, before the shorter way out is chosen
+  std::vector<BoxManifold> tops, walls;
+  std::vector<int> topFeatures, wallFeatures;
   BoxUnion box;  ///< the manifolds of one box
 };
 
@@ -161,12 +164,12 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
                          const PieceFeatures& features, BodyContactScratch& scratch,
                          BoxManifold& out);
 
-/// The manifold of a box and the prism under a surface triangle (vertices
-/// counter-clockwise from above, unit upward normal `up`): the triangle is
-/// the reference face. False when no point of the box's face towards it lies
-/// below it within the planes through its edges square to it.
-bool boxTriangleManifold(const OrientedBox& box, const Vec3 triangle[3], const Vec3& up,
-                         BodyContactScratch& scratch, BoxManifold& out);
+/// The manifold of a box and a surface's facet: a triangle's top or a wall
+/// (`count` corners counter-clockwise seen from outside, unit outward normal
+/// `outward`), the reference face. False when no point of the box's face
+/// towards it lies behind it within the planes through its edges square to it.
+bool boxFacetManifold(const OrientedBox& box, const Vec3* corners, int count, const Vec3& outward,
+                      BodyContactScratch& scratch, BoxManifold& out);
 
 /// One box face touching the terrain: the union's points on that face.
 struct BodyContact {

@@ -243,3 +243,54 @@ TEST_CASE("boxes dropped on a step feel the same forces from boxes, heightmap an
     }
   }
 }
+
+TEST_CASE("a box that comes in under a surface's edge is pushed back out through its wall",
+          "[contact][body][union]") {
+  // A box beside the step's outer side (east, north or south of its top),
+  // wholly below the top, crossing the side by up to 5 mm and turned about
+  // the vertical: the heightmap's and the mesh's walls push it back out as
+  // the blocks' sides do, horizontally and with the same force (1e-9), and
+  // not up through the whole surface (a triangle's top is k·d with d the
+  // depth below the top, decimetres here).
+  const Terrain boxes = stepAsBoxes(), field = stepAsHeightmap(), mesh = stepAsMesh(5);
+  const ContactBox box =
+      makeContactBox(0, Vec3::Zero(), Vec3(0.4, 0.3, 0.15), 10, BodyContactSettings{}, 1e-4);
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> u(-1, 1);
+  BodyContactScratch a, b, c;
+  int touching = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    const Eigen::Matrix3d r = turned(0, 0, 0.6 * u(rng));
+    const Vec3 extent = r.cwiseAbs() * 0.5 * Vec3(0.4, 0.3, 0.15);
+    const double cross = 0.005 * (0.5 + 0.5 * u(rng));
+    const double z = -0.4 + 0.3 * u(rng);  // the box's top below the step's (kRise)
+    const int side = trial % 3;            // east, north, south
+    const Vec3 outward = side == 0 ? Vec3(1, 0, 0) : Vec3(0, side == 1 ? 1 : -1, 0);
+    Vec3 origin = side == 0 ? Vec3(1 + extent.x() - cross, 0.6 * u(rng), z)
+                            : Vec3(0.6 + 0.15 * u(rng), outward.y() * (1 + extent.y() - cross), z);
+    BodyMotion motion;
+    motion.origin = origin;
+    // Moving in: the damper adds to the spring (moving out, it may cancel it).
+    motion.velocity = 0.1 * (Vec3(u(rng), u(rng), u(rng)) - 2 * outward);
+    motion.omega = 0.2 * Vec3(u(rng), u(rng), u(rng));
+    const Wrench wb = wrenchOn(boxes, box, origin, r, motion, a);
+    const Wrench wf = wrenchOn(field, box, origin, r, motion, b);
+    const Wrench wm = wrenchOn(mesh, box, origin, r, motion, c);
+    INFO("trial " << trial << ": box at " << origin.transpose() << ", forces "
+                  << wb.force.transpose() << " | " << wf.force.transpose() << " | "
+                  << wm.force.transpose());
+    REQUIRE(wb.contacts == 1);
+    const double scale = 1e-9 * std::max(1.0, wb.force.norm());
+    CHECK((wf.force - wb.force).norm() <= scale);
+    CHECK((wm.force - wb.force).norm() <= scale);
+    CHECK((wf.moment - wb.moment).norm() <= scale);
+    CHECK((wm.moment - wb.moment).norm() <= scale);
+    CHECK(wf.contacts == 1);
+    CHECK(wm.contacts == 1);
+    // Pushed outward: the normal force is along the side's normal, at most
+    // k·5 mm plus damping (the friction along the side is at most μ of it).
+    CHECK(wf.force.dot(outward) > 0);
+    touching += wb.force.dot(outward) > 0;
+  }
+  CHECK(touching == 600);
+}

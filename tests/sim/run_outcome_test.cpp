@@ -48,6 +48,19 @@ TEST_CASE("a robot that drives off the terrain ends with 'left the terrain'", "[
   CHECK(sim.state.bodies.time == t);
 }
 
+TEST_CASE("articulated6 dropped upside down by the rubble mesh's edge falls off it, not up",
+          "[outcome][mesh]") {
+  // Dropped from 1.2 m rolled by 3 rad, it slides off the patch's west side;
+  // a body box beside the side, 0.4 m below the top, came back in under the
+  // edge and the triangles above pushed it up through the whole surface
+  // (89 kN: the run blew up at 3.7 s). The side's walls push it back out.
+  Simulation sim = simulationOf("rubble-articulated6.json",
+                                {"robot.pose.position[2]=1.2", "robot.pose.roll=3.0"});
+  runFor(sim, 8.0);
+  INFO(sim.data.error);
+  CHECK(sim.outcome == RunOutcome::LeftTerrain);
+}
+
 TEST_CASE(
     "rocker8 driving on past the depression's end leaves the terrain instead of falling forever",
     "[outcome][paper]") {
