@@ -75,7 +75,12 @@ export function launchBrowser() {
 /** The Vite dev server (what `npm start` runs) on a free port; returns { server, url }. */
 export async function startDevServer() {
   const port = await freePort();
-  const server = await createServer({ configFile, logLevel: 'warn', server: { host: 'localhost', port, strictPort: true } });
+  // No file watching and no hot reload: a test's page is never reloaded by a file changed under it.
+  const server = await createServer({
+    configFile,
+    logLevel: 'warn',
+    server: { host: 'localhost', port, strictPort: true, hmr: false, watch: null },
+  });
   await server.listen();
   return { server, url: server.resolvedUrls.local[0] };
 }

@@ -185,4 +185,38 @@ describe('sim host', () => {
     h.handle({ type: 'seek', time: 5 });
     expect(h.last('frame').frame[0]).toBeCloseTo(2, 9);
   });
+
+  test('a run stops at its scenario\'s duration, at every speed; Play with extend goes on past it', async () => {
+    // The wheel rig with simulation.duration 0.3 s.
+    const text = JSON.stringify({ ...JSON.parse(scenario('flat-wheel-rig.json')), simulation: { duration: 0.3 } });
+    const h = host();
+    h.handle({ type: 'load', scenario: text });
+    h.handle({ type: 'play' });
+    h.handle({ type: 'speed', speed: 10 });
+    for (let i = 0; i < 20; i++) h.handle({ type: 'tick', wallSeconds: 0.05 });  // owes 10 s
+    expect(h.last('frame').frame[0]).toBeCloseTo(0.3, 12);
+    expect(h.last('finished')).toEqual({ type: 'finished', time: h.last('frame').frame[0] });
+    expect(h.out.filter((o) => o.message.type === 'finished')).toHaveLength(1);
+    // Play at the end does nothing; Play with extend runs on until paused.
+    h.handle({ type: 'play' });
+    h.handle({ type: 'tick', wallSeconds: 0.05 });
+    expect(h.last('frame').frame[0]).toBeCloseTo(0.3, 12);
+    h.handle({ type: 'play', extend: true });
+    h.handle({ type: 'tick', wallSeconds: 0.05 });
+    expect(h.last('frame').frame[0]).toBeGreaterThan(0.5);
+    // A reset brings the end back: at speed "max" too the run stops there.
+    const out = [];
+    const handle = createSimHost(core, (message) => out.push(message), (fn) => setImmediate(fn));
+    handle({ type: 'load', scenario: text });
+    handle({ type: 'speed', speed: Infinity });
+    handle({ type: 'play' });
+    handle({ type: 'tick', wallSeconds: 0.01 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    handle({ type: 'tick', wallSeconds: 0.3 });
+    expect(out.filter((m) => m.type === 'frame').at(-1).frame[0]).toBeCloseTo(0.3, 12);
+    expect(out.filter((m) => m.type === 'finished')).toHaveLength(1);
+    // Telemetry: one row per 10 ms up to the end, none lost or repeated.
+    const rows = out.filter((m) => m.type === 'frame').flatMap((m) => [...m.samples]).length / h.last('model').model.columns.length;
+    expect(rows).toBe(30);
+  });
 });

@@ -17,13 +17,25 @@ describe('Telemetry', () => {
     expect(lines).toHaveLength(3001);
   });
 
-  test('keeps at most maxRows, dropping the oldest; a time going back clears', () => {
-    const t = new Telemetry(['time_s'], { maxRows: 5 });
-    t.append(new Float64Array([1, 2, 3, 4, 5, 6, 7]));
-    expect(t.rows).toBe(5);
-    expect(t.value(0, 0)).toBe(3);
-    t.append(new Float64Array([0.5]));
+  test('a full store keeps the whole run at half the rate, from t = 0; it says so first', () => {
+    const t = new Telemetry(['time_s', 'k'], { maxRows: 100 });
+    // 700 s of rows every 10 ms, in frames of 25 rows, as the worker sends them.
+    for (let f = 0; f < 2800; f++) {
+      const rows = new Float64Array(50);
+      for (let r = 0; r < 25; r++) [rows[2 * r], rows[2 * r + 1]] = [(f * 25 + r) * 0.01, f * 25 + r];
+      t.append(rows);
+      if (f === 3) expect(t.nearFull).toBe(true);  // 100 rows in, before any is dropped
+    }
+    // 70 000 rows into 100: the stride doubled to 1024 (10.24 s), no row lost but by it.
+    expect(t.stride).toBe(1024);
+    expect(t.interval).toBeCloseTo(10.24, 12);
+    expect(t.value(0, 0)).toBe(0);  // the start is kept
+    for (let r = 1; r < t.rows; r++) expect(t.value(r, 1) - t.value(r - 1, 1)).toBe(1024);
+    expect(t.value(t.rows - 1, 1)).toBeGreaterThan(70000 - 1024);  // up to the end
+    t.append(new Float64Array([0.5, 0]));  // a time going back drops the rows after it
     expect(t.rows).toBe(1);
+    t.clear();
+    expect([t.rows, t.stride, t.nearFull]).toEqual([0, 1, false]);
   });
 
   test('a run gone back to an earlier time replaces the rows from that time on', () => {
@@ -55,12 +67,16 @@ describe('History', () => {
     expect(h.at(9).a[0]).toBe(0.3);
   });
 
-  test('a time going back starts a new recording; capacity drops the oldest', () => {
+  test('a time going back starts a new recording; at capacity the whole run is kept at half the rate', () => {
     const h = new History({ interval: 0, capacity: 3 });
     for (const t of [0, 1, 2, 3]) h.push(frame(t));
-    expect(h.start).toBe(1);
+    expect(h.frames.map((f) => f[0])).toEqual([0, 2]);  // the start kept
+    expect(h.interval).toBe(1);  // the kept frames' spacing
+    h.push(frame(2.5));  // closer than the interval to the last
+    h.push(frame(3));
+    expect(h.frames.map((f) => f[0])).toEqual([0, 2, 3]);
     h.push(frame(0.5));
-    expect(h.length).toBe(1);
+    expect(h.frames.map((f) => f[0])).toEqual([0, 0.5]);
   });
 
   test('a time going back keeps the frames before it (a run gone back to a scrubbed time)', () => {

@@ -28,6 +28,9 @@ export function createAppState() {
     error: null,          // why the run stopped (Play stays off until a reset or a new run)
     fatal: null,          // the worker's last failure
     outcome: undefined,   // 'blew_up' or 'left_terrain' once the run stopped; null while it runs
+    finishedAt: null,     // the run reached its scenario's duration at this time (s) and paused there
+    outcomeText: '',      // the outcome in words on show (outcome.js), '' while there is none to say
+    telemetryWarned: false,  // the page said the telemetry store nears full
     issues: [],           // [{ path, message }] of the scenario last rejected (empty once one is built)
     warnings: undefined,  // the running scenario's warnings
     buildMs: undefined,   // the worker's time to build the last scenario (ms)

@@ -1,15 +1,17 @@
 // Recorded frames of a run: the timeline scrubs through them. Frames are kept at most every
-// `interval` seconds of simulated time, up to `capacity` frames (the oldest
-// are dropped first).
+// `interval` seconds of simulated time, from t = 0. At `capacity` frames the
+// whole run is kept at half the rate (every other frame dropped, the interval
+// doubled): a long run keeps its start, coarser, never only its end.
 export class History {
   constructor({ interval = 1 / 60, capacity = 20000 } = {}) {
-    this.interval = interval;
-    this.capacity = capacity;
+    this.baseInterval = this.interval = interval;
+    this.capacity = Math.max(2, capacity);
     this.frames = [];
   }
 
   clear() {
     this.frames.length = 0;
+    this.interval = this.baseInterval;
   }
 
   /** Adds a frame (Float64Array, [0] = time) unless it is too close to the last. A time going
@@ -19,7 +21,10 @@ export class History {
     if (last && frame[0] < last[0] - 1e-12) this.truncate(frame[0]);
     else if (last && frame[0] - last[0] < this.interval - 1e-12) return false;
     this.frames.push(frame);
-    if (this.frames.length > this.capacity) this.frames.splice(0, this.frames.length - this.capacity);
+    if (this.frames.length > this.capacity) {
+      this.frames = this.frames.filter((_, i) => i % 2 === 0);
+      this.interval = Math.max(2 * this.interval, (this.end - this.start) / this.frames.length);
+    }
     return true;
   }
 

@@ -3,6 +3,7 @@
 // that restarts the run; a rejected parameter is marked at its field.
 import { renderParams } from './params_panel.js';
 import { scenarios, withMaterial, withParam, withPreset, withSimulation } from './scenarios.js';
+import { releaseAfterPointerUse } from './keyboard_focus.js';
 
 export function wirePickers({ state, signals, doc, initialId }, $ = (id) => document.getElementById(id)) {
   const select = $('scenario');
@@ -18,7 +19,7 @@ export function wirePickers({ state, signals, doc, initialId }, $ = (id) => docu
     select.append(o);
   }
   select.value = initialId;  // '' for the user's own scenario
-  for (const picker of [select, $('preset'), $('speed')]) releaseAfterPointerPick(picker);
+  for (const picker of [select, $('preset'), $('speed')]) releaseAfterPointerUse(picker);
   select.addEventListener('change', () => {
     const file = scenarios.find((s) => s.id === select.value);
     if (file) doc.replace(`open ${file.id}`, JSON.parse(file.text), { restart: true });
@@ -67,18 +68,5 @@ export function wirePickers({ state, signals, doc, initialId }, $ = (id) => docu
       row.classList.toggle('invalid', Boolean(issue));
       row.querySelector('.message').textContent = issue ? issue.message : '';
     }
-  });
-}
-
-/** A picker chosen with the mouse hands the keyboard back to the view, so the
- * arrow keys drive instead of stepping through its options; chosen with the
- * keyboard, it keeps the focus. */
-function releaseAfterPointerPick(select) {
-  let pointer = false;
-  select.addEventListener('pointerdown', () => (pointer = true));
-  select.addEventListener('keydown', () => (pointer = false));
-  select.addEventListener('change', () => {
-    if (pointer) select.blur();
-    pointer = false;
   });
 }

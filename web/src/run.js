@@ -2,11 +2,15 @@
 // frames (interpolated, or a recorded one while the timeline scrubs), the
 // camera following it, the clock, the timeline, the plots and the status;
 // play, pause, step and reset; the banners of a rejected scenario, of a run
-// that stopped and of a scenario's warnings.
+// that stopped or finished and of a scenario's warnings. A run plays up to its
+// scenario's duration and stops there ("finished at 30 s", with its outcome in
+// words); Play then goes on past it, as an extension, until paused.
 import * as THREE from 'three';
 
 import { Driver } from './driving.js';
 import { formatIssues } from './issues.js';
+import { releaseAfterPointerUse } from './keyboard_focus.js';
+import { describeOutcome } from './outcome.js';
 import { RobotView } from './robot_view.js';
 import { showStatus } from './status_line.js';
 import { Telemetry } from './telemetry.js';
@@ -15,6 +19,11 @@ const PLOT_EVERY_MS = 250;
 const STEP_SECONDS = 0.01;  // what Step advances: one telemetry sample, a visible tick of the clock
 const IDLE_DRAW_MS = 1000;  // a paused view with nothing new is drawn at most this often
 const VIEW_OPTIONS = ['follow', 'forces', 'f-normal', 'f-tangential', 'f-resultant', 'force-scale', 'trails'];
+
+/** A time for the status: "30 s", "10.84 s". */
+export function formatSeconds(t) {
+  return `${Number(t.toFixed(t < 100 ? 2 : 1))} s`;
+}
 
 export class Run {
   constructor({ state, signals, stage, plots, client, banners }, $ = (id) => document.getElementById(id)) {
@@ -45,10 +54,21 @@ export class Run {
       banners.show('This scenario was rejected:\n' + formatIssues(issues));
     });
     signals.frameArrived.add((frame, stats, samples) => {
-      state.telemetry?.append(samples);
+      const { telemetry } = state;
+      const stride = telemetry?.stride;
+      telemetry?.append(samples);
       this.onFrame(frame, stats);
+      if (telemetry) this.noteTelemetryStore(telemetry, stride);
+    });
+    signals.runFinished.add(({ time }) => {
+      state.finishedAt = time;
+      this.setPlaying(false);
+      const row = state.telemetry ? state.telemetry.rowAt(time) : -1;
+      const { text } = describeOutcome(state, row);
+      banners.show(`Finished at ${formatSeconds(time)}, the scenario's duration: ${text}. Play goes on past it.`, 'info');
     });
     signals.runStopped.add(({ message, outcome }) => {
+      state.finishedAt = null;
       state.error = message;
       state.outcome = outcome;
       this.setPlaying(false);
@@ -58,33 +78,74 @@ export class Run {
           : `The simulation stopped: ${message}. Change a parameter or reset to try again.`,
       );
     });
-    for (const id of VIEW_OPTIONS) $(id).addEventListener('input', () => this.applyViewOptions());
+    for (const id of VIEW_OPTIONS) {
+      $(id).addEventListener('input', () => this.applyViewOptions());
+      releaseAfterPointerUse($(id));
+    }
+    releaseAfterPointerUse($('timeline'));
+    releaseAfterPointerUse($('controller'));
     $('timeline').addEventListener('input', () => {
       if (state.playing) this.setPlaying(false);
       state.scrubbing = true;
+      this.showPlayButton();
       $('timeline-label').textContent = `t = ${Number($('timeline').value).toFixed(3)} s`;
     });
   }
 
-  /** The run goes again: no error, no outcome. */
+  /** The run goes again: no error, no outcome, not finished. */
   clearStop() {
     this.state.error = null;
     this.state.fatal = null;
     this.state.outcome = null;
+    this.state.finishedAt = null;
   }
 
-  setPlaying(on) {
+  /** Plays or pauses; `extend`: on past the scenario's duration. */
+  setPlaying(on, extend = false) {
     if (on) this.branchAtScrub();
     this.state.playing = on;
-    this.client.send({ type: on ? 'play' : 'pause' });
-    this.$('play').textContent = on ? '❚❚ Pause' : '▶ Play';
+    this.client.send(on ? { type: 'play', extend } : { type: 'pause' });
     if (on) this.leaveScrub();
+    this.showPlayButton();
   }
 
-  /** Play or pause (a stopped run does not play again before a reset, or from a scrubbed time before it stopped). */
+  /** ▶ Play, ❚❚ Pause, or ▶ Continue once the run finished at its duration. */
+  showPlayButton() {
+    const { state, $ } = this;
+    const button = $('play');
+    const extend = !state.playing && state.finishedAt !== null && !state.scrubbing;
+    button.textContent = state.playing ? '❚❚ Pause' : extend ? '▶ Continue' : '▶ Play';
+    button.title = extend ? `Play on past the scenario's duration (${formatSeconds(state.finishedAt)}) (Space)` : 'Play / pause (Space)';
+  }
+
+  /** Play or pause (a stopped run does not play again before a reset, or from a scrubbed time before it stopped;
+   * a finished one plays on past its duration, or from a scrubbed time before it up to the duration again). */
   togglePlaying() {
-    const fromScrub = this.state.scrubbing && this.scrubbedTime() < this.state.history.end;
-    this.setPlaying(!this.state.playing && (!this.state.error || fromScrub));
+    const { state } = this;
+    const fromScrub = state.scrubbing && this.scrubbedTime() < state.history.end;
+    const extend = !state.playing && state.finishedAt !== null && !fromScrub;
+    if (extend || fromScrub) state.finishedAt = null;
+    this.setPlaying(!state.playing && (!state.error || fromScrub), extend);
+  }
+
+  /** Says when the telemetry store nears full (before a row is dropped) and when the run's rows got coarser. */
+  noteTelemetryStore(telemetry, strideBefore) {
+    const { state, banners } = this;
+    const every = `${Math.round(telemetry.interval * 1000)} ms`;
+    if (telemetry.stride !== strideBefore && strideBefore !== undefined) {
+      banners.show(
+        `This run's telemetry filled its store: the whole run, from t = 0, is now kept every ${every} (export the CSV of a shorter run for every 10 ms).`,
+        'warning',
+      );
+    } else if (telemetry.nearFull && !state.telemetryWarned) {
+      const full = telemetry.value(telemetry.rows - 1, 0) * (telemetry.maxRows / telemetry.rows);
+      banners.show(
+        `This run's telemetry is 90 % of its store: at about t = ${formatSeconds(full)} the whole run will be kept every ${Math.round(2 * telemetry.interval * 1000)} ms instead of every ${every}. Export the CSV before then to keep every row.`,
+        'warning',
+      );
+      state.telemetryWarned = true;
+    }
+    if (!telemetry.nearFull) state.telemetryWarned = false;
   }
 
   scrubbedTime() {
@@ -121,6 +182,7 @@ export class Run {
   leaveScrub() {
     this.state.scrubbing = false;
     this.$('timeline-label').textContent = 'live';
+    this.showPlayButton();
   }
 
   /** Back to t = 0 of the same scenario. */
@@ -183,6 +245,21 @@ export class Run {
     state.pendingStart = model.layout.poses + model.layout.pose * model.base;
   }
 
+  /** The outcome in words at a telemetry row: the goal met or failed whenever it is
+   * known, how the run ended once it finished or stopped (at a scrubbed time: by then). */
+  showOutcome(row) {
+    const { state, $ } = this;
+    const ended = state.finishedAt !== null || state.outcome;
+    const last = state.scrubbing ? this.scrubbedTime() >= state.history.end : true;
+    const stopped = state.outcome && last ? { outcome: state.outcome, message: state.error } : null;
+    const { text, kind } = describeOutcome(state, row, stopped);
+    const shown = kind !== 'ok' || (ended && last) ? text : '';
+    const prefix = state.finishedAt !== null && last ? `finished at ${formatSeconds(state.finishedAt)}: ` : '';
+    $('outcome').textContent = shown ? prefix + shown : '';
+    $('outcome').className = shown ? kind : '';
+    state.outcomeText = $('outcome').textContent;
+  }
+
   onFrame(frame, stats) {
     const { state, stage } = this;
     state.awaitingFrame = false;
@@ -239,7 +316,9 @@ export class Run {
       if (!state.scrubbing) timeline.value = String(state.history.end);
     }
     const st = state.stats;
-    if (st.realTimeFactor !== undefined && state.model) {
+    if (!state.playing && state.model) {
+      $('rate').textContent = state.finishedAt !== null ? `finished at ${formatSeconds(state.finishedAt)}` : 'paused';
+    } else if (st.realTimeFactor !== undefined && state.model) {
       // Steps taken per second of wall time (the real-time factor over dt), and
       // what the core could take while it steps (its speed, the ceiling of "max").
       const taken = st.realTimeFactor / state.model.dt;
@@ -261,7 +340,9 @@ export class Run {
       this.plotKey = shownKey;
       this.plots.update(state.telemetry);
       // The status of the time on show: the scrubbed one, or the newest.
-      showStatus(state, $, state.scrubbing ? Math.max(0, state.telemetry.rowAt(this.scrubbedTime())) : state.telemetry.rows - 1);
+      const row = state.scrubbing ? Math.max(0, state.telemetry.rowAt(this.scrubbedTime())) : state.telemetry.rows - 1;
+      showStatus(state, $, row);
+      this.showOutcome(row);
     }
     // While the worker builds a scenario the robot stands still: the view is
     // redrawn only when the camera moves, leaving the processor to the build.

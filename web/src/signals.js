@@ -31,6 +31,7 @@ export function createSignals() {
     issues: new Signal(),          // (issues): the worker rejected a scenario ([{ path, message }])
     frameArrived: new Signal(),    // (frame, stats): a frame of the run from the worker
     runStopped: new Signal(),      // ({ message, outcome }): the run blew up or left the terrain
+    runFinished: new Signal(),     // ({ time }): the run reached its scenario's duration and paused
     frame: new Signal(),           // (shown, now): the view was drawn (shown: the frame on show, or null)
     tabChanged: new Signal(),      // (tab): 'sim', 'edit', 'stance' or 'crawler'
   };

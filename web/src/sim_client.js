@@ -177,6 +177,9 @@ export class SimClient {
       case 'frame':
         signals.frameArrived.dispatch(data.frame, data.stats, data.samples);
         return;
+      case 'finished':
+        signals.runFinished.dispatch({ time: data.time });
+        return;
       case 'error':
         signals.runStopped.dispatch({ message: data.message, outcome: data.outcome });
         return;

@@ -7,6 +7,11 @@
 // works while the page draws instead of waiting for the next tick; each tick
 // then reports what was taken since the last one.
 //
+// A run plays up to its scenario's simulation.duration and stops there, as
+// the CLI does ('finished'); a 'play' with extend: true goes on past it until
+// paused. A reset, a seek or a new load brings the end back to the duration.
+// Single steps ('step') are explicit and may pass it.
+//
 // Messages in (main → worker):
 //   { type: 'load', scenario, id, keep }
 //                                       scenario JSON text, validated and built here (never on
@@ -15,7 +20,9 @@
 //                                       was (a link or a file tried before it replaces the work);
 //                                       otherwise the old world is dropped either way
 //   { type: 'tick', wallSeconds }       one render frame passed; answers one 'frame'
-//   { type: 'play' } { type: 'pause' }  start / stop real-time stepping
+//   { type: 'play', extend } { type: 'pause' }
+//                                       start / stop real-time stepping; extend: past the
+//                                       scenario's duration (after 'finished')
 //   { type: 'step', steps }             advance a number of steps now (paused single step); answers 'frame'
 //   { type: 'reset' }                   back to t = 0; answers 'frame'
 //   { type: 'seek', time }              back to an earlier time of the run (s), to go on from
@@ -46,6 +53,8 @@
 //                                       stats: { playing, speed, steps, stepMs, stepsPerSecond, realTimeFactor }
 //   { type: 'error', message, outcome } the run stopped: outcome 'blew_up' or 'left_terrain'
 //                                       (World.outcome()), message the core's; stepping is paused
+//   { type: 'finished', time }          the run reached its scenario's duration (s) while
+//                                       playing; stepping is paused (after that time's 'frame')
 // and from sim_worker.js: { type: 'ready' } once the core is loaded, { type: 'fatal', message }
 // when a message threw (the page then starts a fresh worker if a load was under way).
 import { smooth, stepBudget, stepsForTick } from './pacing.js';
@@ -73,16 +82,26 @@ export function createSimHost(core, post, schedule = null) {
   let stepsPerSecond;
   let realTimeFactor;
   let reported = false;
+  // Where playing stops (s): the scenario's duration, or Infinity once extended.
+  let end = Infinity;
+  let duration = Infinity;  // the scenario's simulation.duration (s)
+  let finished = false;  // 'finished' was sent for the present end
   // Stepping at speed "max" between ticks: steps and ms since the last frame, and whether a slice is scheduled.
   const free = { steps: 0, ms: 0, scheduled: false };
 
   const freeRunning = () => Boolean(schedule) && playing && speed === Infinity && world !== null && !world.error();
 
+  /** Steps left before the end (at most `steps`). */
+  function toEnd(steps) {
+    if (end === Infinity) return steps;
+    return Math.max(0, Math.min(steps, Math.round((end - world.time()) / world.dt())));
+  }
+
   /** One slice of stepping at speed "max", then the next one (while it still runs free). */
   function slice() {
     free.scheduled = false;
     if (!freeRunning()) return;
-    const { taken, ms } = advance(stepBudget(msPerStep, SLICE_MS));
+    const { taken, ms } = advance(toEnd(stepBudget(msPerStep, SLICE_MS)));
     free.steps += taken;
     free.ms += ms;
     if (world.error()) return;
@@ -117,7 +136,17 @@ export function createSimHost(core, post, schedule = null) {
       reported = true;
       playing = false;
       post({ type: 'error', message: error, outcome: world.outcome() });
+    } else if (!error && playing && !finished && toEnd(1) === 0) {
+      finished = true;
+      playing = false;
+      post({ type: 'finished', time: world.time() });
     }
+  }
+
+  /** The end back at the scenario's duration (a load, a reset, a seek). */
+  function restartEnd() {
+    end = duration;
+    finished = false;
   }
 
   function advance(steps) {
@@ -157,6 +186,8 @@ export function createSimHost(core, post, schedule = null) {
         reported = false;
         realTimeFactor = undefined;
         const model = world.model();
+        duration = model.duration > 0 ? model.duration : Infinity;
+        restartEnd();
         const mesh = mergeTerrain([...model.terrain.pieces, ...(model.terrain.meshes ?? [])]);
         const { heightmaps } = model.terrain;
         model.terrain = { box: model.terrain.box, mesh, heightmaps };
@@ -179,7 +210,9 @@ export function createSimHost(core, post, schedule = null) {
         return;
       }
       case 'play':
-        if (world && !world.error()) playing = true;
+        if (!world || world.error()) return;
+        if (message.extend) end = Infinity;
+        playing = toEnd(1) > 0;  // at the end only an extension plays
         return;
       case 'pause':
         playing = false;
@@ -200,6 +233,7 @@ export function createSimHost(core, post, schedule = null) {
         if (!world) return;
         world.reset();
         reported = false;
+        restartEnd();
         pacing = { debt: 0 };
         free.steps = free.ms = 0;
         sendFrame(0, 0);
@@ -208,6 +242,7 @@ export function createSimHost(core, post, schedule = null) {
         if (!world) return;
         if (world.seek(Number(message.time))) {
           reported = false;
+          restartEnd();
           pacing = { debt: 0 };
           free.steps = free.ms = 0;
         }
@@ -231,7 +266,7 @@ export function createSimHost(core, post, schedule = null) {
           const maxSteps = stepBudget(msPerStep, budgetFor(message.wallSeconds));
           const plan = stepsForTick(pacing, { wallSeconds: message.wallSeconds, speed, dt: world.dt(), maxSteps });
           pacing = plan.state;
-          const stepped = advance(plan.steps);
+          const stepped = advance(toEnd(plan.steps));
           taken += stepped.taken;
           ms += stepped.ms;
           if (message.wallSeconds > 0) realTimeFactor = smooth(realTimeFactor, (taken * world.dt()) / message.wallSeconds);

@@ -1,8 +1,16 @@
 // Telemetry rows of a run, sampled by the core every 10 ms of simulated time
 // (the worker sends them with each frame): the plots and the CSV export read
-// them. Stored row-major in one growing Float64Array; at most `maxRows` rows
-// are kept (the oldest are dropped). The CSV holds 6 significant digits
-// (integers as they are).
+// them. Stored row-major in one growing Float64Array. Every row of a run is
+// kept, from t = 0, until the store holds `maxRows` (64 MiB by default: 100
+// minutes of a 6-wheel robot's rows); then the whole run is kept at half the
+// rate (every other row dropped, and from then on every 20 ms), and so on: a
+// long run keeps its start, coarser, never only its end. `nearFull` turns true
+// at 90 % of the store, before any row is dropped, so the page can say so. The
+// CSV holds 6 significant digits (integers as they are).
+
+/** The core's telemetry interval (s): a row every 10 ms of simulated time. */
+export const SAMPLE_SECONDS = 0.01;
+const DEFAULT_BYTES = 64 * 2 ** 20;
 
 /** A number for the CSV: an integer as is, any other at 6 significant digits without trailing zeros. */
 export function csvNumber(v) {
@@ -11,16 +19,25 @@ export function csvNumber(v) {
   return String(Number(v.toPrecision(6)));
 }
 export class Telemetry {
-  constructor(columns, { maxRows = 60000 } = {}) {
+  constructor(columns, { maxRows = Math.floor(DEFAULT_BYTES / (8 * columns.length)) } = {}) {
     this.columns = columns;
     this.width = columns.length;
-    this.maxRows = maxRows;
-    this.data = new Float64Array(this.width * 1024);
+    this.maxRows = Math.max(2, maxRows);
+    this.data = new Float64Array(this.width * Math.min(1024, this.maxRows));
     this.rows = 0;
+    this.stride = 1;        // rows kept: one per `stride` of the core's (every stride × 10 ms)
+    this.nearFull = false;  // 90 % of the store is used: the next coarsening nears
   }
 
   clear() {
     this.rows = 0;
+    this.stride = 1;
+    this.nearFull = false;
+  }
+
+  /** The time between kept rows (s). */
+  get interval() {
+    return this.stride * SAMPLE_SECONDS;
   }
 
   /** Appends flat rows (a multiple of the column count); a time going back (a reset, a run
@@ -30,18 +47,38 @@ export class Telemetry {
     const n = samples.length / this.width;
     if (!Number.isInteger(n)) throw new Error(`telemetry: ${samples.length} numbers are not whole rows of ${this.width}`);
     while (this.rows && samples[0] <= this.value(this.rows - 1, 0)) this.rows--;
-    if ((this.rows + n) * this.width > this.data.length) {
-      const grown = new Float64Array(Math.max(this.data.length * 2, (this.rows + n) * this.width));
-      grown.set(this.data.subarray(0, this.rows * this.width));
-      this.data = grown;
+    for (let r = 0; r < n; r++) {
+      const t = samples[r * this.width];
+      if (Math.round(t / SAMPLE_SECONDS) % this.stride !== 0) continue;  // between kept rows
+      if (this.rows === this.maxRows) {
+        this.coarsen();
+        if (Math.round(t / SAMPLE_SECONDS) % this.stride !== 0) continue;
+      }
+      this.reserve(this.rows + 1);
+      this.data.set(samples.subarray(r * this.width, (r + 1) * this.width), this.rows * this.width);
+      this.rows++;
     }
-    this.data.set(samples, this.rows * this.width);
-    this.rows += n;
-    if (this.rows > this.maxRows) {
-      const drop = this.rows - this.maxRows;
-      this.data.copyWithin(0, drop * this.width, this.rows * this.width);
-      this.rows = this.maxRows;
+    this.nearFull = this.rows >= 0.9 * this.maxRows;
+  }
+
+  /** Room for `rows` rows (the buffer doubles, up to maxRows). */
+  reserve(rows) {
+    if (rows * this.width <= this.data.length) return;
+    const grown = new Float64Array(Math.min(this.maxRows, Math.max(2 * (this.data.length / this.width), rows)) * this.width);
+    grown.set(this.data.subarray(0, this.rows * this.width));
+    this.data = grown;
+  }
+
+  /** Half the rate over the whole run: keeps the rows on the doubled stride's times. */
+  coarsen() {
+    this.stride *= 2;
+    let kept = 0;
+    for (let r = 0; r < this.rows; r++) {
+      if (Math.round(this.value(r, 0) / SAMPLE_SECONDS) % this.stride !== 0) continue;
+      this.data.copyWithin(kept * this.width, r * this.width, (r + 1) * this.width);
+      kept++;
     }
+    this.rows = kept;
   }
 
   /** The last row at or before time t (s), or -1. */

@@ -11,11 +11,11 @@ import * as THREE from 'three';
  *   ready          a frame of a built scenario is on show
  *   preset, scenario (its name), scenarioId (the picker's), wheelRadius, scrubbing, playing,
  *   time           newest simulated time (s); shownTime: the time on show (interpolated or scrubbed)
- *   base           the base's position in the newest frame; startBase: at t = 0
+ *   base           the base's position in the newest frame; shownBase: in the frame on show; startBase: at t = 0
  *   frames, samples  frames recorded for the timeline, telemetry rows
  *   realTimeFactor, stepMs  the worker's stepping; firstFrameMs: when the first frame was shown
  *   shownContacts  contacts drawn: { wheel, box }
- *   issues, error, outcome, warnings, banner, buildMs, loadMs, loadLog, loading, progress,
+ *   issues, error, outcome, finishedAt, outcomeText, warnings, banner, buildMs, loadMs, loadLog, loading, progress,
  *   restarts, tab, phase, tipping, flipped, fps, qualityStep, editor, editorReady, lastRecording, shareUrl, linkOpened,
  *   linkError, stance, stancePose, crawler, plots: as in app_state.js
  *   doc            the editor's document (EditorDocument)
@@ -58,6 +58,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
       time: latest[0],
       shownTime: shown.a[0] + shown.s * (shown.b[0] - shown.a[0]),
       base: [latest[o], latest[o + 1], latest[o + 2]],
+      shownBase: [0, 1, 2].map((k) => shown.a[o + k] + shown.s * (shown.b[o + k] - shown.a[o + k])),
       startBase: state.startBase?.toArray() ?? null,
       frames: state.history.length,
       samples: state.telemetry?.rows ?? 0,
@@ -75,7 +76,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
     return { v, r, xy: [r.left + ((v.x + 1) / 2) * r.width, r.top + ((1 - v.y) / 2) * r.height] };
   };
   const fromState = [
-    'issues', 'outcome', 'warnings', 'banner', 'buildMs', 'loadMs', 'loadLog', 'loading', 'progress', 'restarts',
+    'issues', 'outcome', 'finishedAt', 'outcomeText', 'warnings', 'banner', 'buildMs', 'loadMs', 'loadLog', 'loading', 'progress', 'restarts',
     'tab', 'phase', 'tipping', 'flipped', 'fps', 'qualityStep', 'editor', 'editorReady', 'lastRecording', 'shareUrl', 'linkOpened', 'linkError',
     'stance', 'stancePose', 'crawler', 'plots',
   ];
@@ -153,6 +154,6 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
 
 // The run's snapshot fields (see the frame listener above).
 const RUN_FIELDS = [
-  'preset', 'scenario', 'scenarioId', 'wheelRadius', 'scrubbing', 'time', 'shownTime', 'base', 'startBase',
+  'preset', 'scenario', 'scenarioId', 'wheelRadius', 'scrubbing', 'time', 'shownTime', 'base', 'shownBase', 'startBase',
   'frames', 'samples', 'playing', 'realTimeFactor', 'stepMs', 'firstFrameMs', 'shownContacts',
 ];

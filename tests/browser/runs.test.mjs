@@ -1,0 +1,130 @@
+// A researcher's run in the app, in headless Chromium: it ends where its
+// scenario says (paused, "finished at 30 s" with its outcome in words) at
+// every speed, goes on past its end only when asked, keeps every telemetry
+// row of a long run at speed max (more than 600 simulated seconds), and
+// scrubbed to t = 0 shows that time's robot, status and rows. The timeline
+// and the view's checkboxes hand the keyboard back after a mouse use; paused,
+// the status shows no steps/s.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+import { collectErrors, launchBrowser, saveScreenshot, startDevServer } from './support.mjs';
+
+let browser;
+let server;
+let page;
+let errors;
+
+const state = () => page.evaluate(() => ({ ...window.__roverlab }));
+const waitFor = (fn, arg, timeout = 90_000) => page.waitForFunction(fn, arg, { timeout });
+const scenarioFile = (name) => JSON.parse(readFileSync(new URL(`../../terrains/${name}`, import.meta.url), 'utf8'));
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  ({ server, url: globalThis.appUrl } = await startDevServer());
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  errors = collectErrors(page);
+  await page.goto(globalThis.appUrl, { waitUntil: 'load' });
+  await waitFor(() => window.__roverlab?.ready && window.__roverlab?.editorReady);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function load(name, scenario) {
+  await page.evaluate(([n, s]) => window.__roverlab.doc.replace(n, s, { restart: true }), [name, scenario]);
+  await waitFor((n) => window.__roverlab.scenario === n && !window.__roverlab.loading && window.__roverlab.time > 0, scenario.name);
+}
+
+async function scrubTo(t) {
+  await page.$eval('#timeline', (el, v) => {
+    el.value = String(v);
+    el.dispatchEvent(new Event('input'));
+  }, t);
+  await waitFor(() => window.__roverlab.scrubbing);
+}
+
+describe('a run', () => {
+  test('the climb at speed max stops at its 30 s, says it climbed, and Play goes on past it', async () => {
+    await load('climb', scenarioFile('climb-articulated6.json'));
+    await page.selectOption('#speed', 'Infinity');
+    await waitFor(() => window.__roverlab.finishedAt !== null, null, 120_000);
+    await page.waitForTimeout(500);  // the worker would have run on by many seconds at max
+    const s = await state();
+    expect(s.finishedAt).toBeCloseTo(30, 9);
+    expect(s.time).toBeCloseTo(30, 9);
+    expect(s.playing).toBe(false);
+    expect(s.banner.kind).toBe('info');
+    expect(s.banner.text).toMatch(/^Finished at 30 s, the scenario's duration: climbed: on top of the step at t = \d+(\.\d+)? s\. Play goes on past it\.$/);
+    await waitFor(() => /^finished at 30 s: climbed: on top of the step at t = /.test(window.__roverlab.outcomeText));
+    expect(await page.textContent('#rate')).toBe('finished at 30 s');  // no steps/s while it stands
+    expect(await page.textContent('#play')).toBe('▶ Continue');
+    await saveScreenshot(page, 'run-finished.png');
+    // Play goes on past the end, as an extension, until paused.
+    await page.click('#play');
+    await waitFor(() => window.__roverlab.time > 31);
+    expect((await state()).finishedAt).toBeNull();
+    await page.click('#play');
+    await waitFor(() => !window.__roverlab.playing);
+    await page.waitForTimeout(300);
+    expect(await page.textContent('#rate')).toBe('paused');
+    // Scrubbed back and played, the run goes on from there up to its duration again.
+    await page.selectOption('#speed', '10');
+    await page.locator('#speed').blur();
+    await scrubTo(29);
+    await page.click('#play');
+    await waitFor(() => window.__roverlab.finishedAt !== null);
+    expect((await state()).time).toBeCloseTo(30, 9);
+    expect(errors).toEqual([]);
+  }, 240_000);
+
+  test('more than 600 s at speed max keeps every telemetry row from t = 0, and t = 0 scrubs to the start', async () => {
+    // The wheel rig rolling slowly along a 200 m slab for 700 s (70 000 rows every 10 ms).
+    const scenario = scenarioFile('flat-wheel-rig.json');
+    scenario.name = 'wheel rig for 700 s';
+    Object.assign(scenario.terrain.boxes[0], { centre: [90, 0, -0.5], size: [200, 6, 1] });
+    scenario.control.wheel_speed = 0.5;
+    scenario.simulation.duration = 700;
+    await load(scenario.name, scenario);
+    await page.selectOption('#speed', 'Infinity');
+    await waitFor(() => window.__roverlab.finishedAt !== null || window.__roverlab.outcome, null, 300_000);
+    const s = await state();
+    expect(s.finishedAt).toBeCloseTo(700, 6);
+    expect(s.samples).toBe(70_000);  // one row per 10 ms, none dropped
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+    const lines = readFileSync(await download.path(), 'utf8').trim().split('\n').filter((l) => !l.startsWith('#'));
+    const times = lines.slice(1).map((l) => Number(l.split(',')[0]));
+    expect(times).toHaveLength(70_000);
+    expect(times[0]).toBeCloseTo(0.01, 9);
+    expect(times.at(-1)).toBeCloseTo(700, 6);
+    for (let i = 1; i < times.length; i++) if (Math.abs(times[i] - times[i - 1] - 0.01) > 1e-6) throw new Error(`rows ${i - 1}, ${i}: t = ${times[i - 1]}, ${times[i]}`);
+    // Scrubbed to t = 0: the robot at its start, the timeline from 0, the plots' cursor there.
+    expect(Number(await page.$eval('#timeline', (el) => el.min))).toBe(0);
+    await scrubTo(0);
+    await waitFor(() => window.__roverlab.shownTime === 0);
+    const at0 = await state();
+    expect(Math.abs(at0.shownBase[0] - at0.startBase[0])).toBeLessThan(1e-9);
+    await waitFor(() => window.__roverlab.plots?.cursorTime === 0);
+    expect(at0.outcomeText).toBe('');  // nothing had happened yet at t = 0
+    expect(errors).toEqual([]);
+  }, 420_000);
+
+  test('the timeline and the view checkboxes hand the keyboard back to driving after a mouse use', async () => {
+    await load('flat rocker8', scenarioFile('flat-rocker8.json'));
+    await page.click('#play');  // pause
+    await waitFor(() => !window.__roverlab.playing);
+    const box = await page.locator('#timeline').boundingBox();
+    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height / 2);
+    await waitFor(() => window.__roverlab.scrubbing);
+    expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('timeline');
+    await page.keyboard.press(' ');  // Space plays (from the scrubbed time), not a key of the slider
+    await waitFor(() => window.__roverlab.playing);
+    await page.click('#trails');
+    expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('trails');
+    await page.keyboard.press(' ');
+    await waitFor(() => !window.__roverlab.playing);
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
