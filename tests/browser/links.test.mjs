@@ -77,6 +77,54 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
     await page.context().close();
   });
 
+  test('a share link stays in the address while its scenario is on show: a reload reopens it, an edit drops it', async () => {
+    const scenario = JSON.parse(readFileSync(path.join(root, 'terrains/flat-rocker8.json'), 'utf8'));
+    scenario.name = 'linked rocker';
+    const link = `${url}#${await encodeShare({ scenario })}`;
+    const { page, errors } = await coldPage(link);
+    await waitFor(page, () => window.__roverlab.linkOpened && window.__roverlab.scenario === 'linked rocker' && window.__roverlab.time > 0.1);
+    expect(new URL(page.url()).hash.length).toBeGreaterThan(10);
+    // The page's autosave now holds the link's scenario: a reload opens the link again, without asking.
+    await page.evaluate(() => window.__roverlab.doc.saveNow());
+    await page.reload({ waitUntil: 'load' });
+    await waitFor(page, () => window.__roverlab?.ready && window.__roverlab.linkOpened && window.__roverlab.time > 0.1);
+    const s = await state(page);
+    expect(s.scenario).toBe('linked rocker');
+    expect(s.banner?.kind ?? null).not.toBe('warning');
+    expect(new URL(page.url()).hash).toBe(new URL(link).hash);
+    // An edit makes the scenario the user's own: the link leaves the address.
+    await page.evaluate(() => {
+      const { doc } = window.__roverlab;
+      doc.replace('name', { ...doc.scenario, name: 'mine now' });
+    });
+    await waitFor(page, () => location.hash === '');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('?scenario= over autosaved work stays in the address until the user answers; Keep my work drops it', async () => {
+    const mine = JSON.parse(readFileSync(path.join(root, 'terrains/flat-rocker8.json'), 'utf8'));
+    mine.name = 'my own work';
+    const context = await newContext();
+    await context.addInitScript((text) => {
+      if (sessionStorage.getItem('seeded')) return;
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('roverlab.autosave.v1', text);
+    }, JSON.stringify({ savedAt: Date.now(), scenario: mine, history: { undo: [], redo: [] } }));
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await page.goto(`${url}?scenario=slope-rocker8`, { waitUntil: 'load', timeout: 90_000 });
+    await waitFor(page, () => window.__roverlab?.ready && /The address opens “slope-rocker8”/.test(window.__roverlab.banner?.text ?? ''));
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).searchParams.get('scenario')).toBe('slope-rocker8');  // not rewritten before the answer
+    expect((await state(page)).scenario).toBe('my own work');
+    await page.click('#banner-actions button:has-text("Keep my work")');
+    await waitFor(page, () => !new URL(location.href).searchParams.has('scenario'));
+    expect((await state(page)).scenario).toBe('my own work');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test('an unknown ?scenario= says so and the default runs', async () => {
     const { page, errors } = await coldPage(`${url}?scenario=no-such-thing`);
     await waitFor(page, () => window.__roverlab.banner?.kind === 'warning');

@@ -1,8 +1,11 @@
 // The address names the scenario on show: `?scenario=ID` opens that file of
 // terrains/ (a bookmark, a link to a ready scenario); picking one puts its id
-// there as a new history entry, so Back returns to the one before; once the
-// scenario is the user's own (edited, loaded, from a share link) the address
-// names none.
+// there as a new history entry, so Back returns to the one before (and opens
+// it again if the scenario was edited since); a share link's `#…` stays while
+// its scenario is on show unedited, so a reload reopens it. Once the scenario
+// is the user's own (edited, loaded from a file) the address names none. While
+// the page asks whether an address's scenario may replace autosaved work, the
+// address stays as it came until the answer.
 import { scenarios } from './scenarios.js';
 
 const PARAM = 'scenario';
@@ -13,13 +16,16 @@ export function scenarioIdOf(href) {
   return new URL(href).searchParams.get(PARAM);
 }
 
-/** The address with `id` as its scenario (null: none), the rest kept. */
-export function addressWith(href, id) {
+/** The address with `id` as its scenario (null: none), the rest kept (the `#…` too unless `hash` is false). */
+export function addressWith(href, id, { hash = true } = {}) {
   const url = new URL(href);
   if (id) url.searchParams.set(PARAM, id);
   else url.searchParams.delete(PARAM);
-  return url.pathname + url.search + url.hash;
+  return url.pathname + url.search + (hash ? url.hash : '');
 }
+
+/** The label of the document command that opens a share link (sharing.js). */
+export const OPEN_LINK = 'open share link';
 
 /**
  * What the page opens with: the address's scenario, unless autosaved work that
@@ -49,7 +55,8 @@ export function wireAddress({ doc, banners, opening }, $ = (id) => document.getE
   };
   doc.onChange((scenario, info) => {
     if (info.kind === 'preview') return;
-    const target = addressWith(location.href, select.value || null);
+    // A share link's fragment names its scenario only while that is on show unedited.
+    const target = addressWith(location.href, select.value || null, { hash: info.label === OPEN_LINK });
     if (target === location.pathname + location.search + location.hash) return;
     const picked = info.kind === 'edit' && select.value && info.label === `open ${select.value}` && !fromHistory;
     if (picked) history.pushState(null, '', target);
@@ -57,7 +64,7 @@ export function wireAddress({ doc, banners, opening }, $ = (id) => document.getE
   });
   window.addEventListener('popstate', () => {
     const file = scenarios.find((s) => s.id === scenarioIdOf(location.href));
-    if (!file || select.value === file.id) return;
+    if (!file || (select.value === file.id && same(doc.scenario, JSON.parse(file.text)))) return;
     fromHistory = true;
     try {
       open(file);
@@ -70,13 +77,13 @@ export function wireAddress({ doc, banners, opening }, $ = (id) => document.getE
     banners.show(`The address names a scenario “${opening.unknown}” that this app does not have; the Scenario picker lists the ones it has.`, 'warning');
   } else if (opening.ask) {
     const file = opening.ask;
-    history.replaceState(null, '', addressWith(location.href, null));  // the user's work is on show
+    // The address stays as it came until the user answers.
     banners.show(
       `The address opens “${file.id}”. Opening it replaces the work autosaved in this browser (Undo brings it back while this page is open).`,
       'warning',
       [
         { label: `Open ${file.id}`, run: () => open(file) },
-        { label: 'Keep my work', run: () => {} },
+        { label: 'Keep my work', run: () => history.replaceState(null, '', addressWith(location.href, null)) },
       ],
     );
   } else {

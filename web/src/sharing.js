@@ -2,7 +2,10 @@
 // link (copied, or shown to copy), or, for a terrain too big for a link,
 // offers to save the scenario as a file; a link in the address is read in the
 // worker, its scenario built there, and opened only if valid (after asking
-// when it would replace autosaved work).
+// when it would replace autosaved work). The link stays in the address while
+// its scenario is on show unedited (address.js): a reload opens it again, and
+// as the autosave holds the same scenario then, without asking.
+import { OPEN_LINK } from './address.js';
 import { saveScenario } from './files.js';
 import { formatIssues } from './issues.js';
 import { SHARE_ERRORS, encodeShare, fragmentOf, shareUrl } from './share_link.js';
@@ -46,10 +49,12 @@ export class Sharing {
     const { state, doc, client, banners } = this;
     const fragment = fragmentOf(location.href);
     if (!fragment) return;
-    history.replaceState(null, '', location.pathname + location.search);  // handled once, not at every reload
+    // The work on show is not the link's: the address drops it.
+    const drop = () => history.replaceState(null, '', location.pathname + location.search);
     const decoded = await client.decode(fragment);  // unpacking up to 1 MiB: off this thread
     if (!decoded.ok) {
       state.linkError = decoded.code;
+      drop();
       return banners.show(`This share link cannot be opened: ${decoded.message} Your own work is unchanged.`);
     }
     const text = decoded.scenario;
@@ -63,12 +68,13 @@ export class Sharing {
         text,
         onBuilt: () => {
           state.pendingCamera = camera ?? null;
-          doc.replace('open share link', scenario, { restart: true, loaded: true, owned: true });
+          doc.replace(OPEN_LINK, scenario, { restart: true, loaded: true, owned: true });
           state.linkOpened = true;
         },
         onRejected: (issues) => {
           state.linkError = 'invalid-scenario';
           state.issues = issues;
+          drop();
           banners.show('The scenario in this share link is not valid, so it was not opened (your work is unchanged):\n' + formatIssues(issues));
         },
       });
@@ -78,7 +84,7 @@ export class Sharing {
         'warning',
         [
           { label: 'Open the link', run: open },
-          { label: 'Keep my work', run: () => {} },
+          { label: 'Keep my work', run: drop },
         ],
       );
     } else {
