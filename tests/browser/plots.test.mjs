@@ -1,7 +1,10 @@
 // The plot dock and the telemetry CSV in headless Chromium: the dock grows
 // (by its grip and Enlarge) and its charts with it, a quantity picked in "Add
 // a chart" shows that column's data, the charts' cursor follows the scrubbed
-// timeline (and pressing on a chart moves the timeline), PNG and CSV exports,
+// timeline (and pressing on a chart moves the timeline), the legends give the
+// values at the timeline's time, a chart added is scrolled into view and one
+// picked again is pointed out, angles stay continuous where the climb rears
+// the base past vertical, PNG (at twice the device's pixels) and CSV exports,
 // a scenario switch, 1920×1080, and the dock stepping aside for the other tabs. Screenshots: test-results/plots-dock.png
 // (1280×800, dock enlarged during climb-articulated6), plots-dock-1920.png
 // and the exported image, plots-export.png.
@@ -176,6 +179,110 @@ describe('the plot dock', () => {
     await waitFor(() => window.__roverlab.playing && window.__roverlab.plots.cursorTime === null);
   }, 60_000);
 
+  test('the legends show the values at the timeline\'s time, also with the pointer resting on a chart', async () => {
+    await page.click('#play');  // pause
+    await waitFor(() => !window.__roverlab.playing);
+    // The pointer rests on the pitch chart, a quarter of the way along; the timeline is then moved elsewhere.
+    const over = await page.locator('.plot-card[data-key="pitch_rad"] .u-over').boundingBox();
+    await page.mouse.move(over.x + over.width / 4, over.y + over.height / 2);
+    const later = await page.$eval('#timeline', (el) => Number(el.min) + 0.7 * (Number(el.max) - Number(el.min)));
+    await page.$eval('#timeline', (el, v) => {
+      el.value = String(v);
+      el.dispatchEvent(new Event('input'));
+    }, later);
+    await waitFor((t) => Math.abs(window.__roverlab.plots.cursorTime - t) < 1e-3, later);
+    const span = await page.$eval('#timeline', (el) => Number(el.max) - Number(el.min));
+    for (const key of ['pitch_rad', 'wheel_normal_N']) {
+      const chart = chartOf(await plots(), key);
+      expect(Math.abs(chart.cursor.time - later), key).toBeLessThan(span / chart.points + 0.011);  // the timeline's time
+      const shown = await page.$$eval(`.plot-card[data-key="${key}"] .plot-key b`, (bs) => bs.map((b) => b.textContent));
+      // The legend's numbers are the values there (4 significant digits, SI prefix k).
+      const read = shown.map((text) => (text.endsWith('k') ? Number(text.slice(0, -1)) * 1e3 : Number(text)));
+      chart.cursor.values.forEach((v, i) => expect(Math.abs(read[i] - v), `${key} ${i}: ${shown[i]} vs ${v}`).toBeLessThanOrEqual(Math.abs(v) * 1e-3 + 1e-3));
+    }
+    await page.mouse.move(2, 2);
+    await page.click('#play');
+    await waitFor(() => window.__roverlab.playing && window.__roverlab.plots.cursorTime === null);
+  }, 60_000);
+
+  test('a chart added is scrolled into view; one already shown is said to be and scrolled to', async () => {
+    const inView = (key) =>
+      page.evaluate((k) => {
+        const card = document.querySelector(`.plot-card[data-key="${k}"]`).getBoundingClientRect();
+        const box = document.getElementById('plots').getBoundingClientRect();
+        return card.top >= box.top - 1 && card.bottom <= box.bottom + 1;
+      }, key);
+    const toTop = () => page.$eval('#plots', (el) => el.scrollTo({ top: 0 }));
+    const pick = async (key) => {
+      await page.click('#plot-add');
+      await page.selectOption('#plot-add', key);
+    };
+    await toTop();
+    const key = 'col:section_front_force_N';
+    await pick(key);
+    await waitFor((k) => window.__roverlab.plots.charts.some((c) => c.key === k && c.points > 10), key);
+    await waitFor((k) => {
+      const card = document.querySelector(`.plot-card[data-key="${k}"]`).getBoundingClientRect();
+      const box = document.getElementById('plots').getBoundingClientRect();
+      return card.top >= box.top - 1 && card.bottom <= box.bottom + 1;
+    }, key);
+    expect(await page.$eval('#plots', (el) => el.scrollTop)).toBeGreaterThan(0);  // below the first rows
+    await toTop();
+    expect(await inView(key)).toBe(false);
+    // Picked again: no second chart; the bar says it is shown, and the dock scrolls to it.
+    await pick(key);
+    await waitFor(() => /already shown/.test(document.getElementById('plot-note')?.textContent ?? ''));
+    expect(await page.textContent('#plot-note')).toMatch(/^section_front_force_N \(N\) is already shown/);
+    expect((await plots()).keys.filter((k) => k === key)).toHaveLength(1);
+    await waitFor((k) => {
+      const card = document.querySelector(`.plot-card[data-key="${k}"]`).getBoundingClientRect();
+      const box = document.getElementById('plots').getBoundingClientRect();
+      return card.top >= box.top - 1 && card.bottom <= box.bottom + 1;
+    }, key);
+    await page.click(`.plot-card[data-key="${key}"] .plot-close`);
+    await waitFor((k) => !window.__roverlab.plots.keys.includes(k), key);
+  }, 60_000);
+
+  test('angles on the charts are continuous where the robot passes vertical (no 0 → 180° roll, no ±180° walls)', async () => {
+    // The climb's middle section (the base) rears past vertical at about 7.3 s: upside down for a
+    // moment, where the core's roll reads ±180° (docs/dynamics.md, tilt angles).
+    await waitFor(() => window.__roverlab.time > 8.5, null, 120_000);
+    await page.click('#plot-add');
+    await page.selectOption('#plot-add', 'roll_rad');
+    await waitFor(() => window.__roverlab.plots.charts.some((c) => c.key === 'roll_rad' && c.points > 10));
+    await page.click('#play');  // pause
+    await waitFor(() => !window.__roverlab.playing);
+    // Every sample from 6.5 to 8.5 s on the cursor, its values read from each chart.
+    const keys = ['pitch_rad', 'base_tilt_rad', 'roll_rad'];
+    const samples = await page.evaluate((keys) => {
+      const timeline = document.getElementById('timeline');
+      const out = [];
+      for (let t = 6.5; t <= 8.5; t += 0.01) {
+        timeline.value = String(t);
+        timeline.dispatchEvent(new Event('input'));
+        const charts = window.__roverlab.plots.charts;
+        out.push(keys.map((k) => charts.find((c) => c.key === k).cursor?.values ?? []));
+      }
+      return out;
+    }, keys);
+    const steepest = Math.max(...samples.map((s) => s[0][0]));
+    expect(steepest).toBeGreaterThan(88);  // the base did pass (nearly) vertical
+    keys.forEach((key, j) => {
+      let largest = 0;
+      for (let i = 1; i < samples.length; i++)
+        samples[i][j].forEach((v, s) => {
+          largest = Math.max(largest, Math.abs(v - samples[i - 1][j][s]));
+        });
+      expect(largest, key).toBeLessThan(20);  // 10 ms apart: a few degrees at most
+    });
+    // The base's tilt from upright is among the series, in [0°, 180°].
+    const tilt = chartOf(await plots(), 'base_tilt_rad');
+    expect(tilt.columns).toContain('base_tilt_from_upright');
+    await page.click('#play');
+    await waitFor(() => window.__roverlab.playing && window.__roverlab.plots.cursorTime === null);
+    await page.click('.plot-card[data-key="roll_rad"] .plot-close');
+  }, 180_000);
+
   test('PNG downloads the charts as one image', async () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#plot-png')]);
     expect(download.suggestedFilename()).toMatch(/^roverlab-plots-articulated6-climbs-the-0.65-m-step-\d{8}-\d{6}\.png$/);
@@ -184,9 +291,10 @@ describe('the plot dock', () => {
     expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const width = png.readUInt32BE(16);
     const height = png.readUInt32BE(20);
-    const dock = await page.locator('#plots').boundingBox();
-    expect(width).toBeGreaterThanOrEqual(Math.floor(dock.width) - 20);
-    expect(height).toBeGreaterThan(300);
+    // Print resolution: twice the device's pixels (2 × devicePixelRatio image pixels per CSS pixel).
+    const { cssWidth, dpr } = await page.$eval('#plots', (el) => ({ cssWidth: el.scrollWidth, dpr: devicePixelRatio }));
+    expect(width).toBe(Math.round(cssWidth * 2 * dpr));
+    expect(height).toBeGreaterThan(600);
     expect(png.length).toBeGreaterThan(20_000);  // charts drawn, not a blank image
   }, 60_000);
 

@@ -1,11 +1,15 @@
 // What a person does in the app, in headless Chromium: switch scenarios and
 // robots, pause / single-step / scrub, change a parameter (the run restarts),
-// export the telemetry, meet a rejected scenario (the page keeps working), a
-// run that leaves the terrain, a step warning and a robot on its back.
-import { readFileSync } from 'node:fs';
+// export the telemetry, take a screenshot (full resolution whatever the view's
+// quality) and a video, meet a rejected scenario (the page keeps working), a
+// run that leaves the terrain, a step warning, a steep climb told from a robot
+// going over, and a robot on its back. Screenshots: test-results/screenshot-full-resolution.png
+// (the downloaded one), status-steep.png and status-tipping.png.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-import { collectErrors, launchBrowser, startDevServer } from './support.mjs';
+import { collectErrors, imageStats, launchBrowser, resultsDir, startDevServer } from './support.mjs';
 
 let browser;
 let server;
@@ -150,6 +154,41 @@ describe('the app', () => {
     await page.click('#play');
     await waitFor(() => window.__roverlab.playing);
   }, 120_000);
+
+  test('a screenshot is at full resolution (CSS size × devicePixelRatio) after the quality step lowered the view; shift-click: 2×', async () => {
+    // A page of its own at devicePixelRatio 2, its processor slowed 6× from its load until the frame-rate
+    // watch has measured (as on a slow machine): under 20 frames/s it renders the view at 60 % resolution.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2, acceptDownloads: true });
+    const slow = await context.newPage();
+    const slowErrors = collectErrors(slow);
+    const cdp = await context.newCDPSession(slow);
+    await slow.goto(globalThis.appUrl, { waitUntil: 'load', timeout: 120_000 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    await slow.waitForFunction(() => window.__roverlab?.ready && window.__roverlab.qualityStep !== undefined, null, { timeout: 120_000 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    expect((await slow.evaluate(() => window.__roverlab.qualityStep)).lowered).toBe(true);
+    const view = () => slow.$eval('#view', (c) => ({ w: c.width, h: c.height, cssW: c.clientWidth, cssH: c.clientHeight, dpr: devicePixelRatio }));
+    const live = await view();
+    expect(live.dpr).toBe(2);
+    expect(live.w).toBeLessThan(live.cssW * live.dpr * 0.7);  // the lowered view
+    const shoot = async (modifiers) => {
+      const [shot] = await Promise.all([slow.waitForEvent('download'), slow.click('#screenshot', { modifiers })]);
+      const png = readFileSync(await shot.path());
+      return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+    };
+    const full = await shoot([]);
+    expect([full.width, full.height]).toEqual([Math.floor(live.cssW * live.dpr), Math.floor(live.cssH * live.dpr)]);
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(path.join(resultsDir, 'screenshot-full-resolution.png'), full.png);
+    const stats = await imageStats(slow, full.png, 0xdfe6ec);
+    expect(stats.unlike).toBeGreaterThan(0.2);  // the scene, not a blank canvas
+    const double = await shoot(['Shift']);
+    expect([double.width, double.height]).toEqual([2 * full.width, 2 * full.height]);
+    // The view on the page renders at its lowered resolution again.
+    expect(await view()).toEqual(live);
+    expect(slowErrors).toEqual([]);
+    await context.close();
+  }, 240_000);
 
   test('paused with nothing new, the view is drawn about once a second, not at every animation frame', async () => {
     await choose('#scenario', 'flat-rocker8');
@@ -334,6 +373,52 @@ describe('the app', () => {
     await page.click('#banner-actions button:has-text("Close")');
     await waitFor(() => window.__roverlab.banner === null);
   }, 120_000);
+
+  test('a steep section on purpose is shown as steep, not as tipping; a robot really going over is warned of', async () => {
+    const scrubTo = (t) =>
+      page.evaluate((v) => {
+        const timeline = document.getElementById('timeline');
+        timeline.value = String(v);
+        timeline.dispatchEvent(new Event('input'));
+      }, t);
+    const statusAt = async (t) => {
+      await scrubTo(t);
+      await waitFor((v) => window.__roverlab.scrubbing && Math.abs(window.__roverlab.plots.cursorTime - v) < 1e-6, t);
+      await drawn(2);  // the status line is that time's
+      return { ...(await state()), text: await page.textContent('#phase') };
+    };
+    // The step-climb controller rears a section past 70° (the middle one to 93°) on purpose,
+    // its wheels holding it up: steep, not near tipping over.
+    await choose('#scenario', 'climb-articulated6');
+    await waitFor(() => window.__roverlab.time > 9.5, null, 180_000);
+    await page.click('#play');  // pause
+    await waitFor(() => !window.__roverlab.playing);
+    for (const t of [3.3, 3.66, 4.5, 7.3, 8.6]) {
+      const s = await statusAt(t);
+      expect(s.tipping, `t = ${t}: ${s.text}`).toBe(false);
+      expect(s.text, `t = ${t}`).toMatch(/\nsteep but supported: .*\d+°/);
+      expect(s.text).not.toMatch(/tipping/);
+      if (t === 7.3) await page.screenshot({ path: path.join(resultsDir, 'status-steep.png') });
+    }
+    await page.click('#play');
+    // rocker8 dropped rolled 63° onto two wheels of one side: it balances there, then rolls over onto its back.
+    const scenario = JSON.parse(readFileSync(new URL('../../terrains/flat-rocker8.json', import.meta.url), 'utf8'));
+    scenario.robot.pose = { position: [0, 0, 1], roll: 1.1 };
+    scenario.control.wheel_speed = 0;
+    await page.evaluate((s) => window.__roverlab.doc.replace('rolls over', s, { restart: true }), scenario);
+    await waitFor(() => window.__roverlab.flipped === true && window.__roverlab.time > 2.6);
+    await page.click('#play');  // pause
+    await waitFor(() => !window.__roverlab.playing);
+    for (const t of [0.8, 1.4]) {
+      const s = await statusAt(t);
+      expect(s.tipping, `t = ${t}: ${s.text}`).toBe(true);
+      expect(s.text).toMatch(/⚠ near tipping over: its weight on the wheels of one edge, tilted \d+° from upright/);
+      if (t === 1.4) await page.screenshot({ path: path.join(resultsDir, 'status-tipping.png') });
+    }
+    expect((await statusAt(2.5)).text).toMatch(/⚠ flipped over/);
+    await page.click('#play');
+    expect(errors).toEqual([]);
+  }, 300_000);
 
   test('a robot on its back is reported as flipped over', async () => {
     // rocker8 upside down (pitch 180°) above the ground (body contact is on by

@@ -1,11 +1,11 @@
 // The plots' and exports' pure functions: tick steps and labels, legend
-// values, the quantities read from telemetry column names, CSV numbers and
-// comment lines, export file names.
+// values, the quantities read from telemetry column names, angles drawn
+// continuous, CSV numbers and comment lines, export file names.
 import { describe, expect, test } from 'vitest';
 
 import { csvComments, exportName, slug, stamp } from '../../web/src/export_names.js';
 import { formatTicks, formatValue, niceStep, ticks } from '../../web/src/plot_format.js';
-import { DEFAULT_KEYS, quantities, unitOf } from '../../web/src/plot_quantities.js';
+import { DEFAULT_KEYS, DEG, continuousAngles, quantities, unitOf, upComponent } from '../../web/src/plot_quantities.js';
 import { Telemetry, csvNumber } from '../../web/src/telemetry.js';
 
 describe('plot numbers', () => {
@@ -63,7 +63,7 @@ describe('quantities from column names', () => {
     expect(names('box_normal_N')).toEqual(['box_fold_front_normal_N', 'box_base_normal_N']);
     expect(q('box_normal_N').series.map((s) => s.label)).toEqual(['fold front', 'base']);
     expect(names('pitch_rad')).toEqual(['base_pitch_rad', 'section_front_pitch_rad']);
-    expect(names('base_tilt_rad')).toEqual(['base_pitch_rad', 'base_roll_rad']);
+    expect(names('base_tilt_rad')).toEqual(['base_pitch_rad', 'base_roll_rad', 'base_tilt_from_upright']);
     expect(names('joint_rad')).toEqual(['fold_front_rad']);
     expect(names('joint_m')).toEqual(['section_front_m']);
     expect(names('joint_Nm')).toEqual(['fold_front_torque_Nm']);
@@ -72,12 +72,42 @@ describe('quantities from column names', () => {
     expect(names('base_position_m')).toEqual(['base_x_m', 'base_y_m', 'base_z_m']);
   });
 
+  test('attitude series are marked for continuous drawing; the base\'s tilt from upright is computed', () => {
+    expect(q('pitch_rad').series.map((s) => s.angle)).toEqual(['tilt', 'tilt']);
+    expect(q('col:base_yaw_rad').series[0].angle).toBe('heading');
+    expect(q('joint_rad').series[0].angle).toBeNull();
+    const fromUpright = q('base_tilt_rad').series[2];
+    // pitch 30°, roll 0, upright: 30° from upright; the same pitch upside down: 150°.
+    const row = (upsideDown) => Object.assign(new Array(columns.length).fill(0), { 5: Math.PI / 6, 7: upsideDown });
+    const telemetry = (r) => ({ value: (i, c) => r[c] });
+    expect(fromUpright.value(telemetry(row(0)), 0) * DEG).toBeCloseTo(30, 9);
+    expect(fromUpright.value(telemetry(row(1)), 0) * DEG).toBeCloseTo(150, 9);
+  });
+
   test('the side view, every column alone, and the defaults', () => {
     expect(q('side_view').wheels.map((w) => [w.x, w.z])).toEqual([[11, 13], [17, 19]]);
     for (const name of columns.slice(1)) expect(q(`col:${name}`).series[0].name).toBe(name);
     expect(q('col:time_s')).toBeUndefined();
     expect(q('col:climb_phase').unit).toBe('');
     for (const key of DEFAULT_KEYS) expect(q(key), key).toBeDefined();
+  });
+});
+
+describe('continuous angles', () => {
+  test('a heading is unwrapped across ±180°', () => {
+    expect(continuousAngles([170, 179, -178, -170], false)).toEqual([170, 179, 182, 190]);
+  });
+
+  test('a roll that reads ±180° while the base rears past vertical is drawn as its elevation', () => {
+    // The core's roll: 0 upright, −180 + e while the forward axis is past vertical (upside down), then 0 again.
+    expect(continuousAngles([1, 0.5, -179.5, -179, 180, 0.2], true)).toEqual([1, 0.5, -0.5, -1, 0, 0.2]);
+  });
+
+  test('a pitch passing vertical runs on past 90°; a real rollover stays continuous', () => {
+    expect(continuousAngles([85, 89, 91, 93, 89], true)).toEqual([85, 89, 91, 93, 89]);
+    expect(continuousAngles([100, 133, 159, 180, -179], true)).toEqual([100, 133, 159, 180, 181]);
+    expect(upComponent(0, 0, false)).toBe(1);
+    expect(upComponent(Math.PI, Math.PI, true)).toBeCloseTo(-1, 12);
   });
 });
 

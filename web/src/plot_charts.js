@@ -4,12 +4,13 @@
 // their labels, one SI prefix per axis); SideChart draws the wheel centres'
 // paths in the side view (x–z, equal scales) on a canvas of its own, with
 // ticks, labels and the same legend. Both show a cursor at a time (the
-// timeline's, while it scrubs) and draw themselves into a PNG (drawInto).
+// timeline's, while it scrubs; the legends give the values there) and draw
+// themselves into a PNG at any resolution (drawInto).
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
 import { formatTicks, formatValue, ticks } from './plot_format.js';
-import { titleWithUnit } from './plot_quantities.js';
+import { continuousAngles, titleWithUnit } from './plot_quantities.js';
 
 export const PALETTE = ['#d9822b', '#3d7fbf', '#6aa84f', '#b85450', '#8e6bbf', '#2aa198', '#c0a020', '#555555', '#e377c2', '#17becf'];
 const FONT = '11px system-ui, sans-serif';
@@ -69,8 +70,32 @@ function axisSize(self, values, axisIdx, cycleNum) {
   return Math.ceil(size + 2);
 }
 
-/** Draws a card's head (title, legend) and its canvas at (x, y) of a 2-D context (CSS px). */
-function drawCard(g, { card, head, legend }, canvas, x, y) {
+/**
+ * uPlot's options for a quantity's chart of `width` × `height` CSS px, every
+ * length (fonts, axes, lines) × `scale`: 1 on the page; for a PNG, the image's
+ * pixels per device pixel (uPlot draws at the device's pixel ratio).
+ */
+function timeOptions(q, scale, width, height) {
+  const px = (n) => n * scale;
+  const font = `${px(11)}px system-ui, sans-serif`;
+  const values = (u, splits) => formatTicks(splits);
+  const grid = { ...GRID, width: px(GRID.width) };
+  const ticks = { size: px(3), width: px(1) };
+  return {
+    width,
+    height,
+    scales: { x: { time: false } },
+    axes: [
+      { font, labelFont: font, label: 't (s)', labelSize: px(13), labelGap: 0, size: px(18), gap: px(2), space: px(50), ticks, values, grid, stroke: AXIS_COLOR },
+      { font, size: axisSize, gap: px(3), space: px(30), ticks, values, grid, stroke: AXIS_COLOR },
+    ],
+    legend: { show: false },
+    series: [{}, ...q.series.map((s, i) => ({ label: s.label, stroke: PALETTE[i % PALETTE.length], width: px(1.2) }))],
+  };
+}
+
+/** Draws a card's head (title, legend) and its chart's image ({ canvas, width, height }, CSS px) at (x, y) of a 2-D context (CSS px). */
+function drawCard(g, { card, head, legend }, image, x, y) {
   const w = card.offsetWidth;
   g.fillStyle = '#fff';
   g.fillRect(x, y, w, card.offsetHeight);
@@ -95,8 +120,7 @@ function drawCard(g, { card, head, legend }, canvas, x, y) {
     g.fillText(text, cx + 12, cy);
     cx += width;
   }
-  const top = y + head.offsetHeight;
-  g.drawImage(canvas, x, top, canvas.clientWidth, canvas.clientHeight);
+  g.drawImage(image.canvas, x, y + head.offsetHeight, image.width, image.height);
 }
 
 export class TimeChart {
@@ -107,19 +131,17 @@ export class TimeChart {
     this.values = fillLegend(this.legend, q.series.map((s) => s.label));
     this.cursorTime = null;
     this.data = [[], ...q.series.map(() => [])];
-    const values = (u, splits) => formatTicks(splits);
     this.chart = new uPlot(
       {
-        width: 300,
-        height: 120,
-        scales: { x: { time: false } },
-        axes: [
-          { font: FONT, labelFont: FONT, label: 't (s)', labelSize: 13, labelGap: 0, size: 18, gap: 2, ticks: { size: 3 }, values, grid: GRID, stroke: AXIS_COLOR },
-          { font: FONT, size: axisSize, gap: 3, ticks: { size: 3 }, values, grid: GRID, stroke: AXIS_COLOR },
-        ],
-        legend: { show: false },
-        cursor: { y: false, drag: { x: false, y: false, setScale: false }, points: { size: 5 } },
-        series: [{}, ...q.series.map((s, i) => ({ label: s.label, stroke: PALETTE[i % PALETTE.length], width: 1.2 }))],
+        ...timeOptions(q, 1, 300, 120),
+        // While the timeline scrubs, the cursor stays at its time (the pointer over the chart does not
+        // move it; pressing moves the timeline, and the cursor with it); otherwise it follows the pointer.
+        cursor: {
+          y: false,
+          drag: { x: false, y: false, setScale: false },
+          points: { size: 5 },
+          move: (u, left, top) => (this.cursorTime === null || !this.data[0].length ? [left, top] : [u.valToPos(this.cursorTime, 'x'), top]),
+        },
         hooks: { setCursor: [(u) => this.showValues(u.cursor.idx)] },
       },
       this.data,
@@ -132,7 +154,6 @@ export class TimeChart {
     };
     over.addEventListener('pointerdown', pick);
     over.addEventListener('pointermove', pick);
-    over.addEventListener('pointerleave', () => requestAnimationFrame(() => this.applyCursor()));
   }
 
   get element() {
@@ -143,7 +164,7 @@ export class TimeChart {
     this.chart.setSize({ width, height: Math.max(60, height) });
   }
 
-  /** The quantity's columns from the telemetry, every k-th row (unit-converted). */
+  /** The quantity's columns from the telemetry, every k-th row (unit-converted, angles continuous). */
   setData(telemetry, k) {
     const n = telemetry.rows;
     const t = [];
@@ -151,7 +172,8 @@ export class TimeChart {
     const data = [t];
     for (const s of this.q.series) {
       const v = [];
-      for (let i = 0; i < n; i += k) v.push(telemetry.value(i, s.index) * this.q.scale);
+      for (let i = 0; i < n; i += k) v.push((s.value ? s.value(telemetry, i) : telemetry.value(i, s.index)) * this.q.scale);
+      if (s.angle) continuousAngles(v, s.angle === 'tilt');
       data.push(v);
     }
     this.data = data;
@@ -172,7 +194,6 @@ export class TimeChart {
       this.showValues(null);
       return;
     }
-    if (this.hovered()) return;
     u.setCursor({ left: u.valToPos(this.cursorTime, 'x'), top: u.bbox.height / uPlot.pxRatio / 2 });
   }
 
@@ -209,19 +230,27 @@ export class TimeChart {
     };
   }
 
-  drawInto(g, x, y) {
-    drawCard(g, this, this.chart.ctx.canvas, x, y);
-    if (this.cursorTime === null || !this.data[0].length) return;
-    // The cursor line (an HTML element on the page) drawn into the image.
-    const u = this.chart;
-    const left = u.valToPos(this.cursorTime, 'x') + u.over.offsetLeft;
-    g.strokeStyle = '#607080';
-    g.setLineDash([4, 3]);
-    g.beginPath();
-    g.moveTo(x + left, y + this.head.offsetHeight + u.over.offsetTop);
-    g.lineTo(x + left, y + this.head.offsetHeight + u.over.offsetTop + u.over.offsetHeight);
-    g.stroke();
-    g.setLineDash([]);
+  /** Draws the card into a 2-D context at (x, y) (CSS px) whose pixels are `ratio` per CSS px: the
+   * chart drawn again for it by an uPlot of its own, every length scaled (text and lines stay sharp). */
+  drawInto(g, x, y, ratio) {
+    const scale = ratio / uPlot.pxRatio;
+    const { width, height } = this.chart;
+    const u = new uPlot({ ...timeOptions(this.q, scale, width * scale, height * scale), cursor: { show: false } }, this.data, (self, init) => self.batch(init));
+    drawCard(g, this, { canvas: u.ctx.canvas, width, height }, x, y);
+    if (this.cursorTime !== null && this.data[0].length) {
+      // The cursor line (an HTML element on the page) drawn into the image.
+      const css = (v) => v / uPlot.pxRatio / scale;  // the copy's canvas pixels → the card's CSS px
+      const left = x + css(u.bbox.left) + u.valToPos(this.cursorTime, 'x') / scale;
+      const top = y + this.head.offsetHeight + css(u.bbox.top);
+      g.strokeStyle = '#607080';
+      g.setLineDash([4, 3]);
+      g.beginPath();
+      g.moveTo(left, top);
+      g.lineTo(left, top + css(u.bbox.height));
+      g.stroke();
+      g.setLineDash([]);
+    }
+    u.destroy();
   }
 
   destroy() {
@@ -292,14 +321,24 @@ export class SideChart {
     return lo;
   }
 
+  /** Draws the paths on its canvas and the values at the cursor (or the newest) in the legend. */
   draw() {
-    const g = this.canvas.getContext('2d');
-    const r = window.devicePixelRatio || 1;
-    g.setTransform(r, 0, 0, r, 0, 0);
+    const row = this.paint(this.canvas, window.devicePixelRatio || 1);
+    if (row === null) return;
+    const wheels = this.shown;
+    this.values.forEach((el, j) => {
+      el.textContent = `${formatValue(this.telemetry.value(row, wheels[j].x))}, ${formatValue(this.telemetry.value(row, wheels[j].z))}`;
+    });
+  }
+
+  /** Paints the chart on a canvas of `ratio` pixels per CSS px; returns the row marked (the cursor's), or null with nothing to draw. */
+  paint(canvas, ratio) {
+    const g = canvas.getContext('2d');
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
     g.clearRect(0, 0, this.width, this.height);
     const tel = this.telemetry;
     const wheels = this.shown ?? [];
-    if (!tel?.rows || !wheels.length) return;
+    if (!tel?.rows || !wheels.length) return null;
     const n = tel.rows;
     const k = this.k;
     const at = (i, col) => tel.value(i, col);
@@ -309,7 +348,7 @@ export class SideChart {
         const x = at(i, w.x), z = at(i, w.z);
         x0 = Math.min(x0, x); x1 = Math.max(x1, x); z0 = Math.min(z0, z); z1 = Math.max(z1, z);
       }
-    if (!(x1 >= x0)) return;
+    if (!(x1 >= x0)) return null;
     // Equal scales on x and z (the paths' true shape), the ranges widened to fill the plot.
     g.font = FONT;
     const zLabels = formatTicks(ticks(z0 - 0.05, z1 + 0.05, 5));
@@ -373,9 +412,7 @@ export class SideChart {
       g.fill();
     });
     g.restore();
-    this.values.forEach((el, j) => {
-      el.textContent = `${formatValue(at(row, wheels[j].x))}, ${formatValue(at(row, wheels[j].z))}`;
-    });
+    return row;
   }
 
   snapshot() {
@@ -392,8 +429,13 @@ export class SideChart {
     };
   }
 
-  drawInto(g, x, y) {
-    drawCard(g, this, this.canvas, x, y);
+  /** Draws the card into a 2-D context at (x, y) (CSS px) whose pixels are `ratio` per CSS px. */
+  drawInto(g, x, y, ratio) {
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(this.width * ratio);
+    canvas.height = Math.round(this.height * ratio);
+    this.paint(canvas, ratio);
+    drawCard(g, this, { canvas, width: this.width, height: this.height }, x, y);
   }
 
   destroy() {}

@@ -5,13 +5,15 @@
 // columns by their names). The dock opens and closes, grows by its grip or
 // the Enlarge button (the view keeps MIN_VIEW_PX), and lays its charts out
 // in a grid that fills it. While the timeline scrubs, every chart shows a
-// cursor at its time; pressing on a chart moves the timeline there. PNG
-// draws the charts, titles and legends into one image. The charts' state
-// is published as state.plots for the browser tests.
+// cursor at its time (the legends show the values there); pressing on a
+// chart moves the timeline there. A chart added is scrolled into view; one
+// picked again is scrolled to, with a note that it is shown. PNG draws the
+// charts, titles and legends into one image at print resolution. The
+// charts' state is published as state.plots for the browser tests.
 import { download } from './files.js';
 import { exportName } from './export_names.js';
 import { SideChart, TimeChart } from './plot_charts.js';
-import { DEFAULT_KEYS, quantities } from './plot_quantities.js';
+import { DEFAULT_KEYS, quantities, titleWithUnit } from './plot_quantities.js';
 import './plots.css';
 
 const MAX_POINTS = 1500;   // points per series drawn (every k-th sample beyond)
@@ -20,6 +22,9 @@ const MIN_DOCK_PX = 140;   // an open dock's smallest height
 const CELL_MIN_W = 360;    // a chart's narrowest width (px) before the grid drops a column
 const CELL_ROW_H = 280;    // the dock shows another row of charts at once for each such height (px)
 const GAP = 6;             // between charts (px)
+const PNG_SCALE = 2;       // the PNG's pixels per device pixel: print resolution (2 per CSS px on a 1× screen)
+const PNG_MAX_PX = 16384;  // the PNG's largest side (a canvas's limit in browsers)
+const NOTE_MS = 4000;      // how long the bar's note stays
 
 export class Plots {
   /** dock: the #plot-dock element; state: the app state (state.plots is written); signals: the app's. */
@@ -158,9 +163,11 @@ export class Plots {
     return chart;
   }
 
+  /** Adds a quantity's chart, or says it is shown already; either way the dock scrolls to it. */
   addChart(key) {
     const shown = this.charts.find((c) => c.q.key === key);
-    if (!shown) {
+    if (shown) this.note(`${titleWithUnit(shown.q)} is already shown`);
+    else {
       this.keys.push(key);
       this.makeChart(key);
       this.layout();
@@ -168,8 +175,27 @@ export class Plots {
       else this.publish();
     }
     if (!this.open) this.setOpen(true);
-    const card = (shown ?? this.charts[this.charts.length - 1]).element;
-    card.scrollIntoView({ block: 'nearest' });
+    this.scrollTo(shown ?? this.charts[this.charts.length - 1]);
+  }
+
+  /** Scrolls the dock (only the dock) so that a chart's card is in view, whole when it fits. */
+  scrollTo(chart) {
+    const card = chart.element.getBoundingClientRect();
+    const box = this.body.getBoundingClientRect();
+    const below = card.bottom - box.bottom;
+    const above = card.top - box.top;
+    if (above < 0) this.body.scrollTop += above - GAP;
+    else if (below > 0) this.body.scrollTop += Math.min(below + GAP, above - GAP);
+  }
+
+  /** A short note in the dock's bar (cleared after NOTE_MS). */
+  note(text) {
+    const el = this.dock.querySelector('#plot-note');
+    el.textContent = text;
+    clearTimeout(this.noteTimer);
+    this.noteTimer = setTimeout(() => {
+      el.textContent = '';
+    }, NOTE_MS);
   }
 
   removeChart(key) {
@@ -290,14 +316,15 @@ export class Plots {
 
   // ------------------------------------------------------------ export, tests
 
-  /** The charts as one PNG image: a title line, then each card where it stands in the dock. */
+  /** The charts as one PNG image at print resolution (PNG_SCALE × the device's pixels): a title line,
+   * then each card where it stands in the dock, each chart drawn again at that resolution. */
   exportPng(date = new Date()) {
     const body = this.body;
     if (!this.charts.length) return;
-    const r = window.devicePixelRatio || 1;
     const top = 22;
     const width = body.scrollWidth;
     const height = top + Math.max(...this.charts.map((c) => c.element.offsetTop + c.element.offsetHeight)) + 4;
+    const r = Math.min(PNG_SCALE * (window.devicePixelRatio || 1), PNG_MAX_PX / Math.max(width, height));
     const canvas = document.createElement('canvas');
     canvas.width = Math.round(width * r);
     canvas.height = Math.round(height * r);
@@ -312,7 +339,7 @@ export class Plots {
     const range = tel?.rows ? `, t = ${tel.value(0, 0).toFixed(2)} … ${tel.value(tel.rows - 1, 0).toFixed(2)} s` : '';
     const cursor = this.cursorTime === null ? '' : `, cursor at t = ${this.cursorTime.toFixed(3)} s`;
     g.fillText(`Roverlab · ${this.state?.scenario?.name ?? this.model?.name ?? ''}${range}${cursor}`, 6, 5);
-    for (const c of this.charts) c.drawInto(g, c.element.offsetLeft, top + c.element.offsetTop);
+    for (const c of this.charts) c.drawInto(g, c.element.offsetLeft, top + c.element.offsetTop, r);
     canvas.toBlob((blob) => {
       if (blob) download(exportName(this.state?.scenario?.name ?? this.model?.name, date, 'png', 'plots'), blob, 'image/png');
     }, 'image/png');

@@ -2,6 +2,9 @@
 // video (WebM, through MediaRecorder) of the recorded run played back from
 // one time to another of the timeline, at the speed it was simulated. File
 // names come from the scenario and the simulated time (export_names.js).
+// A screenshot is drawn for the picture at the view's CSS size × the
+// device's pixel ratio (× 2 with Shift held), whatever resolution the view
+// renders at on the page (view_quality.js lowers it on a slow machine).
 import { viewName } from './export_names.js';
 import { download } from './files.js';
 
@@ -9,6 +12,22 @@ const VIDEO_FPS = 30;
 const VIDEO_BITS_PER_SECOND = 4_000_000;
 const ENCODER_START_MS = 10_000;
 
+/** The view as a PNG (a Blob, or null), drawn at `scale` × devicePixelRatio pixels per CSS pixel (as
+ * many as WebGL allows). The drawing buffer is resized for it, read (toBlob takes the picture at once,
+ * then encodes it) and drawn again at the view's resolution, all in this task: the page never shows it. */
+function screenshot(stage, canvas, scale) {
+  const { renderer } = stage;
+  const live = renderer.getPixelRatio();
+  const gl = renderer.getContext();
+  const largest = Math.min(gl.getParameter(gl.MAX_RENDERBUFFER_SIZE), ...gl.getParameter(gl.MAX_VIEWPORT_DIMS));
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio * scale, largest / Math.max(canvas.clientWidth, canvas.clientHeight, 1)));
+  stage.resize();  // the buffer at the picture's size, the heightmaps' detail for it; drawn
+  if (stage.cleared) stage.render();  // not drawn yet (no view before)
+  const png = new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+  renderer.setPixelRatio(live);
+  stage.resize();
+  return png;
+}
 
 export function wireRecording({ state, stage, run, banners }, $ = (id) => document.getElementById(id)) {
   const canvas = $('view');
@@ -18,9 +37,11 @@ export function wireRecording({ state, stage, run, banners }, $ = (id) => docume
   };
   const shownTime = () => (state.scrubbing ? run.scrubbedTime() : (state.latest?.[0] ?? 0));
 
-  $('screenshot').addEventListener('click', () => {
-    stage.render();  // the drawing buffer as the view is now
-    canvas.toBlob((blob) => (blob ? download(viewName(state.scenario?.name, shownTime(), 'png'), blob, 'image/png') : banners.show('No screenshot: the browser could not encode the view.')), 'image/png');
+  $('screenshot').addEventListener('click', (e) => {
+    const name = viewName(state.scenario?.name, shownTime(), 'png');
+    screenshot(stage, canvas, e.shiftKey ? 2 : 1).then((blob) =>
+      blob ? download(name, blob, 'image/png') : banners.show('No screenshot: the browser could not encode the view.'),
+    );
   });
 
   let recording = null;
