@@ -141,7 +141,7 @@ describe('CSV and export names', () => {
       '# simulation: {"dt":0.001}',
       '# dt_s: 0.001',
       '# duration_s: none',
-      '# rows: 2, time_s 0 to 0.01',
+      '# rows: 2, one every 10 ms, time_s 0 to 0.01',
       '# exported: 2026-01-02T03:04:05.000Z',
       '# numbers: 6 significant digits, integers as they are',
       'time_s,x_m',

@@ -29,10 +29,13 @@ export function exportName(scenarioName, date, ext, what = '') {
   return `roverlab-${what ? `${what}-` : ''}${slug(scenarioName)}-${stamp(date)}.${ext}`;
 }
 
+/** A time for the header: to the millisecond, without the float's tail (700, not 700.0000000187). */
+const seconds = (t) => String(Number(t.toFixed(3)));
+
 /**
  * The CSV's comment lines: the app and its version, the scenario's name, its
  * robot (preset, parameters, pose), control and simulation (dt, duration)
- * blocks as JSON, the time range of the rows and when they were exported.
+ * blocks as JSON, the rows' count, interval and time range, and when they were exported.
  */
 export function csvComments({ scenario, model, telemetry, version, date }) {
   const json = (v) => JSON.stringify(v ?? {});
@@ -48,7 +51,7 @@ export function csvComments({ scenario, model, telemetry, version, date }) {
     `simulation: ${json(scenario?.simulation)}`,
     `dt_s: ${model.dt}`,
     `duration_s: ${model.duration ?? 'none'}`,
-    `rows: ${rows}, time_s ${first} to ${last}`,
+    `rows: ${rows}, one every ${Math.round((telemetry.interval ?? 0.01) * 1000)} ms, time_s ${seconds(first)} to ${seconds(last)}`,
     `exported: ${date.toISOString()}`,
     'numbers: 6 significant digits, integers as they are',
   ];
