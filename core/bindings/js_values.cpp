@@ -194,6 +194,31 @@ val terrainToJs(const Terrain& terrain) {
   }
   val meshes = val::array();
   for (const TriMesh& m : terrain.meshes) meshes.call<void>("push", triMeshToJs(m));
+  // The contact feature ids (frame slots' "feature"): the pieces, then each
+  // heightmap's triangles (2 per cell, row by row) and walls, then each
+  // mesh's triangles and walls.
+  val features = val::array();
+  const auto range = [&](const char* kind, int index, int first, long triangles, long walls) {
+    val r = val::object();
+    r.set("kind", std::string(kind));
+    r.set("index", index);
+    r.set("first", first);
+    r.set("triangles", static_cast<double>(triangles));
+    r.set("walls", static_cast<double>(walls));
+    features.call<void>("push", r);
+    return r;
+  };
+  range("piece", 0, 0, static_cast<long>(terrain.pieces.size()), 0);
+  for (size_t k = 0; k < terrain.heightfields.size(); ++k) {
+    const Heightfield& f = terrain.heightfields[k];
+    range("heightmap", static_cast<int>(k), terrain.heightfieldFirst[k], f.triangleCount(),
+          f.wallCount())
+        .set("cellsX", f.cellsX());
+  }
+  for (size_t k = 0; k < terrain.meshes.size(); ++k) {
+    const TriMesh& m = terrain.meshes[k];
+    range("mesh", static_cast<int>(k), terrain.meshFirst[k], m.triangleCount(), m.wallCount());
+  }
   val box = val::object();
   box.set("min", vec3ToJs(terrain.box.min));
   box.set("max", vec3ToJs(terrain.box.max));
@@ -202,6 +227,7 @@ val terrainToJs(const Terrain& terrain) {
   out.set("heightmaps", fields);
   out.set("meshes", meshes);
   out.set("box", box);
+  out.set("features", features);
   return out;
 }
 

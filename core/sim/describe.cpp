@@ -28,6 +28,13 @@ json layoutOf(const FrameLayout& l) {
           {"size", l.size},
           {"pose", FrameLayout::kPose},
           {"slot", FrameLayout::kSlot},
+          {"slotFields",
+           {{"point", FrameLayout::kPoint},
+            {"normalForce", FrameLayout::kNormalForce},
+            {"tangentialForce", FrameLayout::kTangentialForce},
+            {"depth", FrameLayout::kDepth},
+            {"feature", FrameLayout::kFeature},
+            {"slip", FrameLayout::kSlip}}},
           {"wheel", FrameLayout::kWheel},
           {"slots", kContactSlots}};
 }
@@ -85,7 +92,11 @@ json describeModel(const Simulation& sim, const Scenario& scenario) {
   double mass = 0;
   for (const Body& b : bodyList) mass += b.mass;
   json m;
+  // The body of each contact box (the frame's box contacts, in this order).
+  json boxBodies = json::array();
+  for (const ContactBox& box : sim.model.boxes) boxBodies.push_back(box.body);
   m["bodies"] = bodies;
+  m["boxBodies"] = boxBodies;
   m["wheels"] = wheels;
   m["track1"] = track1;
   m["joints"] = joints;

@@ -1,6 +1,7 @@
 #include "sim/frame.h"
 
 #include <Eigen/Geometry>
+#include <limits>
 
 #include "sim/telemetry.h"
 
@@ -38,10 +39,17 @@ void writeFrame(Simulation& sim, const FrameLayout& layout, std::vector<double>&
     out[0] = static_cast<double>(r.contacts.size());
     for (int k = 0; k < kContactSlots && k < static_cast<int>(r.contacts.size()); ++k) {
       double* slot = out + 1 + FrameLayout::kSlot * k;
-      const Vec3& p = r.contacts[k].point;
-      const Vec3& n = r.forces[k].normalForce;
-      const Vec3 t = r.forces[k].force - n;
-      for (int i = 0; i < 3; ++i) slot[i] = p[i], slot[3 + i] = n[i], slot[6 + i] = t[i];
+      const WheelContact& c = r.contacts[k];
+      const TireForces& f = r.forces[k];
+      const Vec3 t = f.force - f.normalForce;
+      for (int i = 0; i < 3; ++i) {
+        slot[FrameLayout::kPoint + i] = c.point[i];
+        slot[FrameLayout::kNormalForce + i] = f.normalForce[i];
+        slot[FrameLayout::kTangentialForce + i] = t[i];
+      }
+      slot[FrameLayout::kDepth] = c.deflection;
+      slot[FrameLayout::kFeature] = c.piece;
+      slot[FrameLayout::kSlip] = f.slip;
     }
   }
   for (int b = 0; b < layout.boxes; ++b) {
@@ -50,9 +58,14 @@ void writeFrame(Simulation& sim, const FrameLayout& layout, std::vector<double>&
     out[0] = static_cast<double>(cs.size());
     for (int k = 0; k < kContactSlots && k < static_cast<int>(cs.size()); ++k) {
       double* slot = out + 1 + FrameLayout::kSlot * k;
-      for (int i = 0; i < 3; ++i)
-        slot[i] = cs[k].point[i], slot[3 + i] = cs[k].normalForce[i],
-        slot[6 + i] = cs[k].tangentialForce[i];
+      for (int i = 0; i < 3; ++i) {
+        slot[FrameLayout::kPoint + i] = cs[k].point[i];
+        slot[FrameLayout::kNormalForce + i] = cs[k].normalForce[i];
+        slot[FrameLayout::kTangentialForce + i] = cs[k].tangentialForce[i];
+      }
+      slot[FrameLayout::kDepth] = cs[k].depth;
+      slot[FrameLayout::kFeature] = cs[k].piece;
+      slot[FrameLayout::kSlip] = std::numeric_limits<double>::quiet_NaN();
     }
   }
   telemetryRow(sim, sim.row);  // sim.row is reused: no allocation per frame

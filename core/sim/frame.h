@@ -8,12 +8,16 @@
 //   poses             per body: position (m) x, y, z, then orientation as a
 //                     unit quaternion w, x, y, z (body → world)       (7 × bodies)
 //   contacts          per wheel: contact count, then kContactSlots slots of
-//                     point (m, 3), normal force (N, 3), tangential force (N, 3)
-//                                                   ((1 + 9·slots) × wheels)
-//   box contacts      per body box (WorldModel::boxes): count of touching terrain
-//                     pieces, then kContactSlots slots of the centre of pressure
-//                     (m, 3), normal force (N, 3), tangential force (N, 3) of
-//                     each                          ((1 + 9·slots) × boxes)
+//                     point (m, 3), normal force (N, 3), tangential force (N, 3),
+//                     depth (m: the tire's deflection Z), the terrain feature's
+//                     id (Terrain: a piece, a heightfield's or mesh's triangle or
+//                     wall) and slip (s, or S in m/s, per the preset's definition)
+//                                                   ((1 + 12·slots) × wheels)
+//   box contacts      per body box (WorldModel::boxes): count of touching box
+//                     faces, then kContactSlots slots of the centre of pressure
+//                     (m, 3), normal force (N, 3), tangential force (N, 3),
+//                     deepest penetration (m), the feature id of the deepest
+//                     point and NaN (no slip)       ((1 + 12·slots) × boxes)
 //   telemetry         the telemetry row (sim/telemetry.h)           (columns)
 #pragma once
 
@@ -35,7 +39,10 @@ struct FrameLayout {
   int row = 0;          ///< offset of the telemetry row
   int size = 0;         ///< total doubles
   static constexpr int kPose = 7;
-  static constexpr int kSlot = 9;
+  static constexpr int kSlot = 12;
+  /// Offsets within a slot.
+  static constexpr int kPoint = 0, kNormalForce = 3, kTangentialForce = 6, kDepth = 9,
+                       kFeature = 10, kSlip = 11;
   static constexpr int kWheel = 1 + kContactSlots * kSlot;
 };
 

@@ -127,4 +127,55 @@ describe('a run', () => {
     await waitFor(() => !window.__roverlab.playing);
     expect(errors).toEqual([]);
   }, 120_000);
+
+  test('the contact inspector: a wheel picked in the view lists its contacts, which agree with the CSV at the same time', async () => {
+    // rocker8 on the slope for 2 s: the run ends on a telemetry row's time.
+    const scenario = scenarioFile('slope-rocker8.json');
+    scenario.name = 'slope for 2 s';
+    scenario.simulation.duration = 2;
+    await load(scenario.name, scenario);
+    await page.selectOption('#speed', '10');
+    await waitFor(() => window.__roverlab.finishedAt !== null);
+    await page.waitForTimeout(300);
+    await page.selectOption('#inspect', 'wheel:0');
+    await waitFor(() => window.__roverlab.inspected?.contacts?.length > 0);
+    const inspected = (await state()).inspected;
+    expect(inspected.time).toBeCloseTo(2, 6);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+    const lines = readFileSync(await download.path(), 'utf8').trim().split('\n').filter((l) => !l.startsWith('#'));
+    const header = lines[0].split(',');
+    const last = lines.at(-1).split(',').map(Number);
+    expect(last[0]).toBeCloseTo(2, 6);
+    const column = (suffix) => last[header.indexOf(`${inspected.name}${suffix}`)];
+    const sum = (key) => inspected.contacts.reduce((total, c) => total + Math.hypot(...c[key]), 0);
+    // The CSV holds 6 significant digits.
+    expect(inspected.contacts.length).toBe(column('_contacts'));
+    expect(Math.abs(sum('normalForce') - column('_normal_N'))).toBeLessThan(1e-5 * Math.max(1, column('_normal_N')));
+    expect(Math.abs(sum('tangentialForce') - column('_tangential_N'))).toBeLessThan(1e-5 * Math.max(1, column('_tangential_N')));
+    for (const c of inspected.contacts) {
+      expect(c.depth).toBeGreaterThan(0);
+      expect(Math.hypot(...c.normal)).toBeCloseTo(1, 9);
+      expect(c.feature).toBeGreaterThanOrEqual(0);
+    }
+    // The table says the same, and names the terrain piece.
+    expect(await page.textContent('#inspect-summary')).toMatch(new RegExp(`^${inspected.name} at t = 2\\.000 s: \\d contacts?, normal`));
+    expect(await page.locator('#inspect-table tbody tr').count()).toBe(inspected.contacts.length);
+    expect(await page.textContent('#inspect-table tbody tr td:last-child')).toMatch(/^piece \d+$/);
+    // A click on a wheel in the view picks it.
+    await page.selectOption('#inspect', '');
+    // (a wheel seen behind the body picks the body: the first wheel in front of it is taken)
+    const centres = (await state()).wheelCentres;
+    let picked = '';
+    for (const centre of centres) {
+      const xy = await page.evaluate((p) => window.__roverlab.screenOf(p), centre);
+      await page.mouse.click(xy[0], xy[1]);
+      await page.waitForTimeout(300);
+      picked = await page.inputValue('#inspect');
+      if (picked.startsWith('wheel:')) break;
+    }
+    expect(picked).toMatch(/^wheel:\d$/);
+    await waitFor(() => window.__roverlab.inspected?.target.kind === 'wheel');
+    await saveScreenshot(page, 'contact-inspector.png');
+    expect(errors).toEqual([]);
+  }, 120_000);
 });

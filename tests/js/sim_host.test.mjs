@@ -96,7 +96,15 @@ describe('sim host', () => {
     expect(Math.abs(frame[p + 2])).toBeLessThan(0.01);
     expect(frame[p + 5]).toBeGreaterThan(0);
     expect(Math.hypot(frame[p + 3], frame[p + 4], frame[p + 5])).toBeCloseTo(frame[row + body], 6);
-    expect(slot).toBe(9);
+    // Its depth, feature (the ground piece) and no slip, at the fields the layout names.
+    const { slotFields } = model.layout;
+    expect(slot).toBe(12);
+    expect(frame[p + slotFields.depth]).toBeGreaterThan(0);
+    expect(frame[p + slotFields.depth]).toBeLessThan(0.01);
+    expect(frame[p + slotFields.feature]).toBe(0);
+    expect(frame[p + slotFields.slip]).toBeNaN();
+    expect(model.boxBodies).toHaveLength(boxes);
+    expect(model.terrain.features[0]).toMatchObject({ kind: 'piece', first: 0 });
   });
 
   test('a rejected scenario answers its issues', () => {

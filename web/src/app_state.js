@@ -48,6 +48,8 @@ export function createAppState() {
     flipped: undefined,   // the robot lies upside down
     fps: undefined,       // frames drawn per second, over the last second (view_quality.js)
     qualityStep: undefined,  // { fps, lowered } once the view quality watch measured the first 3 s
+    pinned: [],           // the pinned runs (pinned_runs.js): [{ n, label, colour, shown, rows, interval, until, outcome, kept }]
+    inspected: null,      // the contact inspector's target and its contacts on show: { target, name, time, contacts }
     plots: undefined,     // the plot dock (plots.js): { open, hidden, height, keys, quantities, cursorTime, charts: [{ key, title, columns, width, height, points, last, cursor }] }
     // --- the editor and links
     editor: undefined,    // { issues, valid, track1, large } of the editor's last inspection

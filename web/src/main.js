@@ -6,6 +6,7 @@ import { createAppState } from './app_state.js';
 import { openingScenario, wireAddress } from './address.js';
 import { Banners } from './banners.js';
 import { wireCameraPresets } from './camera_presets.js';
+import { ContactInspector } from './contact_inspector.js';
 import { wireControls } from './controls.js';
 import { loadCore } from './core.js';
 import { wireHelp } from './help.js';
@@ -13,6 +14,7 @@ import { wireCrawlerTab } from './crawler_tab.js';
 import { EditorDocument } from './editor/document.js';
 import { EditorTab } from './editor_tab.js';
 import { wirePickers } from './pickers.js';
+import { PinnedRuns } from './pinned_runs.js';
 import { Plots } from './plots.js';
 import { wireRecording } from './recording.js';
 import { rejectedAtStart } from './rejected_work.js';
@@ -63,6 +65,8 @@ watchViewQuality({ state, signals, stage });
 wireTerrainColour({ stage });
 wireCameraPresets({ state, stage });
 wireRecording({ state, stage, run, banners });
+new PinnedRuns({ state, signals, stage, banners });
+new ContactInspector({ state, signals, stage });
 installTestHooks({ state, signals, stage, doc });
 
 // The side panel's tabs.

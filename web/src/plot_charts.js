@@ -5,7 +5,10 @@
 // paths in the side view (x–z, equal scales) on a canvas of its own, with
 // ticks, labels and the same legend. Both show a cursor at a time (the
 // timeline's, while it scrubs; the legends give the values there) and draw
-// themselves into a PNG at any resolution (drawInto).
+// themselves into a PNG at any resolution (drawInto). Pinned runs
+// (pinned_runs.js) are drawn with the current one: each run's series of the
+// chart's quantity, dashed in its colour, on one time base joining the
+// runs' own, and one legend item naming it.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
@@ -42,19 +45,60 @@ function makeCard(q, onRemove) {
   return { card, head, legend, body };
 }
 
-/** Legend items (swatch, label, value); returns the value elements. */
-function fillLegend(legend, labels) {
+/** Legend items (swatch, label, value) of the current run's series, then one (swatch, label) per pinned
+ * run ({ label, colour }); returns the value elements of the current run's. */
+function fillLegend(legend, labels, runs = []) {
   legend.textContent = '';
-  return labels.map((label, i) => {
-    const item = document.createElement('span');
-    item.className = 'plot-key';
+  const item = (colour, label) => {
+    const element = document.createElement('span');
+    element.className = 'plot-key';
     const swatch = document.createElement('i');
-    swatch.style.background = PALETTE[i % PALETTE.length];
+    swatch.style.background = colour;
+    element.append(swatch, label);
+    legend.append(element);
+    return element;
+  };
+  const values = labels.map((label, i) => {
     const value = document.createElement('b');
-    item.append(swatch, `${label} `, value);
-    legend.append(item);
+    item(PALETTE[i % PALETTE.length], `${label} `).append(value);
     return value;
   });
+  for (const run of runs) item(run.colour, run.label).classList.add('pinned');
+  return values;
+}
+
+/** A series' values from a run's telemetry, every k-th row (unit-converted, angles continuous): q a
+ * quantity and s one of its series, both of that run's columns (plot_quantities.js). */
+function seriesValues(q, s, telemetry, k) {
+  const v = [];
+  for (let i = 0; i < telemetry.rows; i += k) v.push((s.value ? s.value(telemetry, i) : telemetry.value(i, s.index)) * q.scale);
+  if (s.angle) continuousAngles(v, s.angle === 'tilt');
+  return v;
+}
+
+/** Values at their slots of a joined time base of n times, null elsewhere (uPlot spans the gaps). */
+function spread(values, slots, n) {
+  const out = new Array(n).fill(null);
+  for (let j = 0; j < values.length; j++) out[slots[j]] = values[j];
+  return out;
+}
+
+/** Every pinned run of a comparison ({ runs: [{ run }] }) with its series of the quantity `key`
+ * (from the run's own columns: another robot has its own wheels), and its rows every k-th. */
+function pinnedSeries(compare, key) {
+  return (compare?.runs ?? []).map(({ run, k, slots }) => ({ run, k, slots, q: run.quantities.find((x) => x.key === key) ?? null }));
+}
+
+const PINNED_DASH = [6, 4];
+
+/** The pinned runs drawn, for the tests: { run, label, series, points } each (points: the values of its first series). */
+function pinnedSummary(pinned, arrays) {
+  const runs = new Map();
+  pinned.forEach((p, i) => {
+    if (!runs.has(p.run.n)) runs.set(p.run.n, { run: p.run.n, label: p.run.label, series: 0, points: arrays[i].filter((v) => v !== null).length });
+    runs.get(p.run.n).series++;
+  });
+  return [...runs.values()];
 }
 
 /** An axis as wide (or tall) as its labels need. */
@@ -73,9 +117,10 @@ function axisSize(self, values, axisIdx, cycleNum) {
 /**
  * uPlot's options for a quantity's chart of `width` × `height` CSS px, every
  * length (fonts, axes, lines) × `scale`: 1 on the page; for a PNG, the image's
- * pixels per device pixel (uPlot draws at the device's pixel ratio).
+ * pixels per device pixel (uPlot draws at the device's pixel ratio). `pinned`:
+ * the pinned runs' series after the current run's ({ label, colour }, dashed).
  */
-function timeOptions(q, scale, width, height) {
+function timeOptions(q, scale, width, height, pinned = []) {
   const px = (n) => n * scale;
   const font = `${px(11)}px system-ui, sans-serif`;
   const values = (u, splits) => formatTicks(splits);
@@ -90,7 +135,11 @@ function timeOptions(q, scale, width, height) {
       { font, size: axisSize, gap: px(3), space: px(30), ticks, values, grid, stroke: AXIS_COLOR },
     ],
     legend: { show: false },
-    series: [{}, ...q.series.map((s, i) => ({ label: s.label, stroke: PALETTE[i % PALETTE.length], width: px(1.2) }))],
+    series: [
+      {},
+      ...q.series.map((s, i) => ({ label: s.label, stroke: PALETTE[i % PALETTE.length], width: px(1.2), spanGaps: true })),
+      ...pinned.map((s) => ({ label: s.label, stroke: s.colour, width: px(1.2), dash: PINNED_DASH.map(px), spanGaps: true, points: { show: false } })),
+    ],
   };
 }
 
@@ -128,12 +177,24 @@ export class TimeChart {
   constructor(q, { onRemove, onPick }) {
     this.q = q;
     Object.assign(this, makeCard(q, onRemove));
+    this.onPick = onPick;
     this.values = fillLegend(this.legend, q.series.map((s) => s.label));
     this.cursorTime = null;
-    this.data = [[], ...q.series.map(() => [])];
+    this.data = [[], ...q.series.map(() => [])];  // the current run: its times, then each series
+    this.shown = this.data;   // what uPlot draws: the current run's, or with the pinned runs' on a joined time base
+    this.currentAt = null;    // with pinned runs: per time of the joined base, the current run's index at or before it (-1: none)
+    this.pinned = [];         // the pinned runs' series drawn: { run, label, colour }
+    this.pinnedKey = '';
+    this.size = { width: 300, height: 120 };
+    this.makeUPlot();
+  }
+
+  /** The uPlot of the current series and the pinned ones (made again when the pinned series change). */
+  makeUPlot() {
+    this.chart?.destroy();
     this.chart = new uPlot(
       {
-        ...timeOptions(q, 1, 300, 120),
+        ...timeOptions(this.q, 1, this.size.width, this.size.height, this.pinned),
         // While the timeline scrubs, the cursor stays at its time (the pointer over the chart does not
         // move it; pressing moves the timeline, and the cursor with it); otherwise it follows the pointer.
         cursor: {
@@ -144,13 +205,13 @@ export class TimeChart {
         },
         hooks: { setCursor: [(u) => this.showValues(u.cursor.idx)] },
       },
-      this.data,
+      this.shown,
       this.body,
     );
     // Pressing (and dragging) on the chart picks a time: the timeline moves there.
     const over = this.chart.over;
     const pick = (e) => {
-      if (e.buttons & 1) onPick(this.chart.posToVal(e.offsetX, 'x'));
+      if (e.buttons & 1) this.onPick(this.chart.posToVal(e.offsetX, 'x'));
     };
     over.addEventListener('pointerdown', pick);
     over.addEventListener('pointermove', pick);
@@ -161,23 +222,39 @@ export class TimeChart {
   }
 
   setSize(width, height) {
-    this.chart.setSize({ width, height: Math.max(60, height) });
+    this.size = { width, height: Math.max(60, height) };
+    this.chart.setSize(this.size);
   }
 
-  /** The quantity's columns from the telemetry, every k-th row (unit-converted, angles continuous). */
-  setData(telemetry, k) {
-    const n = telemetry.rows;
+  /** The quantity's columns from the telemetry, every k-th row (unit-converted, angles continuous), and
+   * with `compare` (plots.js) each pinned run's, every time on its joined base. */
+  setData(telemetry, k, compare = null) {
     const t = [];
-    for (let i = 0; i < n; i += k) t.push(telemetry.value(i, 0));
-    const data = [t];
-    for (const s of this.q.series) {
-      const v = [];
-      for (let i = 0; i < n; i += k) v.push((s.value ? s.value(telemetry, i) : telemetry.value(i, s.index)) * this.q.scale);
-      if (s.angle) continuousAngles(v, s.angle === 'tilt');
-      data.push(v);
+    for (let i = 0; i < telemetry.rows; i += k) t.push(telemetry.value(i, 0));
+    this.data = [t, ...this.q.series.map((s) => seriesValues(this.q, s, telemetry, k))];
+    const runs = pinnedSeries(compare, this.q.key).filter((r) => r.q);
+    const pinned = runs.flatMap(({ run, q }) => q.series.map((s) => ({ run, label: `${run.label}: ${s.label}`, colour: run.colour })));
+    const key = pinned.map((p) => `${p.run.n} ${p.colour} ${p.label}`).join('\n');
+    const changed = key !== this.pinnedKey;  // other pinned series: uPlot is made again with their options
+    if (changed) {
+      this.pinnedKey = key;
+      this.pinned = pinned;
+      this.values = fillLegend(this.legend, this.q.series.map((s) => s.label), runs.map(({ run }) => run));
+      this.legendChanged = true;
     }
-    this.data = data;
-    this.chart.setData(data);
+    if (compare) {
+      const n = compare.x.length;
+      this.shown = [compare.x, ...this.data.slice(1).map((v) => spread(v, compare.current, n))];
+      for (const { run, k: kr, slots, q } of runs) for (const s of q.series) this.shown.push(spread(seriesValues(q, s, run.telemetry, kr), slots, n));
+      this.currentAt = new Int32Array(n).fill(-1);
+      compare.current.forEach((slot, j) => (this.currentAt[slot] = j));
+      for (let i = 1; i < n; i++) if (this.currentAt[i] < 0) this.currentAt[i] = this.currentAt[i - 1];
+    } else {
+      this.shown = this.data;
+      this.currentAt = null;
+    }
+    if (changed) this.makeUPlot();
+    else this.chart.setData(this.shown);
     this.applyCursor();
   }
 
@@ -201,9 +278,12 @@ export class TimeChart {
     return this.chart.over.matches(':hover');
   }
 
-  /** Index of the sample shown in the legend: the cursor's, or the newest. */
+  /** Index of the current run's sample shown in the legend: at the cursor's (uPlot's index, of the
+   * joined times with pinned runs) or before it, or the newest; null for none. */
   shownIndex(idx) {
-    return idx ?? (this.data[0].length ? this.data[0].length - 1 : null);
+    if (idx === null || idx === undefined) return this.data[0].length ? this.data[0].length - 1 : null;
+    const i = this.currentAt ? this.currentAt[idx] : idx;
+    return i >= 0 ? i : null;
   }
 
   showValues(idx) {
@@ -215,8 +295,9 @@ export class TimeChart {
 
   /** What the tests read: size, series, points and the cursor's time and values. */
   snapshot() {
-    const idx = this.chart.cursor.idx;
-    const atCursor = this.cursorTime !== null && idx !== null && idx !== undefined;
+    const cursorIdx = this.chart.cursor.idx;
+    const idx = cursorIdx === null || cursorIdx === undefined ? null : this.shownIndex(cursorIdx);
+    const atCursor = this.cursorTime !== null && idx !== null;
     const last = this.data[0].length - 1;
     return {
       key: this.q.key,
@@ -227,6 +308,7 @@ export class TimeChart {
       points: this.data[0].length,
       last: last >= 0 ? this.data.slice(1).map((v) => v[last]) : [],
       cursor: atCursor ? { time: this.data[0][idx], values: this.data.slice(1).map((v) => v[idx]) } : null,
+      pinned: pinnedSummary(this.pinned, this.shown.slice(1 + this.q.series.length)),
     };
   }
 
@@ -235,7 +317,8 @@ export class TimeChart {
   drawInto(g, x, y, ratio) {
     const scale = ratio / uPlot.pxRatio;
     const { width, height } = this.chart;
-    const u = new uPlot({ ...timeOptions(this.q, scale, width * scale, height * scale), cursor: { show: false } }, this.data, (self, init) => self.batch(init));
+    const options = timeOptions(this.q, scale, width * scale, height * scale, this.pinned);
+    const u = new uPlot({ ...options, cursor: { show: false } }, this.shown, (self, init) => self.batch(init));
     drawCard(g, this, { canvas: u.ctx.canvas, width, height }, x, y);
     if (this.cursorTime !== null && this.data[0].length) {
       // The cursor line (an HTML element on the page) drawn into the image.
@@ -270,6 +353,7 @@ export class SideChart {
     this.telemetry = null;
     this.k = 1;
     this.values = [];
+    this.pinned = [];  // the pinned runs' paths: { run, k, telemetry, wheels }
   }
 
   get element() {
@@ -287,15 +371,24 @@ export class SideChart {
     this.draw();
   }
 
-  setData(telemetry, k) {
+  /** The wheels drawn of a run: the left ones (y ≥ 0 at the start), or every wheel without a y column. */
+  static leftWheels(wheels, telemetry) {
+    return telemetry.rows ? wheels.filter((w) => w.y < 0 || telemetry.value(0, w.y) >= -1e-9) : [];
+  }
+
+  /** The run's paths every k-th row, and with `compare` (plots.js) each pinned run's, from its own columns. */
+  setData(telemetry, k, compare = null) {
     this.telemetry = telemetry;
     this.k = k;
-    // The left wheels (y ≥ 0 at the start), or every wheel without a y column.
-    const at = (i, col) => telemetry.value(i, col);
-    const left = telemetry.rows ? this.q.wheels.filter((w) => w.y < 0 || at(0, w.y) >= -1e-9) : [];
-    if (left.map((w) => w.label).join() !== this.shown?.map((w) => w.label).join()) {
+    const left = SideChart.leftWheels(this.q.wheels, telemetry);
+    this.pinned = pinnedSeries(compare, this.q.key)
+      .filter((r) => r.q)
+      .map(({ run, k: kr, q }) => ({ run, k: kr, telemetry: run.telemetry, wheels: SideChart.leftWheels(q.wheels, run.telemetry) }));
+    const key = [...left.map((w) => w.label), ...this.pinned.map((p) => `${p.run.n} ${p.run.colour} ${p.run.label}`)].join('\n');
+    if (key !== this.legendKey) {
+      this.legendKey = key;
       this.shown = left;
-      this.values = fillLegend(this.legend, left.map((w) => w.label));
+      this.values = fillLegend(this.legend, left.map((w) => w.label), this.pinned.map((p) => p.run));
       this.legendChanged = true;
     }
     this.draw();
@@ -339,13 +432,17 @@ export class SideChart {
     const tel = this.telemetry;
     const wheels = this.shown ?? [];
     if (!tel?.rows || !wheels.length) return null;
-    const n = tel.rows;
     const k = this.k;
     const at = (i, col) => tel.value(i, col);
+    // Every path drawn: the pinned runs' (dashed, in their colours), then the current run's.
+    const paths = [
+      ...this.pinned.flatMap((p) => p.wheels.map((wheel) => ({ tel: p.telemetry, k: p.k, wheel, colour: p.run.colour, dash: PINNED_DASH }))),
+      ...wheels.map((wheel, j) => ({ tel, k, wheel, colour: PALETTE[j % PALETTE.length], dash: [] })),
+    ];
     let x0 = Infinity, x1 = -Infinity, z0 = Infinity, z1 = -Infinity;
-    for (const w of wheels)
-      for (let i = 0; i < n; i += k) {
-        const x = at(i, w.x), z = at(i, w.z);
+    for (const { tel: pt, k: pk, wheel: w } of paths)
+      for (let i = 0; i < pt.rows; i += pk) {
+        const x = pt.value(i, w.x), z = pt.value(i, w.z);
         x0 = Math.min(x0, x); x1 = Math.max(x1, x); z0 = Math.min(z0, z); z1 = Math.max(z1, z);
       }
     if (!(x1 >= x0)) return null;
@@ -397,15 +494,19 @@ export class SideChart {
     g.beginPath();
     g.rect(box.left, box.top, w, h);
     g.clip();
-    wheels.forEach((wheel, j) => {
-      g.strokeStyle = PALETTE[j % PALETTE.length];
-      g.lineWidth = 1.2;
+    g.lineWidth = 1.2;
+    for (const { tel: pt, k: pk, wheel, colour, dash } of paths) {
+      g.strokeStyle = colour;
+      g.setLineDash(dash);
       g.beginPath();
-      for (let i = 0; i < n; i += k) {
-        if (i === 0) g.moveTo(X(at(i, wheel.x)), Z(at(i, wheel.z)));
-        else g.lineTo(X(at(i, wheel.x)), Z(at(i, wheel.z)));
+      for (let i = 0; i < pt.rows; i += pk) {
+        if (i === 0) g.moveTo(X(pt.value(i, wheel.x)), Z(pt.value(i, wheel.z)));
+        else g.lineTo(X(pt.value(i, wheel.x)), Z(pt.value(i, wheel.z)));
       }
       g.stroke();
+    }
+    g.setLineDash([]);
+    wheels.forEach((wheel, j) => {
       g.fillStyle = PALETTE[j % PALETTE.length];
       g.beginPath();
       g.arc(X(at(row, wheel.x)), Z(at(row, wheel.z)), this.cursorTime === null ? 2.5 : 4, 0, 2 * Math.PI);
@@ -426,6 +527,7 @@ export class SideChart {
       points: this.telemetry?.rows ? Math.ceil(this.telemetry.rows / this.k) : 0,
       last: [],
       cursor: this.cursorTime !== null && row !== null ? { time: this.telemetry.value(row, 0), values: [] } : null,
+      pinned: this.pinned.map((p) => ({ run: p.run.n, label: p.run.label, series: p.wheels.length, points: Math.ceil(p.telemetry.rows / p.k) })),
     };
   }
 

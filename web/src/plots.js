@@ -9,9 +9,12 @@
 // chart moves the timeline there. A chart added is scrolled into view; one
 // picked again is scrolled to, with a note that it is shown. PNG draws the
 // charts, titles and legends into one image at print resolution. The
+// pinned runs shown (pinned_runs.js, signal pinsChanged) are drawn in every
+// chart with the current run, on one time base joining theirs. The
 // charts' state is published as state.plots for the browser tests.
 import { download } from './files.js';
 import { exportName } from './export_names.js';
+import { joinTimes } from './pinned_data.js';
 import { SideChart, TimeChart } from './plot_charts.js';
 import { DEFAULT_KEYS, quantities, titleWithUnit } from './plot_quantities.js';
 import './plots.css';
@@ -36,6 +39,7 @@ export class Plots {
     this.keys = [...DEFAULT_KEYS];
     this.list = [];
     this.telemetry = null;
+    this.pins = [];          // the pinned runs shown with the current one (pinned_runs.js)
     this.open = true;
     this.height = null;      // the open dock's height (px); null: the default for the window
     this.restHeight = null;  // the height before Enlarge
@@ -75,6 +79,10 @@ export class Plots {
     new ResizeObserver(() => this.layout()).observe(this.body);
     window.addEventListener('resize', () => this.applyHeight());
     $('timeline')?.addEventListener('input', () => this.setCursor(Number($('timeline').value)));
+    signals?.pinsChanged.add((runs) => {
+      this.pins = runs.filter((r) => r.shown);
+      if (this.telemetry) this.update(this.telemetry);
+    });
     signals?.tabChanged.add((tab) => {
       dock.hidden = tab !== 'sim';  // the other tabs need the view
       if (!dock.hidden && this.telemetry) this.update(this.telemetry);
@@ -99,14 +107,33 @@ export class Plots {
     if (!this.open || this.dock.hidden) return;  // drawn when shown again
     const k = Math.max(1, Math.ceil(telemetry.rows / MAX_POINTS));
     this.cursorTime = this.state?.scrubbing ? Number(this.$('timeline').value) : null;
+    const compare = this.compareWith(telemetry, k);
     for (const c of this.charts) {
       c.cursorTime = this.cursorTime;
-      c.setData(telemetry, k);
+      c.setData(telemetry, k, compare);
     }
     // A legend filled anew (the side view's, once it knows its wheels): the charts laid out again.
     if (this.charts.some((c) => c.legendChanged)) this.layout();
     this.showCursorTime();
     this.publish();
+  }
+
+  /**
+   * The pinned runs to draw with the current one's rows (every k-th), or null
+   * with none: { x, current, runs: [{ run, k, slots }] }, x the times of all of
+   * them joined, current and slots where each run's drawn rows (every k-th of
+   * its own, at most MAX_POINTS) fall in x.
+   */
+  compareWith(telemetry, k) {
+    if (!this.pins.length) return null;
+    const times = (tel, every) => {
+      const t = [];
+      for (let i = 0; i < tel.rows; i += every) t.push(tel.value(i, 0));
+      return t;
+    };
+    const runs = this.pins.map((run) => ({ run, k: Math.max(1, Math.ceil(run.telemetry.rows / MAX_POINTS)) }));
+    const { x, slots } = joinTimes([times(telemetry, k), ...runs.map((r) => times(r.run.telemetry, r.k))]);
+    return { x, current: slots[0], runs: runs.map((r, i) => ({ ...r, slots: slots[i + 1] })) };
   }
 
   /** The cursor at a time (s) on every chart, or none (null). */

@@ -34,5 +34,6 @@ export function createSignals() {
     runFinished: new Signal(),     // ({ time }): the run reached its scenario's duration and paused
     frame: new Signal(),           // (shown, now): the view was drawn (shown: the frame on show, or null)
     tabChanged: new Signal(),      // (tab): 'sim', 'edit', 'stance' or 'crawler'
+    pinsChanged: new Signal(),     // (runs): the pinned runs changed (pinned_runs.js: { n, label, colour, shown, telemetry, quantities, ... })
   };
 }

@@ -190,7 +190,7 @@ export function createSimHost(core, post, schedule = null) {
         restartEnd();
         const mesh = mergeTerrain([...model.terrain.pieces, ...(model.terrain.meshes ?? [])]);
         const { heightmaps } = model.terrain;
-        model.terrain = { box: model.terrain.box, mesh, heightmaps };
+        model.terrain = { box: model.terrain.box, mesh, heightmaps, features: model.terrain.features };
         post({ type: 'model', model, id, buildMs }, [...mergedBuffers(mesh), ...heightmaps.map((f) => f.heights.buffer)]);
         sendFrame(0, 0);
         return;

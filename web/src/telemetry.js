@@ -81,6 +81,40 @@ export class Telemetry {
     this.rows = kept;
   }
 
+  /** Telemetry holding `rows` rows of `columns` in `data` (row-major, one kept every `stride` × 10 ms), e.g. a copy read back from storage. */
+  static of(columns, data, stride = 1) {
+    const rows = data.length / columns.length;
+    const telemetry = new Telemetry(columns, { maxRows: rows });
+    telemetry.data = data;
+    telemetry.rows = rows;
+    telemetry.stride = stride;
+    return telemetry;
+  }
+
+  /** A copy of the rows in a store of their size; coarser, as a full store keeps them (every
+   * 2nd, 4th … of the rows kept, on the doubled strides' times), while more than `maxRows`. */
+  copy(maxRows = this.rows) {
+    let stride = this.stride;
+    const kept = () => {
+      let n = 0;
+      for (let r = 0; r < this.rows; r++) if (Math.round(this.value(r, 0) / SAMPLE_SECONDS) % stride === 0) n++;
+      return n;
+    };
+    let n = kept();
+    while (n > maxRows) {
+      stride *= 2;
+      n = kept();
+    }
+    const data = new Float64Array(n * this.width);
+    let k = 0;
+    for (let r = 0; r < this.rows; r++) {
+      if (Math.round(this.value(r, 0) / SAMPLE_SECONDS) % stride !== 0) continue;
+      data.set(this.data.subarray(r * this.width, (r + 1) * this.width), k * this.width);
+      k++;
+    }
+    return Telemetry.of(this.columns, data, stride);
+  }
+
   /** The last row at or before time t (s), or -1. */
   rowAt(t) {
     let lo = -1;

@@ -11,13 +11,14 @@ import * as THREE from 'three';
  *   ready          a frame of a built scenario is on show
  *   preset, scenario (its name), scenarioId (the picker's), wheelRadius, scrubbing, playing,
  *   time           newest simulated time (s); shownTime: the time on show (interpolated or scrubbed)
- *   base           the base's position in the newest frame; shownBase: in the frame on show; startBase: at t = 0
+ *   base           the base's position in the newest frame; shownBase: in the frame on show; startBase: at t = 0;
+ *                  wheelCentres: each wheel's centre in the newest frame
  *   frames, samples  frames recorded for the timeline, telemetry rows
  *   realTimeFactor, stepMs  the worker's stepping; firstFrameMs: when the first frame was shown
  *   shownContacts  contacts drawn: { wheel, box }
  *   issues, error, outcome, finishedAt, outcomeText, warnings, banner, buildMs, loadMs, loadLog, loading, progress,
  *   restarts, tab, phase, tipping, flipped, fps, qualityStep, editor, editorReady, lastRecording, shareUrl, linkOpened,
- *   linkError, stance, stancePose, crawler, plots: as in app_state.js
+ *   linkError, stance, stancePose, crawler, plots, pinned, inspected: as in app_state.js
  *   doc            the editor's document (EditorDocument)
  *   drawn          views drawn so far (the stage's renders)
  *   cameraSettled  the orbit is at rest: the camera kept its offset from its target over the last two draws
@@ -25,10 +26,12 @@ import * as THREE from 'three';
  *   blankFrames    animation frames that began with the view cleared by a resize and not drawn again (0 in a good run)
  *   heightmapChunks  chunks of the heightmaps on the stage (web/src/heightmap_mesh.js)
  *   terrainTriangles triangles of the merged terrain mesh (pieces and mesh terrains)
+ *   terrainBox     the built model's terrain bounds { min: [x, y, z], max } (m), or null before one is built
  *   heightmapColour  how the heightmaps are coloured: { mode ('height', 'slope', or null with no chunks), vertices,
  *                  mean: [r, g, b] of their vertex colours, redder: share of vertices redder than green }
  *                  (over at most about 200 000 vertices, evenly spaced)
  *   drawnTriangles  triangles and draw calls of the last view drawn: { triangles, calls } (three.js renderer.info)
+ *   ghostTrails    the pinned runs' trails in the scene (ghost_trails.js): [{ run, visible, lines, points }]
  *   camera         { position, target } (world points, m) and follow (the camera follows the robot)
  *   timeDraws(n)   draws the view as it is n times, each to the end (a pixel read back); their durations (ms), for the benchmarks
  *   screenOf(p)    page coordinates [x, y] of a world point p
@@ -59,6 +62,10 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
       shownTime: shown.a[0] + shown.s * (shown.b[0] - shown.a[0]),
       base: [latest[o], latest[o + 1], latest[o + 2]],
       shownBase: [0, 1, 2].map((k) => shown.a[o + k] + shown.s * (shown.b[o + k] - shown.a[o + k])),
+      wheelCentres: model.wheels.map((w) => {
+        const p = model.layout.poses + model.layout.pose * w.body;
+        return [latest[p], latest[p + 1], latest[p + 2]];
+      }),
       startBase: state.startBase?.toArray() ?? null,
       frames: state.history.length,
       samples: state.telemetry?.rows ?? 0,
@@ -78,7 +85,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
   const fromState = [
     'issues', 'outcome', 'finishedAt', 'outcomeText', 'warnings', 'banner', 'buildMs', 'loadMs', 'loadLog', 'loading', 'progress', 'restarts',
     'tab', 'phase', 'tipping', 'flipped', 'fps', 'qualityStep', 'editor', 'editorReady', 'lastRecording', 'shareUrl', 'linkOpened', 'linkError',
-    'stance', 'stancePose', 'crawler', 'plots',
+    'stance', 'stancePose', 'crawler', 'plots', 'inspected', 'pinned',
   ];
   const hooks = {};
   const field = (name, get) => Object.defineProperty(hooks, name, { get, enumerable: true });
@@ -102,6 +109,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
     const faces = stage.world.getObjectByName('terrain-faces');
     return faces ? faces.geometry.index.count / 3 : 0;
   });
+  field('terrainBox', () => state.model?.terrain.box ?? null);
   field('heightmapColour', () => {
     const meshes = [];  // one a field
     stage.world.traverse((o) => {
@@ -131,6 +139,14 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
     };
   });
   field('drawnTriangles', () => ({ triangles: stage.renderer.info.render.triangles, calls: stage.renderer.info.render.calls }));
+  field('ghostTrails', () => {
+    const ghosts = [];
+    stage.scene.traverse((o) => {
+      if (o.userData?.kind === 'ghost-trail')
+        ghosts.push({ run: o.userData.run, visible: o.visible && o.parent.visible, lines: o.children.filter((c) => c.isLine).length, points: o.userData.points });
+    });
+    return ghosts;
+  });
   field('camera', () => ({ position: stage.camera.position.toArray(), target: stage.controls.target.toArray(), follow: stage.follow }));
   hooks.timeDraws = (n = 1) => {
     const gl = stage.renderer.getContext();
@@ -154,6 +170,6 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
 
 // The run's snapshot fields (see the frame listener above).
 const RUN_FIELDS = [
-  'preset', 'scenario', 'scenarioId', 'wheelRadius', 'scrubbing', 'time', 'shownTime', 'base', 'shownBase', 'startBase',
+  'preset', 'scenario', 'scenarioId', 'wheelRadius', 'scrubbing', 'time', 'shownTime', 'base', 'shownBase', 'wheelCentres', 'startBase',
   'frames', 'samples', 'playing', 'realTimeFactor', 'stepMs', 'firstFrameMs', 'shownContacts',
 ];
