@@ -178,4 +178,31 @@ describe('a run', () => {
     await saveScreenshot(page, 'contact-inspector.png');
     expect(errors).toEqual([]);
   }, 120_000);
+
+  test('the description follows the scenario: a robot change says what is on screen, and the user edits it', async () => {
+    await load('articulated6 climbs the 0.65 m step', scenarioFile('climb-articulated6.json'));
+    await page.selectOption('#preset', 'rocker8');
+    await waitFor(() => window.__roverlab.preset === 'rocker8' && !window.__roverlab.loading);
+    const about = () => page.textContent('#about');
+    expect(await about()).toBe(
+      'Based on “articulated6 climbs the 0.65 m step”: the rocker8 robot, its parameters at their defaults, on that scenario\'s terrain, with its simulation settings (without its step-climb controller, made for articulated6: drive it with the keys).',
+    );
+    expect(await page.evaluate(() => window.__roverlab.doc.scenario.name)).toBe('rocker8 on “articulated6 climbs the 0.65 m step”');
+    // Typed (Space types, it does not play or pause), kept with Enter: an undoable command.
+    const playing = (await state()).playing;
+    await page.click('#about');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('My rover on the step, first try');
+    await page.keyboard.press('Enter');
+    expect((await state()).playing).toBe(playing);
+    await waitFor(() => window.__roverlab.doc.scenario.description === 'My rover on the step, first try');
+    expect(await about()).toBe('My rover on the step, first try');
+    await page.keyboard.press('Control+z');
+    await waitFor(() => document.getElementById('about').textContent.startsWith('Based on'));
+    // A second robot change keeps what it is based on.
+    await page.selectOption('#preset', 'wheel-walker');
+    await waitFor(() => window.__roverlab.preset === 'wheel-walker');
+    expect(await about()).toMatch(/^Based on “articulated6 climbs the 0\.65 m step”: the wheel-walker robot/);
+    expect(errors).toEqual([]);
+  }, 120_000);
 });

@@ -13,7 +13,7 @@ export function wireControls({ state, run, client, doc, banners }, $ = (id) => d
   $('speed').addEventListener('change', () => client.send({ type: 'speed', speed: Number($('speed').value) }));
   $('csv').addEventListener('click', () => exportCsv(state));
   window.addEventListener('keydown', (e) => {
-    const typing = e.target instanceof HTMLInputElement && e.target.type === 'text';
+    const typing = (e.target instanceof HTMLInputElement && e.target.type === 'text') || e.target.isContentEditable;
     const key = e.key.toLowerCase();
     if ((e.ctrlKey || e.metaKey) && !typing && (key === 'z' || key === 'y')) {
       if (e.shiftKey || key === 'y') doc.redo();
@@ -21,7 +21,7 @@ export function wireControls({ state, run, client, doc, banners }, $ = (id) => d
       e.preventDefault();
       return;
     }
-    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target.isContentEditable) return;
     if (e.key === ' ') run.togglePlaying();
     else if (e.key === '.') $('step').click();
     else if (e.key === 'Backspace') $('reset').click();

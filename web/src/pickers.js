@@ -1,6 +1,10 @@
 // The scenario and robot pickers of the toolbar and the parameter panel:
 // each choice or change is an undoable command on the editor's document
-// that restarts the run; a rejected parameter is marked at its field.
+// that restarts the run; a rejected parameter is marked at its field. Under
+// them the scenario's description, the document's own: it follows every
+// change (a robot change rewrites it, "Based on …"), and a click edits it
+// (Enter or leaving the field keeps the text: an undoable command, saved and
+// shared with the scenario; Escape drops the typing).
 import { renderParams } from './params_panel.js';
 import { scenarios, withMaterial, withParam, withPreset, withSimulation } from './scenarios.js';
 import { releaseAfterPointerUse } from './keyboard_focus.js';
@@ -51,10 +55,36 @@ export function wirePickers({ state, signals, doc, initialId }, $ = (id) => docu
           : withSimulation(doc.scenario, key, value);
     doc.replace(`${key} = ${value}`, next, { restart: true });
   };
+  const about = $('about');
+  const showDescription = (scenario) => {
+    if (document.activeElement === about) return;  // being typed
+    about.textContent = scenario.description ?? '';
+    about.hidden = false;
+    about.classList.toggle('empty', !scenario.description);
+  };
+  about.contentEditable = 'plaintext-only';
+  about.spellcheck = true;
+  about.title = "The scenario's description: click to edit it (kept, saved and shared with the scenario)";
+  about.dataset.placeholder = 'Describe this scenario (click to type)';
+  about.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      about.blur();
+    } else if (e.key === 'Escape') {
+      about.textContent = doc.scenario.description ?? '';
+      about.blur();
+    }
+  });
+  about.addEventListener('blur', () => {
+    const text = about.textContent.trim();
+    if (text !== (doc.scenario.description ?? '')) doc.replace('description', { ...doc.scenario, description: text });
+    showDescription(doc.scenario);
+  });
+  doc.onChange((scenario, info) => {
+    if (info.kind !== 'preview') showDescription(scenario);
+  });
+  showDescription(doc.scenario);
   signals.scenarioLoaded.add((model) => {
-    // What the scenario is about, from its own description, under the pickers.
-    $('about').textContent = model.description ?? '';
-    $('about').hidden = !model.description;
     $('preset').value = model.preset;
     const specs = state.presets.find((p) => p.preset === model.preset)?.params ?? [];
     renderParams($('params'), { scenario: state.scenario, specs, onChange: onParamChange });

@@ -15,9 +15,24 @@ export const defaultScenario = () => JSON.parse(scenarios.find((s) => s.id === D
 
 const clone = (x) => structuredClone(x);
 
-/** The same scenario with another robot preset (its parameters at their defaults, placed on the ground). */
+/** The scenario a name says an edited one is based on: "rocker8 on “X”" is based on X. */
+export function basedOn(name) {
+  return /^\S+ on “(.*)”$/.exec(name ?? '')?.[1] ?? name ?? 'a scenario';
+}
+
+/** The same scenario with another robot preset (its parameters at their defaults, placed on the
+ * ground); its name and description say so, and what it is based on. */
 export function withPreset(scenario, preset) {
   const s = clone(scenario);
+  const base = basedOn(scenario.name);
+  // A named controller drives the robot it was made for (step-climb: articulated6); another robot is driven by hand.
+  const controller = s.control?.controller;
+  const dropped = controller && scenario.robot?.preset !== preset ? controller : null;
+  if (dropped) delete s.control.controller;
+  s.name = `${preset} on “${base}”`;
+  s.description =
+    `Based on “${base}”: the ${preset} robot, its parameters at their defaults, on that scenario's terrain, ` +
+    `with its ${dropped ? `simulation settings (without its ${dropped} controller, made for ${scenario.robot.preset}: drive it with the keys)` : 'control and simulation settings'}.`;
   const position = s.robot?.pose?.position ?? [0, 0];
   s.robot = { preset, pose: { position: position.slice(0, 2), yaw: s.robot?.pose?.yaw ?? 0 } };
   if (s.control) {
