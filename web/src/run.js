@@ -17,8 +17,8 @@ import { Telemetry } from './telemetry.js';
 
 const PLOT_EVERY_MS = 250;
 const STEP_SECONDS = 0.01;  // what Step advances: one telemetry sample, a visible tick of the clock
-const IDLE_DRAW_MS = 1000;
-const FRAME_BYTES = 64 * 2 ** 20;  // the timeline's frames of a run (history.js keeps the whole run within it)  // a paused view with nothing new is drawn at most this often
+const IDLE_DRAW_MS = 1000;  // a paused view with nothing new is drawn at most this often
+const FRAME_BYTES = 64 * 2 ** 20;  // the timeline's frames of a run (history.js keeps the whole run within it)
 const VIEW_OPTIONS = ['follow', 'forces', 'f-normal', 'f-tangential', 'f-resultant', 'force-scale', 'trails'];
 
 /** A time for the status: "30 s", "10.84 s". */
