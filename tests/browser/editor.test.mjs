@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
+import { rubblePatchObj } from '../../scripts/rubble_patch.mjs';
 import { applyTemplate, defaultValues, getTemplate } from '../../web/src/editor/templates.js';
 import { collectErrors, imageStats, launchBrowser, resultsDir, root, startDevServer } from './support.mjs';
 
@@ -415,5 +416,106 @@ describe('the rough-field generator, and quad rows beside a heightmap', { timeou
     expect(h.base[2]).toBeGreaterThan(0.3);
     await fresh.screenshot({ path: path.join(resultsDir, 'editor-rows-beside-heightmap.png') });
     expect(freshErrors).toEqual([]);
+  });
+});
+
+describe('a refused entry never locks the editor', { timeout: 180_000 }, () => {
+  const field = '[data-path="terrain.quads.right[4].m"]';
+  const message = () => page.locator('#quads-right tr[data-path="terrain.quads.right[4]"] td').nth(3).locator('.message');
+  const depressionOf = (depth) => applyTemplate(depression, 'depression', { ...defaultValues('depression'), depth });
+
+  /** Puts the depression template (of `depth`) in place, through the template section. */
+  async function useDepression(depth = 0.25) {
+    if (!(await page.evaluate(() => document.getElementById('templates').open))) await page.click('#templates summary');
+    await page.selectOption('#template', 'depression');
+    await page.fill('#templates input[data-key="depth"]', String(depth));
+    await page.press('#templates input[data-key="depth"]', 'Enter');  // the value taken (the section drawn again) before Apply
+    await page.click('#template-apply');
+    await waitFor((t) => JSON.stringify(window.__roverlab.doc.scenario.terrain) === t, JSON.stringify(depressionOf(depth).terrain));
+  }
+
+  /** Types a typo into right[4].m: refused at the field, Run disabled, nothing changed. */
+  async function typo() {
+    const before = await scenarioOf();
+    await page.fill(field, '5 -0.8 abc');
+    await page.press(field, 'Enter');
+    await waitFor((f) => document.querySelector(f).classList.contains('bad'), field);
+    expect(await message().textContent()).toMatch(/z = 'abc' is not a number/);
+    expect(await page.isDisabled('#editor-run')).toBe(true);
+    expect.soft(await page.inputValue(field), 'what was typed stays beside its error').toBe('5 -0.8 abc');
+    expect.soft((await state()).editor.valid).toBe(false);
+    expect(await scenarioOf()).toEqual(before);
+  }
+
+  /** No error anywhere in the editor: the field shows the document's value, Run is enabled. */
+  async function unlocked() {
+    await waitFor(() => window.__roverlab.editor.valid === true);
+    const m = (await scenarioOf()).terrain.quads?.right?.[4]?.m;
+    if (m) {
+      expect(await page.getAttribute(field, 'class')).not.toMatch(/\bbad\b/);
+      expect(await page.inputValue(field)).toBe(point(m));
+      expect(await message().textContent()).toBe('');
+    }
+    expect(await page.locator('#editor .bad').count()).toBe(0);
+    expect(await page.isHidden('#editor-messages')).toBe(true);
+    expect(await page.isDisabled('#editor-run')).toBe(false);
+  }
+
+  beforeAll(async () => {
+    await page.click('#tab-edit');
+    if (await page.evaluate(() => window.__roverlab.playing)) await page.click('#play');
+    await useDepression();
+  }, 180_000);
+
+  test('typing the value back and pressing Enter clears the error', async () => {
+    const shown = await page.inputValue(field);
+    await typo();
+    await page.$eval(field, (e) => e.scrollIntoView({ block: 'center' }));  // the field and its message in sight
+    await page.screenshot({ path: path.join(resultsDir, 'editor-typo.png') });
+    await page.fill(field, shown);
+    await page.press(field, 'Enter');
+    await unlocked();
+    await page.screenshot({ path: path.join(resultsDir, 'editor-typo-cleared.png') });
+  });
+
+  test('Undo and Redo clear it: the error was about the document before', async () => {
+    await page.fill(field, '5 -0.8 -0.3');
+    await page.press(field, 'Enter');
+    await waitFor(() => window.__roverlab.doc.scenario.terrain.quads.right[4].m[2] === -0.3);
+    await typo();
+    await page.click('#editor-undo');
+    await waitFor(() => window.__roverlab.doc.scenario.terrain.quads.right[4].m[2] === -0.25);
+    await unlocked();
+    await typo();
+    await page.click('#editor-redo');
+    await waitFor(() => window.__roverlab.doc.scenario.terrain.quads.right[4].m[2] === -0.3);
+    await unlocked();
+  });
+
+  test('a template replacing the terrain clears it, and no stale message stays above the new rows', async () => {
+    await typo();
+    await useDepression(0.4);
+    await unlocked();
+    // The rough field has no quad rows: the error's field is gone, and so is the error.
+    await typo();
+    await page.selectOption('#template', 'rough-field');
+    await page.click('#template-apply');
+    await waitFor(() => Boolean(window.__roverlab.doc.scenario.terrain.heightmaps) && !window.__roverlab.doc.scenario.terrain.quads);
+    await unlocked();
+    await page.screenshot({ path: path.join(resultsDir, 'editor-typo-template.png') });
+  });
+
+  test('an imported file replacing the terrain clears it', async () => {
+    await useDepression();
+    await typo();
+    // A 5 × 4 m patch of 0.1 m cells with a few low stones, as an OBJ file: room for the rover.
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'roverlab-editor-')), 'patch.obj');
+    writeFileSync(file, rubblePatchObj({ length: 5, width: 4, cell: 0.1, stones: 4, height: 0.08, clear: 2, seed: 2 }));
+    await page.setInputFiles('#editor-file', file);
+    await waitFor(() => /patch\.obj/.test(window.__roverlab.banner?.text ?? '') && !window.__roverlab.loading);
+    expect((await state()).banner.text).toMatch(/^Imported patch\.obj/);
+    expect((await scenarioOf()).terrain.meshes).toHaveLength(1);
+    await unlocked();
+    expect(errors).toEqual([]);
   });
 });

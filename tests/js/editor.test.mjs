@@ -6,7 +6,8 @@
 // the panel (typed) and the 3-D view (dragged) share; template values
 // changed in the panel (the rough field rebuilt, one undo step per change,
 // refused values changing nothing); quad rows and Track1 edited beside a
-// heightmap.
+// heightmap; refused entries belonging to the document's version they were
+// typed at.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as THREE from 'three';
@@ -552,7 +553,7 @@ describe('template values in the panel', () => {
     const shown = { ...panel.templateValues };
     const refused = (key, text, message) => {
       panel.setTemplateValue(key, text);
-      expect(panel.templateDraft).toEqual({ key, text, issues: [expect.objectContaining({ message: expect.stringMatching(message) })] });
+      expect(panel.templateDraft).toEqual({ key, text, issues: [expect.objectContaining({ message: expect.stringMatching(message) })], version: doc.version });
       expect(panel.templateValues).toEqual(shown);
       expect(doc.scenario).toEqual(applied);
       expect(doc.undoStack).toHaveLength(1);
@@ -594,5 +595,72 @@ describe('template values in the panel', () => {
     panel.applyTemplate();
     expect(doc.scenario.terrain.boxes).toBeUndefined();
     expect(doc.scenario.terrain.heightmaps[0].heights).toEqual(field.build(panel.templateValues).terrain.heightmaps[0].heights);
+  });
+});
+
+describe('refused entries and the document version', () => {
+  const depression = JSON.parse(readFileSync(path.join(root, 'terrains/depression-rocker8.json'), 'utf8'));
+
+  /** The panel on a document, inspecting on every change as the Edit terrain tab does (no page: nothing drawn). */
+  function panelOn(scenario) {
+    const doc = new EditorDocument(scenario);
+    const commands = new EditorCommands(doc, core);
+    const panel = new EditorPanel(null, { doc, core, commands });
+    panel.render = () => {};
+    doc.onChange(() => panel.inspect());
+    panel.inspect();
+    return { doc, commands, panel };
+  }
+  const path4 = 'terrain.quads.right[4].m';
+
+  test('every change the document hears is a new version; a no-op edit is none', () => {
+    const { doc, commands } = panelOn(depression);
+    expect(doc.version).toBe(0);
+    commands.setPose('yaw', 0.1);
+    expect(doc.version).toBe(1);
+    commands.setPose('yaw', 0.1);
+    expect(doc.version).toBe(1);
+    doc.undo();
+    doc.redo();
+    expect(doc.version).toBe(3);
+  });
+
+  test('a refused entry shows its text until the document changes: an edit, undo, redo or template drops it', () => {
+    const { doc, commands, panel } = panelOn(depression);
+    const typo = () => {
+      panel.setQuadPoint('right', 4, 'm', '5 -0.8 abc');
+      expect(panel.valid).toBe(false);
+      expect(panel.shownText(path4, '5 -0.8 -0.25')).toBe('5 -0.8 abc');
+      expect([...panel.currentErrors()]).toEqual([[path4, { message: "z = 'abc' is not a number", text: '5 -0.8 abc', version: doc.version }]]);
+    };
+    typo();
+    panel.setQuadPoint('right', 4, 'm', '5 -0.8 -0.25');  // the value it had: no change, no error
+    expect(panel.valid).toBe(true);
+    expect(doc.undoStack).toHaveLength(0);
+
+    commands.setPose('yaw', 0.1);
+    typo();
+    doc.undo();
+    expect(panel.valid).toBe(true);
+    expect(panel.shownText(path4, '5 -0.8 -0.25')).toBe('5 -0.8 -0.25');
+    typo();
+    doc.redo();
+    expect(panel.valid).toBe(true);
+    typo();
+    panel.useTemplate('flat');
+    expect(panel.valid).toBe(true);
+    expect(panel.fieldErrors.size).toBe(0);
+  });
+
+  test('a refused Track1 node value and a refused template value are dropped with the version they were made at', () => {
+    const { commands, panel } = panelOn(depression);
+    panel.moveNode(3, 1, 'far');
+    expect(panel.current(panel.nodeMessage)?.text).toBe("'far' is not a number");
+    panel.chooseTemplate('depression');
+    panel.setTemplateValue('depth', '5');
+    expect(panel.current(panel.templateDraft)?.key).toBe('depth');
+    commands.setPose('yaw', 0.2);
+    expect(panel.current(panel.nodeMessage)).toBeNull();
+    expect(panel.current(panel.templateDraft)).toBeNull();
   });
 });

@@ -7,6 +7,7 @@
 import { EditorCommands } from './editor/commands.js';
 import { EditorPanel } from './editor/editor_panel.js';
 import { EditorView } from './editor/editor_view.js';
+import { MeshFields } from './editor/mesh_fields.js';
 import { loadScenarioFile, saveScenario } from './files.js';
 import { HeightmapFields } from './heightmap_fields.js';
 import { acceptDrops, importHeightmap } from './heightmap_import.js';
@@ -33,6 +34,7 @@ export class EditorTab {
     const core = await corePromise;
     const commands = new EditorCommands(doc, core);
     const heightmapFields = new HeightmapFields({ doc, client });
+    const meshFields = new MeshFields({ doc, client });
     this.panel = new EditorPanel($('editor'), {
       doc,
       core,
@@ -46,12 +48,13 @@ export class EditorTab {
       onLoadFile: (text, name) => loadScenarioFile({ doc, client, banners }, text, name),
       onLoadImage: (file) => importHeightmap({ doc, client, banners }, file),
       onLoadMesh: (file) => importMesh({ doc, client, banners }, file),
-      sections: () => [heightmapFields.render(doc.scenario)],
+      sections: () => [heightmapFields.render(doc.scenario), meshFields.render(doc.scenario)],
       onLive: (on) => on && this.panel.valid && client.load(doc.scenario),
       onSelectNode: (i) => {
         this.view.selectNode(i);
         this.refresh(null);
       },
+      onRender: () => this.publish(),
     });
     this.view = new EditorView(stage, commands, {
       onSelectNode: (i) => {
@@ -87,7 +90,14 @@ export class EditorTab {
       view.update(inspection.large ? {} : this.doc.scenario, inspection);
       if (inspection.terrain && info?.kind) this.stage.replaceTerrain(inspection.terrain);
     }
-    this.state.editor = { issues: inspection.issues, valid: panel.valid, track1: inspection.track1.map((n) => n.point), large: inspection.large ?? null };
+    this.publish();
+  }
+
+  /** The panel's last inspection and whether it lets the terrain run, in the app state. */
+  publish() {
+    const { panel } = this;
+    const { issues, track1, large } = panel.inspection;
+    this.state.editor = { issues, valid: panel.valid, track1: track1.map((n) => n.point), large: large ?? null };
   }
 
   onDocChange(scenario, info) {

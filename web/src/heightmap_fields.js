@@ -7,9 +7,11 @@
 // moves with the field: it keeps its place over the same point of the grid
 // (its height is found again, lowered onto the ground); a robot that stood off
 // a field that is the whole terrain is put where an import puts it, 1 m inside
-// the west edge, half-way across.
+// the west edge, half-way across. Its message and status (editor/built_form.js)
+// are about the document's version they were said at, and cleared once it
+// changes.
+import { BuiltForm, el, numbers, short } from './editor/built_form.js';
 import { pngHeader } from './heightmap_import.js';
-import { formatIssues } from './issues.js';
 
 /** What the core accepts (core/scenario/heightmap_reader.cpp, docs/scenario.schema.json). */
 export const FIELD_LIMITS = {
@@ -46,7 +48,6 @@ export function gridOf(field) {
 }
 
 const cellOf = (field) => (Array.isArray(field.cell) ? field.cell : [field.cell, field.cell]);
-const short = (v) => String(Number(Number(v).toPrecision(6)));
 const round = (v) => Math.round(v * 1e9) / 1e9;  // no float dust (1e-9 m) in the saved scenario
 
 /** The form's texts for heightmap `field` (grid from gridOf): origin "x y", cell "d" or "dx dy", height. */
@@ -59,13 +60,6 @@ export function fieldTexts(field, grid) {
     cell: dx === dy ? short(dx) : `${short(dx)} ${short(dy)}`,
     height: short(grid.top ? scale * grid.top : scale),
   };
-}
-
-/** Numbers typed as "1 2", "1, 2" or "[1, 2]"; null when any is not one. */
-function numbers(text) {
-  const parts = String(text).trim().replace(/^\[|\]$/g, '').trim().split(/[\s,;]+/).filter(Boolean);
-  const values = parts.map((p) => (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(p) ? Number(p) : NaN));
-  return values.length && values.every(Number.isFinite) ? values : null;
 }
 
 /**
@@ -146,26 +140,18 @@ export function scenarioWithFields(scenario, index, values, grid) {
   return out;
 }
 
-const el = (tag, props = {}, ...children) => {
-  const e = Object.assign(document.createElement(tag), props);
-  e.append(...children);
-  return e;
-};
-
 /** The form in the editor tab; render(scenario) returns its element, the same one every time. */
-export class HeightmapFields {
+export class HeightmapFields extends BuiltForm {
   /** @param {{ doc, client }} deps  the editor's document and the worker's client (sim_client.js) */
-  constructor({ doc, client }) {
-    Object.assign(this, { doc, client });
-    this.index = 0;
-    this.shownKey = null;
-    this.shown = null;
-    this.pending = false;
-    this.inputs = {
+  constructor(deps) {
+    super(deps, 'hm', {
       origin: el('input', { type: 'text', id: 'hm-origin', className: 'point', title: 'x y (m) of the sample at the field\'s south-west corner (its bottom-left pixel)' }),
       cell: el('input', { type: 'text', id: 'hm-cell', className: 'num', title: 'sample spacing (m), 0.001 … 1000; "dx dy" for unequal sides' }),
       height: el('input', { type: 'text', id: 'hm-height', className: 'num' }),
-    };
+    });
+    this.index = 0;
+    this.shownKey = null;
+    this.shown = null;
     this.heightLabel = el('span');
     this.picker = el('select', { id: 'hm-index', title: 'Which heightmap of the terrain' });
     this.picker.addEventListener('change', () => {
@@ -173,15 +159,7 @@ export class HeightmapFields {
       this.render(this.doc.scenario);
     });
     this.pickerLabel = el('label', {}, 'heightmap ', this.picker);
-    this.apply = el('button', { id: 'hm-apply', className: 'primary', title: 'Rebuild the terrain with these values and restart the robot on it (one undo step)' }, 'Apply');
-    this.apply.addEventListener('click', () => this.submit());
-    for (const input of Object.values(this.inputs))
-      input.addEventListener('keydown', (event) => {
-        if (event.key === 'Enter') this.submit();
-      });
     this.note = el('p', { className: 'note', id: 'hm-note' });
-    this.message = el('div', { className: 'message', id: 'hm-message', role: 'alert' });
-    this.status = el('div', { className: 'note', id: 'hm-status', role: 'status' });
     const label = (text, input, unit) => el('label', {}, text, input, unit);
     this.element = el(
       'section',
@@ -202,8 +180,10 @@ export class HeightmapFields {
     );
   }
 
-  /** The form for `scenario`'s heightmaps (hidden when it has none); keeps what was typed while the heightmap is unchanged. */
+  /** The form for `scenario`'s heightmaps (hidden when it has none); keeps what was typed while the
+   * heightmap is unchanged and no message or status said about an older document shows. */
   render(scenario) {
+    if (this.dropStale()) this.shownKey = null;
     const fields = Array.isArray(scenario?.terrain?.heightmaps) ? scenario.terrain.heightmaps : [];
     this.element.hidden = fields.length === 0;
     if (!fields.length) return this.element;
@@ -219,8 +199,7 @@ export class HeightmapFields {
     const editable = grid && grid.kind !== 'file';
     for (const input of Object.values(this.inputs)) input.disabled = !editable;
     this.apply.disabled = !editable || this.pending;
-    this.message.textContent = '';
-    for (const input of Object.values(this.inputs)) input.classList.remove('bad');
+    if (!this.pending) this.say();
     if (!editable) {
       this.shown = null;
       this.note.textContent = grid
@@ -249,39 +228,11 @@ export class HeightmapFields {
     const field = scenario.terrain.heightmaps[index];
     const grid = gridOf(field);
     const texts = Object.fromEntries(Object.entries(this.inputs).map(([k, input]) => [k, input.value]));
-    for (const input of Object.values(this.inputs)) input.classList.remove('bad');
-    this.status.textContent = '';
     const read = readFieldTexts(texts, this.shown, field, grid);
-    if (!read.ok) {
-      this.inputs[read.key].classList.add('bad');
-      this.message.textContent = read.message;
-      return;
-    }
-    this.message.textContent = '';
+    if (!read.ok) return this.say(read);
     const next = scenarioWithFields(scenario, index, read, grid);
-    if (JSON.stringify(next.terrain.heightmaps[index]) === JSON.stringify(field)) {
-      this.status.textContent = 'Nothing to apply: the values are those of the heightmap.';
-      return;
-    }
-    this.pending = true;
-    this.apply.disabled = true;
-    this.status.textContent = 'Building the terrain…';
-    const done = () => {
-      this.pending = false;
-      this.apply.disabled = false;
-    };
-    this.client.load(next, {
-      keep: true,
-      onBuilt: () => {
-        done();
-        this.doc.replace(`heightmap [${index}]: origin, cell, height`, next, { restart: true, loaded: true, owned: true });
-        this.status.textContent = 'Applied: the robot restarted on the rebuilt terrain (Undo restores the values before).';
-      },
-      onRejected: (issues) => {
-        done();
-        this.status.textContent = '';
-        this.message.textContent = `Not applied, the terrain is unchanged:\n${formatIssues(issues)}`;
-      },
-    });
+    if (JSON.stringify(next.terrain.heightmaps[index]) === JSON.stringify(field))
+      return this.say({ status: 'Nothing to apply: the values are those of the heightmap.' });
+    this.build(next, `heightmap [${index}]: origin, cell, height`, 'Applied: the robot restarted on the rebuilt terrain (Undo restores the values before).');
   }
 }

@@ -7,7 +7,8 @@
 // the robot at the patch). The file's up axis is taken to be
 // the thinner of its y and z extents (a terrain patch is wide and flat), so
 // files from y-up tools stand the right way. Robot, control, simulation and
-// materials are kept.
+// materials are kept. The editor's mesh form (editor/mesh_fields.js) then
+// sets the placement.
 import { formatIssues } from './issues.js';
 
 /** Largest OBJ text the app embeds (bytes): the scenario document's limit is 16 MiB. */
@@ -19,14 +20,16 @@ export const PLACE_QUANTILE = 0.005;
 /**
  * Bounds of the OBJ text's vertices ({ min: [x, y, z], max, count, low, high }:
  * `low` and `high` leave out the PLACE_QUANTILE share at each end, per axis),
- * or null when it has none.
+ * or null when it has none. `place` maps a file vertex to where it goes (as
+ * it is in the file by default).
  */
-export function objBounds(text) {
+export function objBounds(text, place = (p) => p) {
   const coords = [[], [], []];
   const vertex = /^v[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)/gm;
   for (let m = vertex.exec(text); m; m = vertex.exec(text)) {
-    const p = [Number(m[1]), Number(m[2]), Number(m[3])];
-    if (!p.every(Number.isFinite)) continue;  // the core names the bad vertex
+    const file = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (!file.every(Number.isFinite)) continue;  // the core names the bad vertex
+    const p = place(file);
     for (let k = 0; k < 3; k++) coords[k].push(p[k]);
   }
   const count = coords[0].length;

@@ -6,7 +6,10 @@
 // becomes one command when it ends: one drag, one undo step. Listeners hear
 // of every change; the autosave writes the scenario and its undo history
 // (debounced, the newest commands that fit HISTORY_BYTES) to storage so that
-// a reload or a closed tab loses nothing, not even the way back.
+// a reload or a closed tab loses nothing, not even the way back. `version`
+// counts the changes heard (edits, replacements, undo, redo, drag previews):
+// a message about the document names the version it describes, and is shown
+// only while the document is still that version.
 
 export const AUTOSAVE_KEY = 'roverlab.autosave.v1';
 const HISTORY_LIMIT = 200;
@@ -32,6 +35,7 @@ export class EditorDocument {
     this.timer = null;
     this.dragStart = null;
     this.deferred = null; // a change shown already, recorded a moment later (deferRecord)
+    this.version = 0;     // changes heard so far: one more before each listener hears of a change
   }
 
   /** The autosaved scenario in `storage`, or null (also when unreadable). */
@@ -53,6 +57,7 @@ export class EditorDocument {
   }
 
   emit(info) {
+    this.version += 1;
     for (const l of this.listeners) l(this.scenario, info);
   }
 

@@ -6,10 +6,14 @@
 // run buttons. Every change is one of the editor's commands (commands.js,
 // shared with the 3-D view), an undoable command of the EditorDocument; the
 // core (core.inspectTerrain) computes the geometry and validates, and its
-// {path, message} issues are shown at the field they name. The core here runs
-// on the page, for small interactive edits: a terrain beyond EDITOR_LIMITS is
-// not inspected nor listed (it would hold up the page), only checked by the
-// simulation worker when it runs.
+// {path, message} issues are shown at the field they name. Every message the
+// panel shows of its own (a refused entry, a Track1 node or template value
+// refused) holds the document's version it was made at and is dropped once
+// the document changes (an edit, undo, redo, a template, a file): an error is
+// shown only beside the text it is about, and never for a newer document. The
+// core here runs on the page, for small interactive edits: a terrain beyond
+// EDITOR_LIMITS is not inspected nor listed (it would hold up the page), only
+// checked by the simulation worker when it runs.
 import { formatPoint, nextSegment, parsePoint, SIDES } from './quad_rows.js';
 import { defaultValues, TemplateError, templateIssues, TEMPLATES } from './templates.js';
 
@@ -58,26 +62,27 @@ export function planeEquation(q) {
 export class EditorPanel {
   /**
    * @param {HTMLElement} root
-   * @param {{ doc, core, commands, onRun, onShare, onSave, onLoadFile, onLoadImage, onLoadMesh, onLive, onSelectNode }} deps
+   * @param {{ doc, core, commands, onRun, onShare, onSave, onLoadFile, onLoadImage, onLoadMesh, onLive, onSelectNode, onRender }} deps
    *   doc: EditorDocument; core: the WASM core (inspectTerrain);
    *   commands: the edits (EditorCommands, shared with the 3-D view);
    *   onRun(): restart the simulation on the document's scenario;
    *   onShare(): make a share link; onLive(on): live restart toggled;
    *   onLoadFile(text, name): a scenario file; onLoadImage(file): a PNG as a heightmap; onLoadMesh(file): an OBJ mesh;
-   *   sections(): elements the panel shows under its messages (the heightmap form), optional.
+   *   sections(): elements the panel shows under its messages (the heightmap and mesh forms), optional;
+   *   onRender(): the panel was drawn again (its validity may have changed without a change of the document).
    */
   constructor(root, deps) {
     Object.assign(this, deps);
     this.root = root;
     this.inspection = null;
-    this.fieldErrors = new Map();  // path → message of input the core never saw (unparsable text)
+    this.fieldErrors = new Map();  // path → { message, text, version } of input the core never saw (unparsable text)
     this.selectedNode = 0;
     this.addSide = 'left';
     this.templateId = TEMPLATES[0]?.id;
     this.templateValues = TEMPLATES[0] ? defaultValues(TEMPLATES[0]) : {};
-    this.templateDraft = null;  // { key, text, issues } of a template value refused, shown at its field
+    this.templateDraft = null;  // { key, text, issues, version } of a template value refused, shown at its field
     this.templateFollowed = null;  // 'id:values' of the template that made the terrain, as the section last followed it
-    this.nodeMessage = '';
+    this.nodeMessage = null;  // { text, version } of a Track1 node move refused
     this.nodeAxis = 0;  // the coordinate typed for a Track1 node: 0 x, 1 y, 2 z
     this.templatesOpen = false;  // the template section: render() keeps it as the person left it
     this.live = false;
@@ -116,7 +121,23 @@ export class EditorPanel {
   }
 
   get valid() {
-    return Boolean(this.inspection?.ok) && this.fieldErrors.size === 0;
+    return Boolean(this.inspection?.ok) && this.currentErrors().size === 0;
+  }
+
+  /** The refused entries about the document as it is (older ones are dropped). */
+  currentErrors() {
+    for (const [path, error] of this.fieldErrors) if (error.version !== this.doc.version) this.fieldErrors.delete(path);
+    return this.fieldErrors;
+  }
+
+  /** What field `path` shows: the text refused there (beside its error), else `value` as text. */
+  shownText(path, value) {
+    return this.currentErrors().get(path)?.text ?? value;
+  }
+
+  /** `message` if it was made for the document as it is (a { version } object's), else null. */
+  current(message) {
+    return message && message.version === this.doc.version ? message : null;
   }
 
   // ------------------------------------------------------------------ edits
@@ -126,7 +147,7 @@ export class EditorPanel {
   setQuadPoint(side, i, key, text) {
     const path = `terrain.quads.${side}[${i}].${key}`;
     const parsed = parsePoint(text);
-    if (!parsed.ok) return this.fail(path, parsed.message);
+    if (!parsed.ok) return this.fail(path, parsed.message, text);
     this.fieldErrors.delete(path);
     this.commands.moveQuadPoint(side, i, key, parsed.value);
     this.render();
@@ -137,7 +158,7 @@ export class EditorPanel {
     for (const key of ['a', 'b', 'm']) {
       const path = `add.${key}`;
       const parsed = parsePoint(form[key]);
-      if (!parsed.ok) return this.fail(path, parsed.message);
+      if (!parsed.ok) return this.fail(path, parsed.message, form[key]);
       this.fieldErrors.delete(path);
       points[key] = parsed.value;
     }
@@ -152,20 +173,20 @@ export class EditorPanel {
   moveNode(index, axis, text) {
     const value = Number(String(text).trim());
     if (String(text).trim() === '' || Number.isNaN(value)) {
-      this.nodeMessage = `'${text}' is not a number`;
+      this.nodeMessage = { text: `'${text}' is not a number`, version: this.doc.version };
       return this.render();
     }
-    this.nodeMessage = '';  // before the edit, which renders the panel again
+    this.nodeMessage = null;  // before the edit, which renders the panel again
     const moved = this.commands.moveTrack1Node(index, axis, value, this.inspection.track1.map((n) => n.point));
     if (!moved.ok) {
-      this.nodeMessage = moved.issues.map((i) => `${i.path}: ${i.message}`).join('\n');
+      this.nodeMessage = { text: moved.issues.map((i) => `${i.path}: ${i.message}`).join('\n'), version: this.doc.version };
       this.render();
     }
   }
 
   setLateral(text) {
     const v = Number(text);
-    if (!(v >= 0 && v <= 1)) return this.fail('track1.lateral', `must be a number in [0, 1], got '${text}'`);
+    if (!(v >= 0 && v <= 1)) return this.fail('track1.lateral', `must be a number in [0, 1], got '${text}'`, text);
     this.fieldErrors.delete('track1.lateral');
     this.commands.setTrack1Lateral(v);  // regenerated: nodes at that fraction across every edge
   }
@@ -175,13 +196,13 @@ export class EditorPanel {
     let value;
     if (['centre', 'start', 'size'].includes(key)) {
       const parsed = parsePoint(raw);
-      if (!parsed.ok) return this.fail(path, parsed.message);
+      if (!parsed.ok) return this.fail(path, parsed.message, raw);
       value = parsed.value;
     } else if (key === 'color') {
       value = raw;
     } else {
       value = Number(raw);
-      if (String(raw).trim() === '' || !Number.isFinite(value)) return this.fail(path, `must be a finite number, got '${raw}'`);
+      if (String(raw).trim() === '' || !Number.isFinite(value)) return this.fail(path, `must be a finite number, got '${raw}'`, raw);
     }
     this.fieldErrors.delete(path);
     this.commands.setBlockField(kind, i, key, value);
@@ -206,11 +227,11 @@ export class EditorPanel {
     let value;
     if (key === 'position') {
       const parsed = parsePoint(raw, [2, 3]);
-      if (!parsed.ok) return this.fail(path, parsed.message);
+      if (!parsed.ok) return this.fail(path, parsed.message, raw);
       value = parsed.value;
     } else {
       value = Number(raw);
-      if (String(raw).trim() === '' || !Number.isFinite(value)) return this.fail(path, `must be a finite number (rad), got '${raw}'`);
+      if (String(raw).trim() === '' || !Number.isFinite(value)) return this.fail(path, `must be a finite number (rad), got '${raw}'`, raw);
     }
     this.fieldErrors.delete(path);
     this.commands.setPose(key, value);
@@ -226,7 +247,7 @@ export class EditorPanel {
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
       const key = changedKey ?? error.issues[0]?.key;
-      this.templateDraft = { key, text: String(values[key]), issues: error.issues };
+      this.templateDraft = { key, text: String(values[key]), issues: error.issues, version: this.doc.version };
       this.render();
       return false;
     }
@@ -245,7 +266,7 @@ export class EditorPanel {
     const values = { ...this.templateValues, [key]: value };
     const issues = templateIssues(template, values);
     if (issues.length) {
-      this.templateDraft = { key, text: String(text), issues };
+      this.templateDraft = { key, text: String(text), issues, version: this.doc.version };
       return this.render();
     }
     if (this.templateLive) return this.applyTemplate(values, key);
@@ -276,8 +297,9 @@ export class EditorPanel {
     this.applyTemplate();
   }
 
-  fail(path, message) {
-    this.fieldErrors.set(path, message);
+  /** Refuses `text` typed at field `path`: shown there with `message` while the document stays as it is. */
+  fail(path, message, text) {
+    this.fieldErrors.set(path, { message, text: String(text), version: this.doc.version });
     this.render();
   }
 
@@ -292,6 +314,7 @@ export class EditorPanel {
       this.root.replaceChildren(this.toolbar(), this.templates(), this.messages(), ...(this.sections?.() ?? []), this.largeNote(), this.robotStart());
       this.markIssues();
       this.root.scrollTop = scroll;
+      this.onRender?.();
       return;
     }
     this.root.replaceChildren(
@@ -308,6 +331,7 @@ export class EditorPanel {
     );
     this.markIssues();
     this.root.scrollTop = scroll;
+    this.onRender?.();
   }
 
   /** In place of the tables for a terrain beyond EDITOR_LIMITS. */
@@ -357,7 +381,7 @@ export class EditorPanel {
 
   templates() {
     const template = TEMPLATES.find((t) => t.id === this.templateId);
-    const draft = this.templateDraft;
+    const draft = this.current(this.templateDraft);
     const live = this.templateLive;
     const select = el('select', { id: 'template', onchange: () => this.chooseTemplate(select.value) });
     for (const t of TEMPLATES) select.append(el('option', { value: t.id, textContent: t.name, selected: t.id === this.templateId }));
@@ -399,7 +423,7 @@ export class EditorPanel {
     const input = el('input', {
       type: 'text',
       class: 'point',
-      value: formatPoint(value),
+      value: this.shownText(path, formatPoint(value)),
       readOnly: !editable,
       title: title ?? (editable ? 'x y z (m)' : 'shared with the previous segment'),
       dataset: { path },
@@ -480,7 +504,8 @@ export class EditorPanel {
   robotStart() {
     const pose = this.doc.scenario.robot?.pose ?? {};
     const input = (key, value, cls, title) => {
-      const e = el('input', { type: 'text', class: cls, value, title, dataset: { path: `robot.pose.${key}` }, id: `pose-${key}` });
+      const path = `robot.pose.${key}`;
+      const e = el('input', { type: 'text', class: cls, value: this.shownText(path, value), title, dataset: { path }, id: `pose-${key}` });
       e.addEventListener('change', () => this.editPose(key, e.value));
       return el('label', {}, `${key} `, e, el('div', { class: 'message' }));
     };
@@ -538,13 +563,13 @@ export class EditorPanel {
             el('button', { id: 'node-update', onclick: () => this.moveNode(this.selectedNode, Number(axis.value), value.value) }, 'Update'),
           )
         : null,
-      el('div', { class: 'message', id: 'node-message' }, this.nodeMessage),
+      el('div', { class: 'message', id: 'node-message' }, this.current(this.nodeMessage)?.text ?? ''),
       nodes.length
         ? el(
             'label',
             { title: 'Regenerates every node at this fraction across its edge (0 = at a, 1 = at b)' },
             'regenerate at fraction ',
-            el('input', { type: 'text', class: 'num', value: String(lateral), dataset: { path: 'track1.lateral' }, onchange: (e) => this.setLateral(e.target.value) }),
+            el('input', { type: 'text', class: 'num', value: this.shownText('track1.lateral', String(lateral)), dataset: { path: 'track1.lateral' }, onchange: (e) => this.setLateral(e.target.value) }),
             el('div', { class: 'message' }),
           )
         : null,
@@ -564,7 +589,7 @@ export class EditorPanel {
         const input = el('input', {
           type: 'text',
           class: Array.isArray(v) || ['centre', 'size', 'start'].includes(key) ? 'point' : 'num',
-          value: v === undefined ? '' : Array.isArray(v) ? formatPoint(v) : String(v),
+          value: this.shownText(`${base}.${key}`, v === undefined ? '' : Array.isArray(v) ? formatPoint(v) : String(v)),
           placeholder: key,
           title: `${key}: ${units[key]}`,
           dataset: { path: `${base}.${key}` },
@@ -582,7 +607,7 @@ export class EditorPanel {
   /** Marks each field an issue names; issues no field shows are listed on top. */
   markIssues() {
     const issues = [
-      ...[...this.fieldErrors].map(([path, message]) => ({ path, message })),
+      ...[...this.currentErrors()].map(([path, { message }]) => ({ path, message })),
       ...(this.inspection?.issues ?? []),
     ];
     const fields = [...this.root.querySelectorAll('[data-path]')];
