@@ -251,15 +251,21 @@ test('planar presets over a gap: rejected with the core\'s message, accepted on 
 });
 
 describe('applyTemplate', () => {
-  test('replaces the terrain and track1, keeps the rest, leaves the input unchanged', () => {
+  test('replaces the terrain and track1, keeps the rest but the name and description, leaves the input unchanged', () => {
     const original = readScenario('depression-rocker8.json');
     const before = structuredClone(original);
     const s = applyTemplate(original, 'ramp', { angle: 10 });
     expect(original).toEqual(before);
     expect(s.track1).toBeUndefined();
     expect(s.terrain).toEqual(getTemplate('ramp').build({ ...defaultValues('ramp'), angle: 10 }).terrain);
-    for (const key of ['format', 'version', 'name', 'description', 'robot', 'control', 'simulation'])
+    for (const key of ['format', 'version', 'robot', 'control', 'simulation'])
       expect(s[key]).toEqual(original[key]);
+    // Named and described by what is on screen, and what it is based on.
+    expect(s.name).toBe(`rocker8 on “${original.name}”`);
+    expect(s.description).toBe(
+      `Based on “${original.name}”: its robot and settings on the terrain of the template “${getTemplate('ramp').name}” (angle = 10): ${getTemplate('ramp').description}`,
+    );
+    expect(applyTemplate(s, 'ramp', {}).name).toBe(s.name);  // still based on the first
     s.robot.pose.position[0] = 99;
     expect(original.robot.pose.position[0]).toBe(1.2);  // a deep copy
 

@@ -1,6 +1,8 @@
 // The scenarios shipped in terrains/ (bundled at build time) and the edits the
 // app makes to a scenario: switching the robot, setting a preset parameter,
 // a ground material property or a simulation setting.
+import { basedOn } from './based_on.js';
+
 export const DEFAULT_ID = 'climb-articulated6';
 
 const files = import.meta.glob('../../terrains/*.json', { query: '?raw', import: 'default', eager: true });
@@ -14,11 +16,6 @@ export const scenarios = Object.entries(files)
 export const defaultScenario = () => JSON.parse(scenarios.find((s) => s.id === DEFAULT_ID).text);
 
 const clone = (x) => structuredClone(x);
-
-/** The scenario a name says an edited one is based on: "rocker8 on “X”" is based on X. */
-export function basedOn(name) {
-  return /^\S+ on “(.*)”$/.exec(name ?? '')?.[1] ?? name ?? 'a scenario';
-}
 
 /** The same scenario with another robot preset (its parameters at their defaults, placed on the
  * ground); its name and description say so, and what it is based on. */

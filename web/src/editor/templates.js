@@ -21,6 +21,7 @@
 // terrains/depression-rocker8.json and terrains/slope-rocker8.json.
 
 import { fractalNoise, mulberry32 } from './fractal_noise.js';
+import { basedOn } from '../based_on.js';
 
 export { mulberry32 };
 
@@ -507,8 +508,15 @@ function resolve(params, values) {
  * removed. Everything else is kept.
  */
 export function applyTemplate(scenario, id, values = {}) {
-  const built = toTemplate(id).build(values);
+  const template = toTemplate(id);
+  const built = template.build(values);
   const s = structuredClone(scenario);
+  // Named and described by what is on screen (based_on.js).
+  const base = basedOn(scenario.name);
+  const preset = scenario.robot?.preset ?? 'robot';
+  const set = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
+  s.name = `${preset} on “${base}”`;
+  s.description = `Based on “${base}”: its robot and settings on the terrain of the template “${template.name}”${set ? ` (${set})` : ''}: ${template.description}`;
   s.terrain = structuredClone(built.terrain);
   if (built.track1) s.track1 = structuredClone(built.track1);
   else delete s.track1;
