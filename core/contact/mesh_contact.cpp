@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 
 namespace roverlab {
 namespace {
@@ -113,19 +114,73 @@ void surfaceHitOf(const NearList& list, const MeshHit& x, SurfaceHit& h) {
   h.corners[0] = item[1], h.corners[1] = item[2], h.corners[2] = item[3];
 }
 
+// Fills list.around (and sets list.linked) when at most kNearListLinked
+// features are listed: for each listed triangle's corner, the listed
+// triangles with that vertex, gathered by vertex id in a small open-addressed
+// table (twice as many entries as the corners at least).
+void linkCorners(NearList& list) {
+  const size_t listed = list.items.size() / kMeshListedItems;
+  list.linked = listed <= kNearListLinked;
+  if (!list.linked) return;
+  constexpr unsigned kEntries = 512;  // a power of two, at least 2 · 3 · kNearListLinked
+  unsigned size = 8;
+  while (size < 6 * listed) size *= 2;
+  int vertex[kEntries];                 // the vertex id of an entry, -1 while empty
+  std::uint64_t with[kEntries];         // the listed triangles with that vertex
+  unsigned entry[3 * kNearListLinked];  // each listed corner's entry
+  std::fill(vertex, vertex + size, -1);
+  for (size_t k = 0; k < listed; ++k) {
+    const int* item = list.items.data() + kMeshListedItems * k;
+    for (int c = 0; c < 3; ++c) {
+      const int v = item[1 + c];
+      if (v < 0) break;  // a wall
+      unsigned e = (static_cast<unsigned>(v) * 2654435761u) & (size - 1);
+      while (vertex[e] >= 0 && vertex[e] != v) e = (e + 1) & (size - 1);
+      if (vertex[e] < 0) vertex[e] = v, with[e] = 0;
+      with[e] |= std::uint64_t{1} << k;
+      entry[3 * k + c] = e;
+    }
+  }
+  for (size_t k = 0; k < listed; ++k) {
+    const bool wall = list.items[kMeshListedItems * k + 1] < 0;
+    for (int c = 0; c < 3; ++c) list.around[3 * k + c] = wall ? 0 : with[entry[3 * k + c]];
+  }
+}
+
 // True when hit `c` (on its triangle's edge or corner) is a ghost
 // (isSurfaceGhost's rule, with the same arithmetic): another triangle
 // through that edge or corner, by the vertex ids, is nearer to the centre
-// and its nearest point does not rise above c's plane. The n hits are tried
-// from hits[first] (the nearest, which most often is that triangle) on.
-bool isMeshGhost(const NearList& list, const MeshHit* hits, int n, int first, const MeshHit& c,
-                 double span2, double tol) {
-  const int* item = list.items.data() + kMeshListedItems * c.at;
-  const long s0 = item[1 + c.c0], s1 = c.c1 >= 0 ? item[1 + c.c1] : -1;
+// and its nearest point does not rise above c's plane. With the list's
+// triangles linked by their corners, only the hits of the triangles through
+// c's edge or corner are tried (`hitAt`: the hit of each listed feature whose
+// bit is set in `hitMask`), else all n hits; either from hits[first] (the
+// nearest, which most often is that triangle) on.
+bool isMeshGhost(const NearList& list, const MeshHit* hits, int n, int first, std::uint64_t hitMask,
+                 const signed char* hitAt, const MeshHit& c, double span2, double tol) {
   const double* f = list.planes.data() + kMeshListedNumbers * c.at + kNearListBound;
   const Vec3 face(f[kNx], f[kNy], f[kNz]);
   const double nearer = c.distance - 1e-6 * tol;  // only hits nearer than this count
   const double reach2 = span2 + tol;
+  // t (a triangle through c's edge or corner) makes c a ghost.
+  const auto covers = [&](const MeshHit& t) {
+    if (t.distance >= nearer) return false;
+    const Vec3 apart = t.closest - c.closest;
+    if (apart.head<2>().squaredNorm() > reach2) return false;
+    return continuesOrTurnsAway(face.dot(apart), apart.squaredNorm(), tol * tol);
+  };
+  if (list.linked) {
+    std::uint64_t through = list.around[3 * c.at + c.c0] & hitMask;
+    if (c.c1 >= 0) through &= list.around[3 * c.at + c.c1];
+    through &= ~(std::uint64_t{1} << c.at);  // c itself is not nearer than c
+    // The nearest hit first: most often it is the one.
+    const std::uint64_t nearest = std::uint64_t{1} << hits[first].at;
+    if (through & nearest && covers(hits[first])) return true;
+    for (through &= ~nearest; through; through &= through - 1)
+      if (covers(hits[hitAt[__builtin_ctzll(through)]])) return true;
+    return false;
+  }
+  const int* item = list.items.data() + kMeshListedItems * c.at;
+  const long s0 = item[1 + c.c0], s1 = c.c1 >= 0 ? item[1 + c.c1] : -1;
   for (int k = first, tried = 0; tried < n; ++tried, k = k + 1 < n ? k + 1 : 0) {
     const MeshHit& t = hits[k];
     if (t.distance >= nearer) continue;
@@ -134,9 +189,7 @@ bool isMeshGhost(const NearList& list, const MeshHit* hits, int n, int first, co
       return v < 0 || v == corners[0] || v == corners[1] || v == corners[2];
     };
     if (!has(s0) || !has(s1)) continue;
-    const Vec3 apart = t.closest - c.closest;
-    if (apart.head<2>().squaredNorm() > reach2) continue;
-    if (continuesOrTurnsAway(face.dot(apart), apart.squaredNorm(), tol * tol)) return true;
+    if (covers(t)) return true;
   }
   return false;
 }
@@ -203,6 +256,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
           else
             l.planes.resize(l.planes.size() + kMeshTriangleNumbers);
         }
+        linkCorners(l);
         return true;
       });
   bool anyNear = list && list->candidates;
@@ -243,6 +297,10 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
     MeshHit hits[kMaxHits];
     int n = 0;
     bool compact = true;  // false: more hits than kept compact
+    // With the list linked: the listed features with a hit (bit k for the
+    // k-th), and that hit's index in `hits`.
+    std::uint64_t hitMask = 0;
+    signed char hitAt[kNearListLinked];
     // Each listed feature the plane bound does not keep out of reach: a
     // wall's hit in full into `all`, a triangle's numbers (at its index) to `triangle`.
     const auto inReach = [&](auto&& triangle) {
@@ -262,6 +320,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
     inReach([&](int at, const double* numbers) {
       if (!compact || !meshTriangleHit(numbers, centre, radius, hits[n])) return;
       hits[n].at = at;
+      if (list->linked) hitMask |= std::uint64_t{1} << at, hitAt[at] = static_cast<signed char>(n);
       compact = ++n < kMaxHits;
     });
     if (compact && all.empty()) {
@@ -274,7 +333,9 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
       std::vector<int>& order = scratch.order;
       order.clear();
       for (int k = 0; k < n; ++k) {
-        if (hits[k].c0 >= 0 && isMeshGhost(*list, hits, n, first, hits[k], span2, tol)) continue;
+        if (hits[k].c0 >= 0 &&
+            isMeshGhost(*list, hits, n, first, hitMask, hitAt, hits[k], span2, tol))
+          continue;
         order.push_back(static_cast<int>(all.size()));
         surfaceHitOf(*list, hits[k], h);
         all.push_back(h);

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "contact/body_contact.h"
@@ -39,6 +40,10 @@ struct SurfaceHit {
   long samples[2] = {-1, -1};      ///< for a triangle, the vertex ids of that edge (or corner, -1)
   long corners[3] = {-1, -1, -1};  ///< for a triangle, the vertex ids of its corners
 };
+
+/// Most features a mesh near list links by their corners (NearList::around):
+/// one bit each in 64.
+constexpr size_t kNearListLinked = 64;
 
 /// The cells (heightfield) or features (mesh) a sphere may reach, found for a
 /// sphere kNearListMargin·radius wider than the query's: they hold every cell or
@@ -81,6 +86,14 @@ struct NearList {
   /// so a query reads no vertices; `items` has its feature id and, for a
   /// triangle, its vertex ids.
   std::vector<double> planes;
+  /// mesh: true when `around` holds the listed triangles through each corner
+  /// (at most kNearListLinked features listed)
+  bool linked = false;
+  /// mesh, when `linked`: for listed feature k's corner c (0..2), entry 3k + c
+  /// has bit j set when the j-th listed feature is a triangle with that
+  /// corner's vertex (k's own bit included; 0 for a wall). The triangles
+  /// through an edge are its two corners' entries' common bits.
+  std::uint64_t around[3 * kNearListLinked];
 };
 
 /// Numbers per listed triangle in NearList::planes (heightfield): the bounding
@@ -159,6 +172,7 @@ const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec
   oldest->items.clear();
   oldest->planes.clear();
   oldest->candidates = false;
+  oldest->linked = false;
   oldest->below = -1;
   oldest->ceiling = INFINITY;
   oldest->cells[0] = oldest->cells[2] = NearList::kNoCell;
