@@ -188,6 +188,7 @@ describe('the app', () => {
     expect(await view()).toEqual(live);
     expect(slowErrors).toEqual([]);
     await context.close();
+    await page.bringToFront();  // the shared page in front again: the next tests count its frames
   }, 240_000);
 
   test('paused with nothing new, the view is drawn about once a second, not at every animation frame', async () => {

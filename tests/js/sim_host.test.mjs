@@ -153,7 +153,9 @@ describe('sim host', () => {
     const out = [];
     const handle = createSimHost(core, (message) => out.push(message), (fn) => setImmediate(fn));
     const lastFrame = () => out.filter((m) => m.type === 'frame').at(-1);
-    handle({ type: 'load', scenario: scenario('flat-articulated6.json') });
+    // A long duration: the run must not reach its end (where it stops) while stepping at max.
+    const long = JSON.stringify({ ...JSON.parse(scenario('flat-articulated6.json')), simulation: { duration: 1000 } });
+    handle({ type: 'load', scenario: long });
     handle({ type: 'speed', speed: Infinity });
     handle({ type: 'play' });
     handle({ type: 'tick', wallSeconds: 0.01 });
