@@ -22,11 +22,15 @@ wasm="$(node build/bench-wasm/tests/bench/roverlab_bench_heightmap.cjs)"
 # alone, natively and in WASM: a process's memory layout (and in WASM its
 # compiled code) moves the ratio by a few hundredths, more than the runs
 # within one process do; the median over processes is the figure to quote.
+# The mesh patch's ratios likewise (--meshes-only, meshes_by_process).
 PROCESSES="${PROCESSES:-5}"
 speedRuns=""
+meshRuns=""
 for k in $(seq "$PROCESSES"); do
   speedRuns+="$(build/bench-native/tests/bench/roverlab_bench_heightmap --speed-only | tr -d '\n')"$'\n'
   speedRuns+="$(node build/bench-wasm/tests/bench/roverlab_bench_heightmap.cjs --speed-only | tr -d '\n')"$'\n'
+  meshRuns+="$(build/bench-native/tests/bench/roverlab_bench_heightmap --meshes-only | tr -d '\n')"$'\n'
+  meshRuns+="$(node build/bench-wasm/tests/bench/roverlab_bench_heightmap.cjs --meshes-only | tr -d '\n')"$'\n'
 done
 byProcess="$(printf '%s' "$speedRuns" | node -e '
   const lines = require("fs").readFileSync(0, "utf8").trim().split("\n").map((l) => JSON.parse(l));
@@ -42,6 +46,21 @@ byProcess="$(printf '%s' "$speedRuns" | node -e '
   }
   process.stdout.write(JSON.stringify(out));
 ')"
+# The same for the mesh patch's patch/flat ratios (--meshes-only).
+meshByProcess="$(printf '%s' "$meshRuns" | node -e '
+  const lines = require("fs").readFileSync(0, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  const out = { processes: lines.length / 2 };
+  for (const [platform, first] of [["native", 0], ["wasm", 1]]) {
+    const runs = lines.filter((_, i) => i % 2 === first);
+    out[platform] = {};
+    for (const { preset } of runs[0].meshes.speed) {
+      const ratios = runs.map((r) => r.meshes.speed.find((s) => s.preset === preset).patch_over_flat);
+      out[platform][preset] = { patch_over_flat: ratios, median: median(ratios) };
+    }
+  }
+  process.stdout.write(JSON.stringify(out));
+')"
 cat >docs/benchmarks/heightmap.json <<JSON
 {
   "command": "bash tests/bench/heightmap_bench.sh",
@@ -49,7 +68,8 @@ cat >docs/benchmarks/heightmap.json <<JSON
   "load_average_before": "$LOAD",
   "native": $native,
   "wasm": $wasm,
-  "speed_by_process": $byProcess
+  "speed_by_process": $byProcess,
+  "meshes_by_process": $meshByProcess
 }
 JSON
 cat docs/benchmarks/heightmap.json
