@@ -392,6 +392,8 @@ describe('the app', () => {
     const statusAt = async (t) => {
       await scrubTo(t);
       await waitFor((v) => window.__roverlab.scrubbing && Math.abs(window.__roverlab.plots.cursorTime - v) < 1e-6, t);
+      // The status line is rewritten with the plots every 250 ms (run.js PLOT_EVERY_MS), after the cursor moved.
+      await page.waitForTimeout(400);
       await drawn(2);  // the status line is that time's
       return { ...(await state()), text: await page.textContent('#phase') };
     };
