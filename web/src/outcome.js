@@ -18,6 +18,34 @@ export function flippedAt(telemetry, row) {
 
 const seconds = (t) => `${t.toFixed(t < 100 ? 1 : 0)} s`;
 
+// What the rows say so far, per telemetry (scanned once, then only the rows
+// added since): the flipped-over streaks as [start, end] times and the time
+// the climb controller first reached 'done'. Rows dropped from the end (a
+// reset, a run gone back) start the scan again; coarsening keeps each kept
+// row's time, so what was found stays true.
+const scans = new WeakMap();
+
+function scanned(telemetry, phase, done, row) {
+  let scan = scans.get(telemetry);
+  if (!scan || scan.drops !== telemetry.drops || scan.phase !== phase) {
+    scan = { drops: telemetry.drops, phase, through: -Infinity, flips: [], doneAt: null };
+    scans.set(telemetry, scan);
+  }
+  const time = (r) => telemetry.value(r, 0);
+  if (row < 0 || time(row) <= scan.through) return scan;
+  for (let r = telemetry.rowAt(scan.through) + 1; r <= row; r++) {
+    const t = time(r);
+    const last = scan.flips.at(-1);
+    if (flippedAt(telemetry, r)) {
+      if (last && last.end === scan.through) last.end = t;
+      else scan.flips.push({ start: t, end: t });
+    }
+    if (scan.doneAt === null && phase >= 0 && telemetry.value(r, phase) === done) scan.doneAt = t;
+    scan.through = t;
+  }
+  return scan;
+}
+
 /**
  * The outcome at telemetry row `row` (the time on show): { text, kind }, kind
  * 'goal' (the goal met), 'fail' (on its back, left the terrain, blew up) or
@@ -27,18 +55,17 @@ const seconds = (t) => `${t.toFixed(t < 100 ? 1 : 0)} s`;
 export function describeOutcome({ model, telemetry }, row, stopped = null) {
   if (!telemetry?.rows || row < 0) return { text: '', kind: 'ok' };
   const { columns } = telemetry;
-  const time = (r) => telemetry.value(r, 0);
+  const at = telemetry.value(row, 0);
   if (stopped?.outcome === 'left_terrain') return { text: `left the terrain (${stopped.message})`, kind: 'fail' };
   if (stopped?.outcome === 'blew_up') return { text: `the simulation blew up (${stopped.message})`, kind: 'fail' };
-  let flipped = -1;
-  for (let r = 0; r <= row && flipped < 0; r++) if (flippedAt(telemetry, r)) flipped = r;
-  if (flipped >= 0 && flippedAt(telemetry, row)) return { text: `on its back since t = ${seconds(time(flipped))}`, kind: 'fail' };
-  const phase = model.phaseColumn ? columns.indexOf(model.phaseColumn) : -1;
-  if (model.controller === 'step-climb' && phase >= 0) {
-    const done = model.phases.indexOf('done');
-    for (let r = 0; r <= row; r++)
-      if (telemetry.value(r, phase) === done) return { text: `climbed: on top of the step at t = ${seconds(time(r))}`, kind: 'goal' };
-    return { text: `not on top of the step yet (phase: ${model.phases[telemetry.value(row, phase)] ?? '?'})`, kind: 'ok' };
+  const climbing = model.controller === 'step-climb' && model.phaseColumn ? columns.indexOf(model.phaseColumn) : -1;
+  const done = model.phases?.indexOf('done') ?? -1;
+  const scan = scanned(telemetry, climbing, done, row);
+  const streak = scan.flips.find((f) => f.start <= at && at <= f.end);
+  if (streak) return { text: `on its back since t = ${seconds(streak.start)}`, kind: 'fail' };
+  if (climbing >= 0) {
+    if (scan.doneAt !== null && scan.doneAt <= at) return { text: `climbed: on top of the step at t = ${seconds(scan.doneAt)}`, kind: 'goal' };
+    return { text: `not on top of the step yet (phase: ${model.phases[telemetry.value(row, climbing)] ?? '?'})`, kind: 'ok' };
   }
   const x = columns.indexOf('base_x_m');
   const y = columns.indexOf('base_y_m');

@@ -27,9 +27,11 @@ export class Telemetry {
     this.rows = 0;
     this.stride = 1;        // rows kept: one per `stride` of the core's (every stride × 10 ms)
     this.nearFull = false;  // 90 % of the store is used: the next coarsening nears
+    this.drops = 0;         // counts clears and rows dropped from the end (readers' caches key on it)
   }
 
   clear() {
+    this.drops++;
     this.rows = 0;
     this.stride = 1;
     this.nearFull = false;
@@ -46,6 +48,7 @@ export class Telemetry {
     if (!samples?.length) return;
     const n = samples.length / this.width;
     if (!Number.isInteger(n)) throw new Error(`telemetry: ${samples.length} numbers are not whole rows of ${this.width}`);
+    if (this.rows && samples[0] <= this.value(this.rows - 1, 0)) this.drops++;
     while (this.rows && samples[0] <= this.value(this.rows - 1, 0)) this.rows--;
     for (let r = 0; r < n; r++) {
       const t = samples[r * this.width];
