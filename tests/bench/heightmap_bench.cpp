@@ -13,7 +13,8 @@
 //    makeTriMesh, alone and inside a 100 m ground plane of 8 triangles; and
 //    rocker8 and articulated6 driving on flat ground, on a bumpy 7.5 × 3.6 m
 //    patch of 0.06 m triangles (an OBJ mesh, as a scan gives one) and on that
-//    patch inside the ground plane, steps per second (medians of 5, in turns).
+//    patch inside the ground plane, steps per second (medians of 5, in turns),
+//    and the patch's wheel contact queries in a loop (as "queries").
 // Prints one JSON object to stdout. Options: --steps=N (default 20000);
 // --speed-only: only the speed section (heightmap_bench.sh runs it in
 // several processes: a process's memory layout and, in WebAssembly, its
@@ -273,13 +274,16 @@ void printMeshSpeed(long steps) {
       std::sort(runs[k].begin(), runs[k].end());
       median[k] = runs[k][2];
     }
+    double contacts = 0;
+    const double ns = nsPerQuery(texts[1], steps, contacts, errors[1]);
     std::printf(
         "%s\n      {\"preset\": \"%s\", \"steps\": %ld, \"runs\": 5, \"flat_steps_per_s\": "
         "%.0f, \"patch_steps_per_s\": %.0f, \"patch_in_plane_steps_per_s\": %.0f, "
-        "\"patch_over_flat\": %.3f, \"patch_in_plane_over_flat\": %.3f, \"error\": \"%s\"}",
+        "\"patch_over_flat\": %.3f, \"patch_in_plane_over_flat\": %.3f, "
+        "\"patch_ns_per_query\": %.1f, \"patch_contacts_per_query\": %.3f, \"error\": \"%s\"}",
         p ? "," : "", presets[p], steps, median[0], median[1], median[2],
         median[0] > 0 ? median[1] / median[0] : 0.0, median[0] > 0 ? median[2] / median[0] : 0.0,
-        (errors[0] + errors[1] + errors[2]).c_str());
+        ns, contacts, (errors[0] + errors[1] + errors[2]).c_str());
     std::fflush(stdout);
   }
 }

@@ -32,35 +32,28 @@ for k in $(seq "$PROCESSES"); do
   meshRuns+="$(build/bench-native/tests/bench/roverlab_bench_heightmap --meshes-only | tr -d '\n')"$'\n'
   meshRuns+="$(node build/bench-wasm/tests/bench/roverlab_bench_heightmap.cjs --meshes-only | tr -d '\n')"$'\n'
 done
-byProcess="$(printf '%s' "$speedRuns" | node -e '
-  const lines = require("fs").readFileSync(0, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-  const out = { processes: lines.length / 2 };
-  for (const [platform, first] of [["native", 0], ["wasm", 1]]) {
-    const runs = lines.filter((_, i) => i % 2 === first);
-    out[platform] = {};
-    for (const { preset } of runs[0].speed) {
-      const ratios = runs.map((r) => r.speed.find((s) => s.preset === preset).rough_over_flat);
-      out[platform][preset] = { rough_over_flat: ratios, median: median(ratios) };
+# byProcess RUNS SECTION RATIO: per platform and preset, the RATIO of each
+# process's SECTION entries ("speed" or "meshes.speed") and their median.
+byProcess() {
+  printf '%s' "$1" | node -e '
+    const [section, ratio] = process.argv.slice(1);
+    const lines = require("fs").readFileSync(0, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const entries = (run) => section.split(".").reduce((o, k) => o[k], run);
+    const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+    const out = { processes: lines.length / 2 };
+    for (const [platform, first] of [["native", 0], ["wasm", 1]]) {
+      const runs = lines.filter((_, i) => i % 2 === first);
+      out[platform] = {};
+      for (const { preset } of entries(runs[0])) {
+        const ratios = runs.map((r) => entries(r).find((s) => s.preset === preset)[ratio]);
+        out[platform][preset] = { [ratio]: ratios, median: median(ratios) };
+      }
     }
-  }
-  process.stdout.write(JSON.stringify(out));
-')"
-# The same for the mesh patch's patch/flat ratios (--meshes-only).
-meshByProcess="$(printf '%s' "$meshRuns" | node -e '
-  const lines = require("fs").readFileSync(0, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-  const out = { processes: lines.length / 2 };
-  for (const [platform, first] of [["native", 0], ["wasm", 1]]) {
-    const runs = lines.filter((_, i) => i % 2 === first);
-    out[platform] = {};
-    for (const { preset } of runs[0].meshes.speed) {
-      const ratios = runs.map((r) => r.meshes.speed.find((s) => s.preset === preset).patch_over_flat);
-      out[platform][preset] = { patch_over_flat: ratios, median: median(ratios) };
-    }
-  }
-  process.stdout.write(JSON.stringify(out));
-')"
+    process.stdout.write(JSON.stringify(out));
+  ' "$2" "$3"
+}
+speedByProcess="$(byProcess "$speedRuns" speed rough_over_flat)"
+meshByProcess="$(byProcess "$meshRuns" meshes.speed patch_over_flat)"
 cat >docs/benchmarks/heightmap.json <<JSON
 {
   "command": "bash tests/bench/heightmap_bench.sh",
@@ -68,7 +61,7 @@ cat >docs/benchmarks/heightmap.json <<JSON
   "load_average_before": "$LOAD",
   "native": $native,
   "wasm": $wasm,
-  "speed_by_process": $byProcess,
+  "speed_by_process": $speedByProcess,
   "meshes_by_process": $meshByProcess
 }
 JSON
