@@ -6,12 +6,11 @@
 // and the pinned run comes back after a reload (kept in IndexedDB). A reset
 // run has nothing to pin; at most 8 runs are pinned.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 
-import { collectErrors, launchBrowser, saveScreenshot, startDevServer } from './support.mjs';
+import { collectErrors, saveScreenshot, serveAppPage } from './support.mjs';
 
-let browser;
-let server;
+const app = serveAppPage();
 let page;
 let errors;
 
@@ -20,19 +19,7 @@ const waitFor = (fn, arg, timeout = 90_000) => page.waitForFunction(fn, arg, { t
 const scenarioFile = (name) => JSON.parse(readFileSync(new URL(`../../terrains/${name}`, import.meta.url), 'utf8'));
 const RADIUS = 0.3;  // rocker8's wheel radius in the second run (its default is another)
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  ({ server, url: globalThis.appUrl } = await startDevServer());
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  errors = collectErrors(page);
-  await page.goto(globalThis.appUrl, { waitUntil: 'load' });
-  await waitFor(() => window.__roverlab?.ready && window.__roverlab?.editorReady);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+beforeAll(() => ({ page, errors } = app));
 
 /** Plays the run on show until t ≥ `t` (s), then pauses it (from the page's next frame, as a click
  * on Pause would, without the round trips of a click from here) and waits for the charts to show its rows. */
@@ -210,10 +197,10 @@ describe('compare runs', () => {
   }, 120_000);
 
   test('without the browser’s storage a run is still pinned, and a banner says it is not kept', async () => {
-    const other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const other = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
     const otherErrors = collectErrors(other);
     await other.addInitScript(() => Object.defineProperty(window, 'indexedDB', { value: undefined }));  // storage turned off
-    await other.goto(globalThis.appUrl, { waitUntil: 'load', timeout: 90_000 });
+    await other.goto(app.url, { waitUntil: 'load', timeout: 90_000 });
     await other.waitForFunction(() => window.__roverlab?.ready && window.__roverlab?.editorReady && window.__roverlab.samples > 10, null, { timeout: 90_000 });
     await other.waitForFunction(() => window.__roverlab.banner?.kind === 'warning', null, { timeout: 10_000 });
     expect((await other.evaluate(() => window.__roverlab.banner)).text).toBe(

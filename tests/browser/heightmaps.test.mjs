@@ -4,9 +4,9 @@
 // drawn from the chunks in view first); the View
 // panel colours heightmaps by height or slope in place; the editor's
 // heightmap form changes origin, cell and height scale as one undo step.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
-import { greyPng, imageStats, launchBrowser, openAppPage, saveScreenshot, startDevServer } from './support.mjs';
+import { greyPng, imageStats, openAppPage, saveScreenshot, serveApp } from './support.mjs';
 
 /** Drops `png` (a Buffer) on the 3-D view as the file `name`, as a person dragging it there. */
 async function dropPng(page, png, name) {
@@ -31,23 +31,11 @@ const featurePng = () =>
     return Math.round(20 + Math.max(mound, plateau));
   });
 
-let browser;
-let server;
-let url;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  ({ server, url } = await startDevServer());
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serveApp();
 
 describe('heightmaps', () => {
   test('the rough field is drawn in chunks and the rover drives on it', async () => {
-    const { page, errors } = await openAppPage(browser, `${url}?scenario=rough-field-rocker8`);
+    const { page, errors } = await openAppPage(app.browser, `${app.url}?scenario=rough-field-rocker8`);
     const hooks = () => page.evaluate(() => ({ ...window.__roverlab }));
     let h = await hooks();
     expect(h.scenarioId).toBe('rough-field-rocker8');
@@ -73,7 +61,7 @@ describe('heightmaps', () => {
   }, 180_000);
 
   test('a grey PNG dropped on the view becomes the terrain and the robot drives on it', async () => {
-    const { page, errors } = await openAppPage(browser, url);
+    const { page, errors } = await openAppPage(app.browser, app.url);
     // 200 × 120 pixels (10 × 6 m at 0.05 m): gentle waves, 0.5 m from black to white.
     const png = greyPng(200, 120, (i, j) => Math.round(60 + 40 * Math.sin(i / 9) * Math.cos(j / 11)));
     await dropPng(page, png, 'waves.png');
@@ -99,7 +87,7 @@ describe('heightmaps', () => {
   }, 180_000);
 
   test('a large PNG dropped is drawn from the chunks in view first, then becomes the work; a view from above is whole', async () => {
-    const { page, errors } = await openAppPage(browser, url);
+    const { page, errors } = await openAppPage(app.browser, app.url);
     // 801 × 801 16-bit pixels (40 × 40 m at 0.05 m): more than 513² samples, so its chunks are made
     // as they come into view (heightmap_mesh.js), and the work is replaced after the first view.
     const png = greyPng(801, 801, (i, j) => Math.round(30000 + 12000 * Math.sin(i / 40) * Math.cos(j / 55)), { bits: 16 });
@@ -123,7 +111,7 @@ describe('heightmaps', () => {
   }, 180_000);
 
   test('the View panel colours a heightmap by slope or height at once, without rebuilding, for later terrains too', async () => {
-    const { page, errors } = await openAppPage(browser, url);
+    const { page, errors } = await openAppPage(app.browser, app.url);
     const colour = () => page.evaluate(() => window.__roverlab.heightmapColour);
     // The default scenario has no heightmap: the control is there, disabled.
     expect(await page.isDisabled('#terrain-colour')).toBe(true);
@@ -170,7 +158,7 @@ describe('heightmaps', () => {
   }, 180_000);
 
   test('the editor\'s heightmap form sets cell and height scale as one undo step, refuses bad input', async () => {
-    const { page, errors } = await openAppPage(browser, url);
+    const { page, errors } = await openAppPage(app.browser, app.url);
     await dropPng(page, featurePng(), 'features.png');
     await page.waitForFunction(() => window.__roverlab.heightmapChunks > 0 && !window.__roverlab.loading, null, { timeout: 60_000 });
     await page.click('#tab-edit');

@@ -8,10 +8,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { rubblePatchObj } from '../../scripts/rubble_patch.mjs';
-import { imageStats, launchBrowser, openAppPage, saveScreenshot, startDevServer } from './support.mjs';
+import { imageStats, openAppPage, saveScreenshot, serveApp } from './support.mjs';
 
 /** Drops `text` on the 3-D view as the file `name`, as a person dragging it there. */
 async function dropText(page, text, name) {
@@ -53,23 +53,11 @@ function expectBox(box, [x0, y0], [x1, y1], top) {
 /** A z-up OBJ text turned y-up, as modelling tools write it: (x, y, z) → (x, z, −y). */
 const yUp = (obj) => obj.replace(/^v (\S+) (\S+) (\S+)$/gm, (_, x, y, z) => `v ${x} ${z} ${-Number(y) + 0}`);
 
-let browser;
-let server;
-let url;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  ({ server, url } = await startDevServer());
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serveApp();
 
 describe('mesh terrains', () => {
   test('the rubble patch is drawn and the articulated robot drives over it', async () => {
-    const { page, errors } = await openAppPage(browser, `${url}?scenario=rubble-articulated6`);
+    const { page, errors } = await openAppPage(app.browser, `${app.url}?scenario=rubble-articulated6`);
     const hooks = () => page.evaluate(() => ({ ...window.__roverlab }));
     let h = await hooks();
     expect(h.scenarioId).toBe('rubble-articulated6');
@@ -93,7 +81,7 @@ describe('mesh terrains', () => {
   }, 240_000);
 
   test('an OBJ file dropped on the view becomes the terrain, y-up files standing the right way', async () => {
-    const { page, errors } = await openAppPage(browser, url);
+    const { page, errors } = await openAppPage(app.browser, app.url);
     // 3 × 2 m of 0.1 m cells, 8 stones up to 0.12 m: 1 200 triangles.
     const obj = yUp(rubblePatchObj({ length: 3, width: 2, cell: 0.1, stones: 8, height: 0.12, clear: 1.2, seed: 3 }));
     await dropText(page, obj, 'patch.obj');
@@ -125,7 +113,7 @@ describe('mesh terrains', () => {
   }, 180_000);
 
   test("the editor's mesh form places a loaded OBJ file by offset, scale, yaw and up, one undo step; bad input is refused", async () => {
-    const { page, errors } = await openAppPage(browser, url);
+    const { page, errors } = await openAppPage(app.browser, app.url);
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'roverlab-mesh-')), 'diagonal.obj');
     writeFileSync(file, diagonalObj());
     await page.click('#tab-edit');

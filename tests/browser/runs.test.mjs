@@ -6,12 +6,11 @@
 // and the view's checkboxes hand the keyboard back after a mouse use; paused,
 // the status shows no steps/s.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 
-import { collectErrors, launchBrowser, saveScreenshot, startDevServer } from './support.mjs';
+import { saveScreenshot, serveAppPage } from './support.mjs';
 
-let browser;
-let server;
+const app = serveAppPage();
 let page;
 let errors;
 
@@ -19,19 +18,7 @@ const state = () => page.evaluate(() => ({ ...window.__roverlab }));
 const waitFor = (fn, arg, timeout = 90_000) => page.waitForFunction(fn, arg, { timeout });
 const scenarioFile = (name) => JSON.parse(readFileSync(new URL(`../../terrains/${name}`, import.meta.url), 'utf8'));
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  ({ server, url: globalThis.appUrl } = await startDevServer());
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  errors = collectErrors(page);
-  await page.goto(globalThis.appUrl, { waitUntil: 'load' });
-  await waitFor(() => window.__roverlab?.ready && window.__roverlab?.editorReady);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+beforeAll(() => ({ page, errors } = app));
 
 async function load(name, scenario) {
   await page.evaluate(([n, s]) => window.__roverlab.doc.replace(n, s, { restart: true }), [name, scenario]);
@@ -188,8 +175,11 @@ describe('a run', () => {
       'Based on “articulated6 climbs the 0.65 m step”: the rocker8 robot, its parameters at their defaults, on that scenario\'s terrain, with its simulation settings (without its step-climb controller, made for articulated6: drive it with the keys).',
     );
     expect(await page.evaluate(() => window.__roverlab.doc.scenario.name)).toBe('rocker8 on “articulated6 climbs the 0.65 m step”');
-    // Typed (Space types, it does not play or pause), kept with Enter: an undoable command.
-    const playing = (await state()).playing;
+    // Typed (Space types, it does not play), kept with Enter: an undoable command. Paused first,
+    // so that the run cannot reach its end (and stop by itself) while the text is typed.
+    if ((await state()).playing) await page.click('#play');
+    await waitFor(() => !window.__roverlab.playing);
+    const playing = false;
     await page.click('#about');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('My rover on the step, first try');

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const configFile = path.join(root, 'web/vite.config.js');
@@ -96,9 +97,10 @@ export function collectErrors(page) {
   return errors;
 }
 
-/** A new page at `url` (1280×800 unless told), once the app shows a run and its editor is ready; returns { page, errors }. */
-export async function openAppPage(browser, url, { viewport = { width: 1280, height: 800 } } = {}) {
-  const page = await browser.newPage({ viewport });
+/** A new page at `url` (1280×800 unless told; `pageOptions` as Playwright's newPage takes them), once the app
+ * shows a run and its editor is ready; returns { page, errors }. */
+export async function openAppPage(browser, url, { viewport = { width: 1280, height: 800 }, ...pageOptions } = {}) {
+  const page = await browser.newPage({ viewport, ...pageOptions });
   const errors = collectErrors(page);
   await page.goto(url, { waitUntil: 'load', timeout: 90_000 });
   await page.waitForFunction(() => window.__roverlab?.ready && window.__roverlab?.editorReady, null, { timeout: 90_000 });
@@ -110,6 +112,29 @@ export async function startApp(options) {
   const browser = await launchBrowser();
   const { server, url } = await startDevServer();
   return { browser, server, url, ...(await openAppPage(browser, url, options)) };
+}
+
+/** Chromium and the dev server for one test file, started before its tests and closed after
+ * them: returns { browser, server, url }, filled in once started. */
+export function serveApp() {
+  const app = {};
+  beforeAll(async () => {
+    app.browser = await launchBrowser();
+    Object.assign(app, await startDevServer());
+  }, 120_000);
+  afterAll(async () => {
+    await app.browser?.close();
+    await app.server?.close();
+  });
+  return app;
+}
+
+/** serveApp, and one page (1280×800, downloads accepted) with the app ready, shared by the
+ * file's tests: returns { browser, server, url, page, errors }, filled in once ready. */
+export function serveAppPage() {
+  const app = serveApp();
+  beforeAll(async () => Object.assign(app, await openAppPage(app.browser, app.url, { acceptDownloads: true })), 120_000);
+  return app;
 }
 
 export { greyPng } from '../support/grey_png.mjs';

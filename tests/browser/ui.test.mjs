@@ -7,12 +7,11 @@
 // (the downloaded one), status-steep.png and status-tipping.png.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 
-import { collectErrors, imageStats, launchBrowser, resultsDir, startDevServer } from './support.mjs';
+import { collectErrors, imageStats, resultsDir, serveAppPage } from './support.mjs';
 
-let browser;
-let server;
+const app = serveAppPage();
 let page;
 let errors;
 
@@ -24,19 +23,7 @@ async function drawn(n) {
   await waitFor((until) => window.__roverlab.drawn >= until, from + n);
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  ({ server, url: globalThis.appUrl } = await startDevServer());
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  errors = collectErrors(page);
-  await page.goto(globalThis.appUrl, { waitUntil: 'load' });
-  await waitFor(() => window.__roverlab?.ready);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+beforeAll(() => ({ page, errors } = app));
 
 /** Changes a <select> and waits until the new run shows frames past t = 0.2 s. The same
  * choice again starts the run from t = 0, playing: a run stops at its scenario's duration
@@ -165,11 +152,11 @@ describe('the app', () => {
   test('a screenshot is at full resolution (CSS size × devicePixelRatio) after the quality step lowered the view; shift-click: 2×', async () => {
     // A page of its own at devicePixelRatio 2, its processor slowed 6× from its load until the frame-rate
     // watch has measured (as on a slow machine): under 20 frames/s it renders the view at 60 % resolution.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2, acceptDownloads: true });
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2, acceptDownloads: true });
     const slow = await context.newPage();
     const slowErrors = collectErrors(slow);
     const cdp = await context.newCDPSession(slow);
-    await slow.goto(globalThis.appUrl, { waitUntil: 'load', timeout: 120_000 });
+    await slow.goto(app.url, { waitUntil: 'load', timeout: 120_000 });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
     await slow.waitForFunction(() => window.__roverlab?.ready && window.__roverlab.qualityStep !== undefined, null, { timeout: 120_000 });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
