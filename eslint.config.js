@@ -13,7 +13,7 @@ export default [
   // The page and its modules.
   { files: ['web/src/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
   // The simulation worker.
-  { files: ['web/src/sim_worker.js'], languageOptions: { globals: { ...globals.worker } } },
+  { files: ['web/src/sim/sim_worker.js'], languageOptions: { globals: { ...globals.worker } } },
   // Node: the configs, the tests, the benchmarks and the fuzz harness (tests/fuzz/wasm_worker.mjs is a worker thread).
   {
     files: ['*.js', 'web/*.js', 'tests/**/*.mjs', 'tests/**/*.js'],

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { encodeShare } from '../../web/src/share_link.js';
+import { encodeShare } from '../../web/src/share/share_link.js';
 import { launchBrowser, root, startDevServer } from '../browser/support.mjs';
 
 const SECONDS = 20;

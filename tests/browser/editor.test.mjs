@@ -1,5 +1,5 @@
 // The terrain editor and share links in headless Chromium, as a person uses
-// them: rebuild seed 002's 8-segment depression terrain through the "Add"
+// them: rebuild [KJ2025]'s 8-segment depression terrain through the "Add"
 // form alone, set a Track1 coordinate, undo/redo by button and keyboard, drag
 // a point in the 3-D view (one undo step), reload (autosave), save, share,
 // open the link in a second browser and run the rover on it; broken links
@@ -62,7 +62,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe('terrain editor', { timeout: 180_000 }, () => {
-  test("rebuilds seed 002's depression terrain through the Add form, with planes and Track1", async () => {
+  test("rebuilds [KJ2025]'s depression terrain through the Add form, with planes and Track1", async () => {
     await page.selectOption('#scenario', 'flat-rocker8');
     await waitFor(() => window.__roverlab.preset === 'rocker8' && window.__roverlab.time > 0.1);
     await page.click('#tab-edit');

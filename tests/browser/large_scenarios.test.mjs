@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
-import { encodeShare, MAX_DECOMPRESSED_BYTES, MAX_FRAGMENT_LENGTH } from '../../web/src/share_link.js';
+import { encodeShare, MAX_DECOMPRESSED_BYTES, MAX_FRAGMENT_LENGTH } from '../../web/src/share/share_link.js';
 import { collectErrors, launchBrowser, resultsDir, root, startDevServer } from './support.mjs';
 
 let browser;

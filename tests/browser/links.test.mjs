@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
-import { encodeShare } from '../../web/src/share_link.js';
+import { encodeShare } from '../../web/src/share/share_link.js';
 import { collectErrors, launchBrowser, resultsDir, root, saveScreenshot, startDevServer } from './support.mjs';
 
 let browser;
@@ -232,6 +232,9 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
       doc.replace('rough terrain', { ...doc.scenario, name: 'too big to link', terrain }, { restart: true });
     });
     await waitFor(page, () => window.__roverlab.scenario === 'too big to link' && !window.__roverlab.loading && window.__roverlab.time > 0.1);
+    // Paused, so that the run cannot reach its end (5 s) and put its own banner up meanwhile.
+    await page.click('#play');
+    await waitFor(page, () => !window.__roverlab.playing);
     await page.click('#share');
     await waitFor(page, () => /too big for a link/.test(window.__roverlab.banner?.text ?? ''));
     const { banner, shareUrl } = await state(page);

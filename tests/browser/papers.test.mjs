@@ -1,5 +1,5 @@
 // The papers' algorithms in the browser: the rocker rover placed along Track1
-// by seed 002's geometric algorithm (kinematic playback), and seed 003's
+// by [KJ2025]'s geometric algorithm (kinematic playback), and [BSTU2019]'s
 // crawler-link contact modes in their 2-D panel.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -23,7 +23,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe("the papers' algorithms", { timeout: 120_000 }, () => {
-  test('seed 000: the step-climb controller shows its phases and brings articulated6 onto the 0.65 m step', async () => {
+  test('[GKS2025]: the step-climb controller shows its phases and brings articulated6 onto the 0.65 m step', async () => {
     await page.selectOption('#scenario', 'climb-articulated6');
     await waitFor(() => window.__roverlab.preset === 'articulated6' && window.__roverlab.phase);
     expect(await page.isVisible('#controller-box')).toBe(true);
@@ -60,7 +60,7 @@ describe("the papers' algorithms", { timeout: 120_000 }, () => {
     expect(errors).toEqual([]);
   });
 
-  test('seed 002: the rover is placed along Track1 of the depression terrain, all right wheels down in the middle', async () => {
+  test('[KJ2025]: the rover is placed along Track1 of the depression terrain, all right wheels down in the middle', async () => {
     await page.selectOption('#scenario', 'depression-rocker8');
     await waitFor(() => window.__roverlab.preset === 'rocker8' && window.__roverlab.time > 0.2);
     await page.click('#tab-stance');
@@ -91,7 +91,7 @@ describe("the papers' algorithms", { timeout: 120_000 }, () => {
     expect(errors).toEqual([]);
   });
 
-  test('seed 003: the crawler panel shows the mode, kind and correction, and refuses bad input with a message', async () => {
+  test('[BSTU2019]: the crawler panel shows the mode, kind and correction, and refuses bad input with a message', async () => {
     await page.click('#tab-crawler');
     await waitFor(() => window.__roverlab.crawler?.result);
     const text = await page.textContent('#crawler');

@@ -6,9 +6,9 @@
 // generateLinkCase(seed, index) -> { id, cls, desc, fragment, mustRefuse }
 // mustRefuse: why decoding this link to a scenario the core accepts would be a silent pass.
 import { deflateRawSync } from 'node:zlib';
-import { packHeightmaps } from '../../web/src/heightmap_codec.js';
-import { packMeshes } from '../../web/src/mesh_codec.js';
-import { MAX_FRAGMENT_LENGTH } from '../../web/src/share_link.js';
+import { packHeightmaps } from '../../web/src/share/heightmap_codec.js';
+import { packMeshes } from '../../web/src/share/mesh_codec.js';
+import { MAX_FRAGMENT_LENGTH } from '../../web/src/share/share_link.js';
 import { caseSeed, makeRng, pickWeighted } from './prng.mjs';
 import { allPaths, deepText, loadCorpus, mutateDocument } from './generate.mjs';
 

@@ -1,6 +1,6 @@
 // The oracles of the fuzz harness: the native command-line tool (a child
 // process, 2 s and 256 MB at most), the WASM core (a worker thread, one
-// instance, replaced when it breaks) and decodeShare (web/src/share_link.js).
+// instance, replaced when it breaks) and decodeShare (web/src/share/share_link.js).
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { root } from './generate.mjs';
 
 export const cliPath = path.join(root, 'build/native/roverlab');
 export const coreModulePath = path.join(root, 'web/src/wasm/roverlab_core.js');
-export const shareLinkPath = path.join(root, 'web/src/share_link.js');
+export const shareLinkPath = path.join(root, 'web/src/share/share_link.js');
 
 export const LIMITS = {
   /** Every case answers within this (ms), natively and in WASM. */

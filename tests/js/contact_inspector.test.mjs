@@ -1,8 +1,8 @@
-// The contact inspector's words for a terrain feature id (web/src/contact_inspector.js),
+// The contact inspector's words for a terrain feature id (web/src/panels/contact_inspector.js),
 // against the id ranges the core gives (core/bindings/js_values.cpp, terrainToJs).
 import { describe, expect, test } from 'vitest';
 
-import { featureName } from '../../web/src/contact_inspector.js';
+import { featureName } from '../../web/src/panels/contact_inspector.js';
 
 describe('featureName', () => {
   // 3 pieces, a heightmap of 4 × 2 cells (16 triangles, 12 walls), a mesh of 10 triangles and 6 walls.

@@ -1,7 +1,7 @@
-// The WASM core's crawlerLinkContact (seed 003) on hand-built cases of the
+// The WASM core's crawlerLinkContact ([BSTU2019]) on hand-built cases of the
 // paper, input issues as data, and the panel's default parameters.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { demoCrawler, obstacleVertices } from '../../web/src/crawler_panel.js';
+import { demoCrawler, obstacleVertices } from '../../web/src/panels/crawler_panel.js';
 import { loadWasmCore } from './support.mjs';
 
 let core;
@@ -20,7 +20,7 @@ function params(alphaDeg, A) {
   return { L: 1, phiStart: 10 * DEG, phiEnd: 80 * DEG, A, l: 0.4, b: 0.3, alpha: alphaDeg * DEG };
 }
 
-describe('crawlerLinkContact, hand-built cases of seed 003', () => {
+describe('crawlerLinkContact, hand-built cases of [BSTU2019]', () => {
   test('v = 1: O1 on vertex A, correction (n = 1) or touching (n = 3, 4)', () => {
     const r = core.crawlerLinkContact(params(70, [0.6, 0.8]));
     expect(r).toMatchObject({ ok: true, mode: 1, kind: 1, kindName: 'O1-A', contact: true });
@@ -102,7 +102,7 @@ describe('crawlerLinkContact input issues', () => {
 });
 
 describe('crawler panel defaults', () => {
-  test('demoCrawler is a valid case needing a correction, and the panel vertices match seed 003', () => {
+  test('demoCrawler is a valid case needing a correction, and the panel vertices match [BSTU2019]', () => {
     const demo = demoCrawler();
     const r = core.crawlerLinkContact(demo);
     expect(r).toMatchObject({ ok: true, mode: 1, kind: 4 });

@@ -1,4 +1,4 @@
-// The terrain editor's logic without a browser: seed 002's three points →
+// The terrain editor's logic without a browser: [KJ2025]'s three points →
 // quad, plane, normal and side vectors (as the WASM core computes them for
 // the editor); shared points of a row; the Track1 node constraint (one
 // coordinate typed, the node stays on its intersection line and on the left

@@ -6,9 +6,9 @@
 import * as THREE from 'three';
 import { describe, expect, test } from 'vitest';
 
-import { CHUNK, heightmapChunks, heightmapObject, heightRange, pickLevels, recolourHeightmaps, setHeightmapDetail, STRIDES } from '../../web/src/heightmap_mesh.js';
-import { dataUrlHeader, fieldTexts, gridOf, readFieldTexts, scenarioWithFields } from '../../web/src/heightmap_fields.js';
-import { IMPORT_CELL, IMPORT_RISE, pngHeader, scenarioWithHeightmap } from '../../web/src/heightmap_import.js';
+import { CHUNK, heightmapChunks, heightmapObject, heightRange, pickLevels, recolourHeightmaps, setHeightmapDetail, STRIDES } from '../../web/src/view/heightmap_mesh.js';
+import { dataUrlHeader, fieldTexts, gridOf, readFieldTexts, scenarioWithFields } from '../../web/src/editor/heightmap_fields.js';
+import { IMPORT_CELL, IMPORT_RISE, pngHeader, scenarioWithHeightmap } from '../../web/src/import/heightmap_import.js';
 
 /** A field as the core returns it: nx × ny samples, z = f(i, j). */
 function field(nx, ny, f, cell = [0.5, 0.25]) {

@@ -1,11 +1,11 @@
-// The worker's import warm-up (web/src/import_warmup.js) runs the real import
+// The worker's import warm-up (web/src/sim/import_warmup.js) runs the real import
 // path: its generated image is a valid 16-bit grey PNG and its scenario builds
 // a world with that heightmap in the WASM core.
 import { inflateSync } from 'node:zlib';
 import { beforeAll, expect, test } from 'vitest';
 
-import { pngHeader } from '../../web/src/heightmap_import.js';
-import { noisePng, warmUpImport, warmUpScenario } from '../../web/src/import_warmup.js';
+import { pngHeader } from '../../web/src/import/heightmap_import.js';
+import { noisePng, warmUpImport, warmUpScenario } from '../../web/src/sim/import_warmup.js';
 import { loadWasmCore } from './support.mjs';
 
 let core;

@@ -12,14 +12,14 @@ export const LAYERS = {
   common: 0,      // vectors, Issue, Expected
   geometry: 1,    // convex polytopes, GJK
   dynamics: 1,    // articulated bodies
-  crawler: 1,     // seed 003's link contact (planar, standalone)
+  crawler: 1,     // [BSTU2019]'s link contact (planar, standalone)
   terrain: 2,     // terrain pieces, materials, broadphase, builders
   contact: 3,     // wheel and body contact, tire and tread models
   robots: 4,      // presets: bodies, wheels, drives
   world: 5,       // the step: model, state, forces, integration
   control: 6,     // controllers acting on the world (the registry of kinds)
   scenario: 7,    // the document: reading, overrides, terrain building
-  kinematics: 8,  // seed 002's rover positioning along Track1 of a scenario
+  kinematics: 8,  // [KJ2025]'s rover positioning along Track1 of a scenario
   sim: 8,         // a scenario running: simulation, telemetry, frames
   cli: 9,         // front ends
   bindings: 9,

@@ -1,4 +1,4 @@
-// OBJ import (web/src/mesh_import.js): the bounds of a file's vertices, and the
+// OBJ import (web/src/import/mesh_import.js): the bounds of a file's vertices, and the
 // scenario it makes: the mesh embedded, its up axis the thinner of y and z,
 // placed with its lowest point at z = 0 and its vertices starting 1 m behind
 // the robot (the westmost 0.5 % aside: a far ground plane keeps the robot at the patch).
@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 
 import { meshTexts, placeVertex, readMeshTexts, scenarioWithPlacement } from '../../web/src/editor/mesh_fields.js';
-import { objBounds, scenarioWithMesh } from '../../web/src/mesh_import.js';
+import { objBounds, scenarioWithMesh } from '../../web/src/import/mesh_import.js';
 import { loadWasmCore } from './support.mjs';
 
 const base = { format: 'roverlab-scenario', version: 1, terrain: { boxes: [] }, robot: { preset: 'rocker8', pose: { position: [2, 1] } }, track1: { nodes: [] } };
@@ -116,5 +116,15 @@ describe('the mesh form', () => {
     const { low, high } = objBounds(mesh.obj, placeVertex(turned.terrain.meshes[0]));
     expect(turned.robot.pose.position[0]).toBeCloseTo(low[0] + 1, 9);
     expect(turned.robot.pose.position[1]).toBeCloseTo((low[1] + high[1]) / 2, 9);
+  });
+
+  test("the import's own description follows the up axis; the user's own stays", () => {
+    const mesh = { obj: patch(false), up: 'z' };
+    const imported = { ...scenarioOf(mesh), description: 'Terrain imported from rocks.obj: an OBJ mesh in metres, z up.' };
+    const place = (scenario, up) => scenarioWithPlacement(scenario, 0, { offset: [0, 0, 0], scale: [1, 1, 1], yaw: 0, up });
+    expect(place(imported, 'y').description).toBe('Terrain imported from rocks.obj: an OBJ mesh in metres, y up.');
+    expect(place(place(imported, 'y'), 'z').description).toBe(imported.description);
+    const mine = { ...imported, description: 'My rubble, z up as scanned.' };
+    expect(place(mine, 'y').description).toBe('My rubble, z up as scanned.');
   });
 });

@@ -1,10 +1,10 @@
-// The run's outcome in words (web/src/outcome.js) over telemetry rows made
+// The run's outcome in words (web/src/runs/outcome.js) over telemetry rows made
 // here: a flip streak is dated from its own start, a scrubbed time says what
 // had happened by then, and rows dropped and written again are read again.
 import { describe, expect, test } from 'vitest';
 
-import { describeOutcome } from '../../web/src/outcome.js';
-import { Telemetry } from '../../web/src/telemetry.js';
+import { describeOutcome } from '../../web/src/runs/outcome.js';
+import { Telemetry } from '../../web/src/runs/telemetry.js';
 
 const columns = ['t_s', 'base_x_m', 'base_y_m', 'base_pitch_rad', 'base_roll_rad', 'base_upside_down', 'phase'];
 const phases = ['approach', 'lift', 'done'];

@@ -1,7 +1,7 @@
-// Real-time pacing of the simulation worker (web/src/pacing.js).
+// Real-time pacing of the simulation worker (web/src/sim/pacing.js).
 import { describe, expect, test } from 'vitest';
 
-import { smooth, stepBudget, stepsForTick } from '../../web/src/pacing.js';
+import { smooth, stepBudget, stepsForTick } from '../../web/src/sim/pacing.js';
 
 const dt = 4e-4;
 

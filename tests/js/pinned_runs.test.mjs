@@ -1,11 +1,11 @@
-// Comparing runs, the pure parts (web/src/pinned_data.js, Telemetry.copy):
+// Comparing runs, the pure parts (web/src/runs/pinned_data.js, Telemetry.copy):
 // the CSV of several runs in one table, the charts' joined time base, a
 // pinned run's label from how its scenario differs, and the copy a pin keeps
 // of a long run.
 import { describe, expect, test } from 'vitest';
 
-import { differences, joinTimes, pinLabel, runsCsvParts } from '../../web/src/pinned_data.js';
-import { SAMPLE_SECONDS, Telemetry } from '../../web/src/telemetry.js';
+import { differences, joinTimes, pinLabel, runsCsvParts } from '../../web/src/runs/pinned_data.js';
+import { SAMPLE_SECONDS, Telemetry } from '../../web/src/runs/telemetry.js';
 
 /** Telemetry of `rows` rows from t = 0.01 every 10 ms, each column's value a function of (time, column index). */
 function telemetryOf(columns, rows, value = (t, c) => t * 10 + c) {

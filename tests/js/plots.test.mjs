@@ -3,10 +3,10 @@
 // continuous, CSV numbers and comment lines, export file names.
 import { describe, expect, test } from 'vitest';
 
-import { csvComments, exportName, slug, stamp } from '../../web/src/export_names.js';
-import { formatTicks, formatValue, niceStep, ticks } from '../../web/src/plot_format.js';
-import { DEFAULT_KEYS, DEG, continuousAngles, quantities, unitOf, upComponent } from '../../web/src/plot_quantities.js';
-import { Telemetry, csvNumber } from '../../web/src/telemetry.js';
+import { csvComments, exportName, slug, stamp } from '../../web/src/common/export_names.js';
+import { formatTicks, formatValue, niceStep, ticks } from '../../web/src/plots/plot_format.js';
+import { DEFAULT_KEYS, DEG, continuousAngles, quantities, unitOf, upComponent } from '../../web/src/plots/plot_quantities.js';
+import { Telemetry, csvNumber } from '../../web/src/runs/telemetry.js';
 
 describe('plot numbers', () => {
   test('nice steps and ticks', () => {

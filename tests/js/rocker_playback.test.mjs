@@ -1,4 +1,4 @@
-// Kinematic playback of the rocker rover (seed 002) through the WASM core:
+// Kinematic playback of the rocker rover ([KJ2025]) through the WASM core:
 // core.rockerPlayback on the paper's depression and slope terrains, and the
 // three.js view module drawing its poses.
 import { readFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import * as THREE from 'three';
 import { beforeAll, describe, expect, test } from 'vitest';
 
-import { RockerPlayback } from '../../web/src/rocker_playback.js';
+import { RockerPlayback } from '../../web/src/panels/rocker_playback.js';
 import { loadWasmCore } from './support.mjs';
 
 const terrain = (name) =>

@@ -1,4 +1,4 @@
-// Share links (web/src/share_link.js): round trips of every scenario in
+// Share links (web/src/share/share_link.js): round trips of every scenario in
 // terrains/, one test per kind of broken or hostile link (each with its own
 // error code), heightmaps packed as binary blocks (version 2, heightmap_codec.js),
 // meshes too (version 3, mesh_codec.js), and hostile blocks, an invalid scenario that decodes but the WASM core
@@ -22,7 +22,7 @@ import {
   encodeShare,
   fragmentOf,
   shareUrl,
-} from '../../web/src/share_link.js';
+} from '../../web/src/share/share_link.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const modulePath = path.join(root, 'web/src/wasm/roverlab_core.js');

@@ -1,11 +1,11 @@
-// The worker protocol (web/src/sim_host.js) driven directly with the real WASM
+// The worker protocol (web/src/sim/sim_host.js) driven directly with the real WASM
 // core in Node: load, frames, stepping, inputs, a rejected scenario, a blow-up.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 
-import { createSimHost } from '../../web/src/sim_host.js';
+import { createSimHost } from '../../web/src/sim/sim_host.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const modulePath = path.join(root, 'web/src/wasm/roverlab_core.js');

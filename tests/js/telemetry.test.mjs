@@ -1,8 +1,8 @@
 // Telemetry and frame history stores of the web app.
 import { describe, expect, test } from 'vitest';
 
-import { History } from '../../web/src/history.js';
-import { Telemetry } from '../../web/src/telemetry.js';
+import { History } from '../../web/src/runs/history.js';
+import { Telemetry } from '../../web/src/runs/telemetry.js';
 
 describe('Telemetry', () => {
   test('appends rows, grows, exports CSV', () => {

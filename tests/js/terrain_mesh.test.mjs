@@ -2,7 +2,7 @@
 import * as THREE from 'three';
 import { describe, expect, test } from 'vitest';
 
-import { pieceGeometry, terrainObject, viewFor } from '../../web/src/terrain_mesh.js';
+import { pieceGeometry, terrainObject, viewFor } from '../../web/src/view/terrain_mesh.js';
 
 /** A unit cube as the core returns it: 8 vertices, 12 triangles CCW from outside. */
 function unitCube(color = 0x336699) {

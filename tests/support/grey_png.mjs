@@ -1,7 +1,7 @@
 // Grey PNG images for tests: heightmaps to import, to embed and to share.
 import { deflateSync } from 'node:zlib';
 
-import { greyPngFile } from '../../web/src/png_file.js';
+import { greyPngFile } from '../../web/src/common/png_file.js';
 
 /**
  * A grey PNG (a Buffer) of w × h pixels, value(i, j) per pixel (row 0 the top): 0…255 at

@@ -12,10 +12,10 @@ const JOINT_KEYS = [
 ];
 
 export class Driver {
-  /** send(message) posts to the simulation worker. */
-  constructor(model, send) {
+  /** client: the simulation worker's client (sim_client.js). */
+  constructor(model, client) {
     this.model = model;
-    this.send = send;
+    this.client = client;
     this.keys = new Set();
     this.targets = Object.fromEntries(model.joints.map((j) => [j.name, 0]));
     this.manual = false;
@@ -67,7 +67,7 @@ export class Driver {
     const lower = joint.lower ?? -Infinity;
     const upper = joint.upper ?? Infinity;
     this.targets[joint.name] = Math.min(upper, Math.max(lower, this.targets[joint.name] + sign * step));
-    this.send({ type: 'joint', name: joint.name, target: this.targets[joint.name] });
+    this.client.setJoint(joint.name, this.targets[joint.name]);
     return true;
   }
 
@@ -78,6 +78,6 @@ export class Driver {
     // Turning left: the left side slower (or backwards when standing).
     const left = throttle ? v * throttle * (steer > 0 ? 0.3 : 1) : -steer * v;
     const right = throttle ? v * throttle * (steer < 0 ? 0.3 : 1) : steer * v;
-    this.send({ type: 'wheels', left, right });
+    this.client.setWheels(left, right);
   }
 }

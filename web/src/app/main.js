@@ -3,34 +3,34 @@
 // state they share is declared in app_state.js. An app panel is one module
 // and one line below.
 import { createAppState } from './app_state.js';
-import { openingScenario, wireAddress } from './address.js';
+import { openingScenario, wireAddress } from '../share/address.js';
 import { Banners } from './banners.js';
-import { wireCameraPresets } from './camera_presets.js';
-import { ContactInspector } from './contact_inspector.js';
+import { wireCameraPresets } from '../view/camera_presets.js';
+import { ContactInspector } from '../panels/contact_inspector.js';
 import { wireControls } from './controls.js';
-import { loadCore } from './core.js';
-import { wireHelp } from './help.js';
-import { wireCrawlerTab } from './crawler_tab.js';
-import { EditorDocument } from './editor/document.js';
-import { EditorTab } from './editor_tab.js';
-import { wirePickers } from './pickers.js';
-import { PinnedRuns } from './pinned_runs.js';
-import { Plots } from './plots.js';
+import { loadCore } from '../sim/core.js';
+import { wireHelp } from '../panels/help.js';
+import { wireCrawlerTab } from '../panels/crawler_tab.js';
+import { EditorDocument } from '../editor/document.js';
+import { EditorTab } from '../editor/editor_tab.js';
+import { wirePickers } from '../panels/pickers.js';
+import { PinnedRuns } from '../panels/pinned_runs.js';
+import { Plots } from '../plots/plots.js';
 import { wireRecording } from './recording.js';
-import { rejectedAtStart } from './rejected_work.js';
+import { rejectedAtStart } from '../scenario/rejected_work.js';
 import { Run } from './run.js';
-import { DEFAULT_ID, scenarios } from './scenarios.js';
-import { Stage } from './scene.js';
-import { fragmentOf } from './share_link.js';
-import { Sharing } from './sharing.js';
-import { createSignals } from './signals.js';
-import { SimClient } from './sim_client.js';
-import { StanceTab } from './stance_tab.js';
+import { DEFAULT_ID, scenarios } from '../scenario/scenarios.js';
+import { Stage } from '../view/scene.js';
+import { fragmentOf } from '../share/share_link.js';
+import { Sharing } from '../share/sharing.js';
+import { createSignals } from '../common/signals.js';
+import { SimClient } from '../sim/sim_client.js';
+import { StanceTab } from '../panels/stance_tab.js';
 import { wireTabs } from './tabs.js';
-import { wireTerrainColour } from './terrain_colour.js';
+import { wireTerrainColour } from '../view/terrain_colour.js';
 import { installTestHooks } from './test_hooks.js';
 import { wireTouchDrive } from './touch_drive.js';
-import { watchViewQuality } from './view_quality.js';
+import { watchViewQuality } from '../view/view_quality.js';
 import './style.css';
 
 const $ = (id) => document.getElementById(id);
@@ -56,25 +56,25 @@ window.addEventListener('pagehide', () => doc.saveNow());
 const corePromise = loadCore();  // a core on this thread too: the editor's geometry and checks
 
 // The simulation in its worker, and the run it shows.
-const client = new SimClient({ state, signals, banners, speed: () => Number($('speed').value) });
+const client = new SimClient({ state, signals, banners, speed: () => state.speed });
 const run = new Run({ state, signals, stage, plots: new Plots($('plot-dock'), { state, signals }), client, banners });
 const sharing = new Sharing({ state, doc, stage, client, banners, saved: restored });
-wirePickers({ state, signals, doc, initialId: opening.id });
-wireControls({ state, run, client, doc, banners });
+const picker = wirePickers({ state, signals, doc, initialId: opening.id });
+wireControls({ state, signals, run, client, doc, banners });
 watchViewQuality({ state, signals, stage });
 wireTerrainColour({ stage });
-wireCameraPresets({ state, stage });
+wireCameraPresets({ state, stage, run });
 wireRecording({ state, stage, run, banners });
 new PinnedRuns({ state, signals, stage, banners });
 new ContactInspector({ state, signals, stage });
-installTestHooks({ state, signals, stage, doc });
+installTestHooks({ state, signals, stage, doc, picker });
 
 // The side panel's tabs.
 wireTabs({ state, signals });
 const editorTab = new EditorTab({ state, signals, doc, stage, client, run, banners, sharing });
-const stanceTab = new StanceTab({ state, signals, doc, stage, run, corePromise });
+const stanceTab = new StanceTab({ state, signals, doc, stage, run, picker, corePromise });
 wireCrawlerTab({ state, signals, corePromise });
-wireHelp({ state, signals, editorTab, stanceTab });
+wireHelp({ state, signals, editorTab, stanceTab, picker });
 wireTouchDrive({ state, signals });
 
 // Start: the worker builds the document's scenario; the editor waits for the page's core.
@@ -82,7 +82,7 @@ client.start();
 client.load(doc.scenario, { onRejected: (issues) => rejectedAtStart({ state, signals, doc, client, banners, issues }) });
 if (restored && !opening.id && !fragmentOf(location.href))
   banners.show(`Restored your work autosaved ${new Date(restored.savedAt).toLocaleString()}.`, 'info');
-wireAddress({ doc, banners, opening });
+wireAddress({ doc, banners, opening, picker });
 editorTab
   .start(corePromise)
   .then(() => sharing.openLink())

@@ -5,8 +5,8 @@
 // A screenshot is drawn for the picture at the view's CSS size × the
 // device's pixel ratio (× 2 with Shift held), whatever resolution the view
 // renders at on the page (view_quality.js lowers it on a slow machine).
-import { viewName } from './export_names.js';
-import { download } from './files.js';
+import { viewName } from '../common/export_names.js';
+import { download } from '../common/files.js';
 
 const VIDEO_FPS = 30;
 const VIDEO_BITS_PER_SECOND = 4_000_000;
@@ -30,7 +30,7 @@ function screenshot(stage, canvas, scale) {
 }
 
 export function wireRecording({ state, stage, run, banners }, $ = (id) => document.getElementById(id)) {
-  const canvas = $('view');
+  const { canvas } = stage;
   const note = (text) => {
     $('record-note').textContent = text;
     $('record-note').hidden = !text;
@@ -66,13 +66,9 @@ export function wireRecording({ state, stage, run, banners }, $ = (id) => docume
       began ??= performance.now();
     };
     run.setPlaying(false);
-    const timeline = $('timeline');
     const asked = performance.now();
     let frame = 0;
-    const show = (t) => {
-      timeline.value = String(t);
-      timeline.dispatchEvent(new Event('input'));  // the run shows the recorded frame at t
-    };
+    const show = (t) => run.scrubTo(t);  // the run shows the recorded frame at t
     const tick = (now) => {
       if (!recording) return;
       if (began === null) {

@@ -8,12 +8,12 @@
 import * as THREE from 'three';
 
 import { Driver } from './driving.js';
-import { formatIssues } from './issues.js';
-import { releaseAfterPointerUse } from './keyboard_focus.js';
-import { describeOutcome } from './outcome.js';
-import { RobotView } from './robot_view.js';
-import { showStatus } from './status_line.js';
-import { Telemetry } from './telemetry.js';
+import { formatIssues } from '../common/issues.js';
+import { releaseAfterPointerUse } from '../common/keyboard_focus.js';
+import { describeOutcome } from '../runs/outcome.js';
+import { RobotView } from '../view/robot_view.js';
+import { clearStatus, showStatus } from './status_line.js';
+import { Telemetry } from '../runs/telemetry.js';
 
 const PLOT_EVERY_MS = 250;
 const STEP_SECONDS = 0.01;  // what Step advances: one telemetry sample, a visible tick of the clock
@@ -46,12 +46,11 @@ export class Run {
         this.clearStop();
         banners.hide();
       }
-      this.show(model);
+      this.show(model, entry);
       if (entry?.keep) this.setPlaying(true);
     });
     signals.issues.add((issues) => {
       this.setPlaying(false);
-      state.issues = issues;
       banners.show('This scenario was rejected:\n' + formatIssues(issues));
     });
     signals.frameArrived.add((frame, stats, samples) => {
@@ -84,19 +83,32 @@ export class Run {
       releaseAfterPointerUse($(id));
     }
     releaseAfterPointerUse($('timeline'));
-    releaseAfterPointerUse($('controller'));
-    $('timeline').addEventListener('input', () => {
-      if (state.playing) this.setPlaying(false);
-      state.scrubbing = true;
-      this.showPlayButton();
-      $('timeline-label').textContent = `t = ${Number($('timeline').value).toFixed(3)} s`;
-    });
+    $('timeline').addEventListener('input', () => this.scrubbed());
+    signals.scrubRequested.add((t) => this.scrubTo(t));
+  }
+
+  /** The timeline moved (by hand, or scrubTo): the recorded frame at its time is shown, paused. */
+  scrubbed() {
+    const { state, $ } = this;
+    if (state.playing) this.setPlaying(false);
+    state.scrubbing = true;
+    state.scrubTime = this.scrubbedTime();
+    this.showPlayButton();
+    $('timeline-label').textContent = `t = ${state.scrubTime.toFixed(3)} s`;
+    this.signals.scrubbed.dispatch(state.scrubTime);
+  }
+
+  /** Shows the recorded frame at time t (s), as the timeline moved there would (nothing while it has no frames). */
+  scrubTo(t) {
+    const timeline = this.$('timeline');
+    if (timeline.disabled || !Number.isFinite(t)) return;
+    timeline.value = String(t);
+    this.scrubbed();
   }
 
   /** The run goes again: no error, no outcome, not finished. */
   clearStop() {
     this.state.error = null;
-    this.state.fatal = null;
     this.state.outcome = null;
     this.state.finishedAt = null;
   }
@@ -105,18 +117,15 @@ export class Run {
   setPlaying(on, extend = false) {
     if (on) this.branchAtScrub();
     this.state.playing = on;
-    this.client.send(on ? { type: 'play', extend } : { type: 'pause' });
+    if (on) this.client.play(extend);
+    else this.client.pause();
     if (on) this.leaveScrub();
     this.showPlayButton();
   }
 
-  /** ▶ Play, ❚❚ Pause, or ▶ Continue once the run finished at its duration. */
+  /** Playing, paused, scrubbing or finished changed: the controls show it (controls.js). */
   showPlayButton() {
-    const { state, $ } = this;
-    const button = $('play');
-    const extend = !state.playing && state.finishedAt !== null && !state.scrubbing;
-    button.textContent = state.playing ? '❚❚ Pause' : extend ? '▶ Continue' : '▶ Play';
-    button.title = extend ? `Play on past the scenario's duration (${formatSeconds(state.finishedAt)}) (Space)` : 'Play / pause (Space)';
+    this.signals.playChanged.dispatch();
   }
 
   /** Play or pause (a stopped run does not play again before a reset, or from a scrubbed time before it stopped;
@@ -160,7 +169,7 @@ export class Run {
     if (!state.scrubbing || !state.view) return;
     const t = this.scrubbedTime();
     if (!(t < state.history.end)) return;
-    this.client.send({ type: 'seek', time: t });
+    this.client.seek(t);
     this.clearStop();
     this.banners.hide();
     state.history.truncate(t + 1e-9);
@@ -177,7 +186,7 @@ export class Run {
     if (state.error && !state.scrubbing) return;
     this.branchAtScrub();
     this.leaveScrub();
-    this.client.send({ type: 'step', steps: Math.max(1, Math.round(STEP_SECONDS / state.model.dt)) });
+    this.client.step(Math.max(1, Math.round(STEP_SECONDS / state.model.dt)));
   }
 
   leaveScrub() {
@@ -196,8 +205,8 @@ export class Run {
     state.history.clear();
     state.telemetry?.clear();
     state.latest = state.previous = null;
-    this.client.send({ type: 'reset' });
-    if (state.model?.controller !== 'none') this.client.send({ type: 'controller', on: controllerOn });
+    this.client.reset();
+    if (state.model?.controller !== 'none') this.client.setController(controllerOn);
   }
 
   /** The scenario's warnings (a valid scenario with, e.g., a step far above the default), if any. */
@@ -220,17 +229,21 @@ export class Run {
     this.stage.follow = $('follow').checked;
   }
 
-  /** A new model: its robot, driver, plots; the camera is framed on its first frame. */
-  show(model) {
+  /** Follow the robot with the camera, or not (as the Follow box does). */
+  setFollow(on) {
+    this.$('follow').checked = on;
+    this.applyViewOptions();
+  }
+
+  /** A new model: its robot, driver, plots; the camera is framed on its first frame (at the
+   * load's camera pose, a share link's, if it has one). */
+  show(model, entry) {
     const { state, stage, $ } = this;
     const old = state.view;
     if (old) stage.retire(() => old.dispose());  // after the new robot is drawn: its shaders are reused
     state.model = model;
-    $('play').disabled = $('step').disabled = false;  // disabled until the first run is built
-    state.issues = [];
     state.warnings = model.warnings;
-    $('phase').textContent = '';  // the status of the run before
-    state.phase = state.tipping = state.flipped = undefined;
+    clearStatus(state, $);  // the status of the run before
     this.showWarnings();
     state.view = new RobotView(model);
     this.applyViewOptions();
@@ -239,13 +252,12 @@ export class Run {
     state.history.capacity = Math.max(1000, Math.floor(FRAME_BYTES / (8 * model.layout.size)));
     state.telemetry = new Telemetry(model.columns);
     state.latest = state.previous = null;
-    state.driver = new Driver(model, (message) => this.client.send(message));
-    $('controller-box').hidden = model.controller === 'none';
-    $('controller').checked = true;
+    state.driver = new Driver(model, this.client);
     $('help').textContent = state.driver.help();
     this.plots.setModel(model);
     state.startBase = null;
     state.pendingStart = model.layout.poses + model.layout.pose * model.base;
+    state.pendingCamera = entry?.camera ?? null;
   }
 
   /** The outcome in words at a telemetry row: the goal met or failed whenever it is
@@ -289,7 +301,7 @@ export class Run {
 
   frameToShow(now) {
     const { state } = this;
-    if (state.scrubbing) return state.history.at(Number(this.$('timeline').value));
+    if (state.scrubbing) return state.history.at(this.scrubbedTime());
     if (!state.latest) return null;
     // Blend the last two frames over one tick's worth of time (render interpolation).
     const s = Math.min(1, (now - state.arrivedAt) / 16.7);
@@ -303,7 +315,7 @@ export class Run {
       // One frame in flight at a time; the wall time counts from the last tick
       // sent, so render frames that had to wait are not lost to the pacing.
       state.awaitingFrame = true;
-      this.client.send({ type: 'tick', wallSeconds: (now - this.lastTick) / 1000 });
+      this.client.tick((now - this.lastTick) / 1000);
       this.lastTick = now;
     }
     const shown = this.frameToShow(now);
@@ -336,7 +348,7 @@ export class Run {
     const { telemetry } = state;
     const plotDue = now - this.lastPlot > PLOT_EVERY_MS && telemetry?.rows && !busy;
     const shownKey = plotDue
-      ? `${telemetry.rows} ${telemetry.value(telemetry.rows - 1, 0)} ${state.scrubbing ? this.scrubbedTime() : '-'} ${this.plots.charts?.length} ${$('controller').checked}`
+      ? `${telemetry.rows} ${telemetry.value(telemetry.rows - 1, 0)} ${state.scrubbing ? this.scrubbedTime() : '-'} ${this.plots.charts?.length} ${state.controllerOn}`
       : null;
     if (plotDue && shownKey !== this.plotKey) {
       this.lastPlot = now;

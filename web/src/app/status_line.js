@@ -18,7 +18,7 @@
 //     turns about it;
 //   - otherwise "steep but supported" with the angles, when a section pitches
 //     more than 70° or the base rolls more than 25°.
-import { upComponent } from './plot_quantities.js';
+import { upComponent } from '../plots/plot_quantities.js';
 
 const STEEP_PITCH = (70 * Math.PI) / 180;  // rad: a section this steep is named in the status
 const STEEP_ROLL = (25 * Math.PI) / 180;   // rad
@@ -81,6 +81,13 @@ function onEdge(telemetry, i, support, tiltOf) {
 }
 
 /** Shows the status of a telemetry row (the time on show); records phase, tipping and flipped in the state. */
+/** No status: a new run has none yet. */
+export function clearStatus(state, $) {
+  $('phase').textContent = '';
+  $('phase').classList.remove('warn');
+  state.phase = state.tipping = state.flipped = undefined;
+}
+
 export function showStatus(state, $, last) {
   const { telemetry, model } = state;
   const { columns } = telemetry;
@@ -89,7 +96,7 @@ export function showStatus(state, $, last) {
   const phase = model.phaseColumn ? columns.indexOf(model.phaseColumn) : -1;
   if (phase >= 0) {
     const name = model.phases[telemetry.value(last, phase)] ?? '?';
-    lines.push(`${model.controller}: ${$('controller').checked ? name : `off (operator mode; was ${name})`}`);
+    lines.push(`${model.controller}: ${state.controllerOn ? name : `off (operator mode; was ${name})`}`);
     state.phase = name;
   }
   const deg = (r) => `${Math.round((Math.abs(r) * 180) / Math.PI)}°`;

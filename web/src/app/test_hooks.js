@@ -24,7 +24,7 @@ import * as THREE from 'three';
  *   cameraSettled  the orbit is at rest: the camera kept its offset from its target over the last two draws
  *   viewCurrent    the canvas holds the scene as it is: drawn since its last change or resize
  *   blankFrames    animation frames that began with the view cleared by a resize and not drawn again (0 in a good run)
- *   heightmapChunks  chunks of the heightmaps on the stage (web/src/heightmap_mesh.js)
+ *   heightmapChunks  chunks of the heightmaps on the stage (web/src/view/heightmap_mesh.js)
  *   terrainTriangles triangles of the merged terrain mesh (pieces and mesh terrains)
  *   terrainBox     the built model's terrain bounds { min: [x, y, z], max } (m), or null before one is built
  *   heightmapColour  how the heightmaps are coloured: { mode ('height', 'slope', or null with no chunks), vertices,
@@ -37,7 +37,7 @@ import * as THREE from 'three';
  *   screenOf(p)    page coordinates [x, y] of a world point p
  *   inView(p)      p is in front of the camera and inside the view
  */
-export function installTestHooks({ state, signals, stage, doc }, $ = (id) => document.getElementById(id)) {
+export function installTestHooks({ state, signals, stage, doc, picker }) {
   const run = {};  // the snapshot of the run
   let ready = false;
   let lastOffset = null;
@@ -55,7 +55,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
     Object.assign(run, {
       preset: model.preset,
       scenario: state.scenario?.name,
-      scenarioId: $('scenario').value,
+      scenarioId: picker.id,
       wheelRadius: model.wheels[0]?.radius,
       scrubbing: state.scrubbing,
       time: latest[0],
@@ -79,7 +79,7 @@ export function installTestHooks({ state, signals, stage, doc }, $ = (id) => doc
 
   const project = (p) => {
     const v = new THREE.Vector3(...p).project(stage.camera);
-    const r = $('view').getBoundingClientRect();
+    const r = stage.canvas.getBoundingClientRect();
     return { v, r, xy: [r.left + ((v.x + 1) / 2) * r.width, r.top + ((1 - v.y) / 2) * r.height] };
   };
   const fromState = [

@@ -2,7 +2,7 @@
 // worker while the current run goes on; it replaces the work only if valid),
 // and the telemetry downloaded as CSV (its "#" lines and name: export_names.js;
 // the version from package.json).
-import { version } from '../../package.json';
+import { version } from '../../../package.json';
 import { csvComments, exportName, slug } from './export_names.js';
 import { formatIssues } from './issues.js';
 

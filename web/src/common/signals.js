@@ -34,6 +34,9 @@ export function createSignals() {
     runFinished: new Signal(),     // ({ time }): the run reached its scenario's duration and paused
     frame: new Signal(),           // (shown, now): the view was drawn (shown: the frame on show, or null)
     tabChanged: new Signal(),      // (tab): 'sim', 'edit', 'stance' or 'crawler'
+    playChanged: new Signal(),     // (): playing, paused, scrubbing or finished changed (run.js; controls.js shows it)
+    scrubbed: new Signal(),        // (time): the run shows the recorded frame at time (s) (run.js)
+    scrubRequested: new Signal(),  // (time): show the recorded frame at time (s), e.g. a time picked on a chart
     pinsChanged: new Signal(),     // (runs): the pinned runs changed (pinned_runs.js: { n, label, colour, shown, telemetry, quantities, ... })
   };
 }

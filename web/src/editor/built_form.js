@@ -5,7 +5,7 @@
 // Apply, which builds the changed scenario in the worker as a load does and
 // makes it the document's (one undo step, the robot restarted on it) only if
 // it is valid and the document is still the one it was made from.
-import { formatIssues } from '../issues.js';
+import { formatIssues } from '../common/issues.js';
 
 /** Numbers typed as "1 2", "1, 2" or "[1, 2]"; null when any is not one. */
 export function numbers(text) {

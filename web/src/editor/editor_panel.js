@@ -1,4 +1,4 @@
-// The terrain editor panel (seed 002 §2.4, extended): a template picker, the
+// The terrain editor panel ([KJ2025] §2.4, extended): a template picker, the
 // segment tables of the left and right quad rows with each quad's plane
 // equation, side vectors, normal and colour, the "Add" form (side, three
 // points typed as "x y z"), Track1 with its node update (one coordinate typed,

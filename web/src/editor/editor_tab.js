@@ -4,14 +4,14 @@
 // restarts (or any valid one with "live" on) runs the new scenario, and
 // while the editor is open a terrain change pauses the robot that would
 // drive on a terrain no longer shown.
-import { EditorCommands } from './editor/commands.js';
-import { EditorPanel } from './editor/editor_panel.js';
-import { EditorView } from './editor/editor_view.js';
-import { MeshFields } from './editor/mesh_fields.js';
-import { loadScenarioFile, saveScenario } from './files.js';
+import { EditorCommands } from './commands.js';
+import { EditorPanel } from './editor_panel.js';
+import { EditorView } from './editor_view.js';
+import { MeshFields } from './mesh_fields.js';
+import { loadScenarioFile, saveScenario } from '../common/files.js';
 import { HeightmapFields } from './heightmap_fields.js';
-import { acceptDrops, importHeightmap } from './heightmap_import.js';
-import { importMesh } from './mesh_import.js';
+import { acceptDrops, importHeightmap } from '../import/heightmap_import.js';
+import { importMesh } from '../import/mesh_import.js';
 
 export class EditorTab {
   constructor(deps, $ = (id) => document.getElementById(id)) {
@@ -62,7 +62,7 @@ export class EditorTab {
         this.refresh(null);
       },
     });
-    acceptDrops($('view'), {
+    acceptDrops(this.stage.canvas, {
       onImage: (file) => importHeightmap({ doc, client, banners }, file),
       onMesh: (file) => importMesh({ doc, client, banners }, file),
       onScenario: (text, name) => loadScenarioFile({ doc, client, banners }, text, name),

@@ -10,8 +10,8 @@
 // the west edge, half-way across. Its message and status (editor/built_form.js)
 // are about the document's version they were said at, and cleared once it
 // changes.
-import { BuiltForm, el, numbers, short } from './editor/built_form.js';
-import { pngHeader } from './heightmap_import.js';
+import { BuiltForm, el, numbers, short } from './built_form.js';
+import { pngHeader } from '../import/heightmap_import.js';
 
 /** What the core accepts (core/scenario/heightmap_reader.cpp, docs/scenario.schema.json). */
 export const FIELD_LIMITS = {

@@ -11,7 +11,7 @@
 // found again, lowered onto the ground); when the up axis changes, that plane
 // is another, so the robot is put where an import puts it, 1 m inside the
 // placed vertices' west end and half-way across (the outermost 0.5 % aside).
-import { objBounds } from '../mesh_import.js';
+import { objBounds, withImportUp } from '../import/mesh_import.js';
 import { BuiltForm, el, numbers, short } from './built_form.js';
 
 /** What the form accepts: the core's bounds on scale (m per file unit), and the page's on offset and yaw. */
@@ -100,6 +100,7 @@ export function scenarioWithPlacement(scenario, index, values) {
   if (mesh.scale !== undefined || !uniform || values.scale[0] !== 1) mesh.scale = uniform ? values.scale[0] : values.scale;
   if (mesh.yaw !== undefined || values.yaw !== 0) mesh.yaw = values.yaw;
   if (mesh.up !== undefined || values.up !== 'z') mesh.up = values.up;
+  if (out.description !== undefined) out.description = withImportUp(out.description, values.up);
   const pose = (out.robot.pose ??= {});
   let position;
   if (placementOf(before).up === values.up) {

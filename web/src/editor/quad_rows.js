@@ -1,4 +1,4 @@
-// The two rows of quads of seed 002's terrain editor as data: each row is a
+// The two rows of quads of [KJ2025]'s terrain editor as data: each row is a
 // list of segments { a, b, m } (two vertices of the near side and the midpoint
 // of the far side, m). The far side is the near side moved to m:
 //   a' = m + (a − b)/2,  b' = m + (b − a)/2,

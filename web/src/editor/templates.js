@@ -1,6 +1,6 @@
 // Terrain templates for the terrain editor: parametrised generators of a
-// scenario's `terrain` (docs/scenario-format.md), as two rows of quads (seed
-// 002's editor) and boxes, or as a heightmap with rocks. No DOM; the same
+// scenario's `terrain` (docs/scenario-format.md), as two rows of quads ([KJ2025]'s
+// editor) and boxes, or as a heightmap with rocks. No DOM; the same
 // module runs in the browser and in Node.
 //
 // Conventions shared by the generated templates:
@@ -17,11 +17,11 @@
 // y = 0 (seeded fractal noise, fractal_noise.js), with rocks as convex hulls.
 //
 // `depression` and `slope` reproduce the 8-segment terrains of Kartashev &
-// Jiang (2025), the rocker rover paper (seed 002), exactly as in
+// Jiang (2025), the rocker rover paper ([KJ2025]), exactly as in
 // terrains/depression-rocker8.json and terrains/slope-rocker8.json.
 
 import { fractalNoise, mulberry32 } from './fractal_noise.js';
-import { basedOn } from '../based_on.js';
+import { basedOn } from '../scenario/based_on.js';
 
 export { mulberry32 };
 
@@ -426,7 +426,7 @@ export const TEMPLATES = [
   define({
     id: 'depression',
     name: 'Depression (Kartashev & Jiang 2025)',
-    description: 'Seed 002, the rocker rover paper: 8 segments per row, the left row flat, the right row dipping into a depression.',
+    description: '[KJ2025], the rocker rover paper: 8 segments per row, the left row flat, the right row dipping into a depression.',
     params: [
       { key: 'depth', label: 'Depth', unit: 'm', default: 0.25, min: 0.05, max: 0.6, step: 0.01 },
       { key: 'shoulder', label: 'Depth at the sides', unit: 'm', default: 0.12, min: 0, max: 0.6, step: 0.01 },
@@ -440,7 +440,7 @@ export const TEMPLATES = [
   define({
     id: 'slope',
     name: 'Slope (Kartashev & Jiang 2025)',
-    description: 'Seed 002, the rocker rover paper: 8 segments per row, the right row climbing a slope while the left stays flat.',
+    description: '[KJ2025], the rocker rover paper: 8 segments per row, the right row climbing a slope while the left stays flat.',
     params: [{ key: 'height', label: 'Slope height', unit: 'm', default: 0.3, min: 0.05, max: 1, step: 0.01 }],
     start: [1.2, 0],
     make(v) {

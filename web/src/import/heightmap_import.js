@@ -3,7 +3,7 @@
 // Share keep one self-contained file) under the robot's start: 0.05 m cells,
 // white 0.5 m above black, the robot 1 m inside its west edge, half-way across.
 // The rest of the scenario (robot, control, simulation, materials) is kept.
-import { formatIssues } from './issues.js';
+import { formatIssues } from '../common/issues.js';
 
 /** Cell size (m) and height of white over black (m) of an imported image. */
 export const IMPORT_CELL = 0.05;

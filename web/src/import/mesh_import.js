@@ -9,7 +9,7 @@
 // files from y-up tools stand the right way. Robot, control, simulation and
 // materials are kept. The editor's mesh form (editor/mesh_fields.js) then
 // sets the placement.
-import { formatIssues } from './issues.js';
+import { formatIssues } from '../common/issues.js';
 
 /** Largest OBJ text the app embeds (bytes): the scenario document's limit is 16 MiB. */
 export const MAX_OBJ_BYTES = 15 * 1024 * 1024;
@@ -23,6 +23,17 @@ export const PLACE_QUANTILE = 0.005;
  * or null when it has none. `place` maps a file vertex to where it goes (as
  * it is in the file by default).
  */
+/** The description an imported mesh's scenario starts with. */
+export function importDescription(name, up) {
+  return `Terrain imported from ${name}: an OBJ mesh in metres, ${up} up.`;
+}
+
+/** `description` with its up axis set to `up` when it is still the one an import wrote; otherwise as it is (the user's own). */
+export function withImportUp(description, up) {
+  const m = /^Terrain imported from (.+): an OBJ mesh in metres, [yz] up\.$/.exec(description ?? '');
+  return m ? importDescription(m[1], up) : description;
+}
+
 export function objBounds(text, place = (p) => p) {
   const coords = [[], [], []];
   const vertex = /^v[ \t]+(\S+)[ \t]+(\S+)[ \t]+(\S+)/gm;
@@ -53,7 +64,7 @@ export function scenarioWithMesh(scenario, bounds, obj, name) {
     up === 'z' ? [low[0], (low[1] + high[1]) / 2, min[2]] : [low[0], -(low[2] + high[2]) / 2, min[1]];
   const out = structuredClone(scenario);
   out.name = `${scenario.robot?.preset ?? 'robot'} on ${name}`;
-  out.description = `Terrain imported from ${name}: an OBJ mesh in metres, ${up} up.`;
+  out.description = importDescription(name, up);
   out.terrain = {
     ...(scenario.terrain?.materials ? { materials: scenario.terrain.materials } : {}),
     meshes: [

@@ -78,7 +78,7 @@ export class ContactInspector {
     $('inspect').addEventListener('change', () => this.pick($('inspect').value));
     signals.scenarioLoaded.add((model) => this.setModel(model));
     signals.frame.add((shown) => this.update(shown));
-    this.wireClicks($('view'));
+    this.wireClicks(stage.canvas);
   }
 
   /** The list of what can be inspected: the wheels, then the bodies with boxes. */

@@ -1,11 +1,11 @@
-// Crawler link vs rectangular obstacle (seed 003): a plan view of the link OO1
+// Crawler link vs rectangular obstacle ([BSTU2019]): a plan view of the link OO1
 // turning about its support O from φ_n to φ_k and of the obstacle ABDE, with
 // the contact mode n, the kind v, the contact and the suggested correction
 // from the core's crawlerLinkContact, updated live. The obstacle is dragged
 // with the mouse (inside it moves A; the handle on E sets l and α, the one on
 // B sets b). Angles are in degrees in the form and radians in the core.
 
-const DEG = Math.PI / 180; // 90 * DEG === Math.PI / 2 exactly, so α = 90° is seed 003's π/2
+const DEG = Math.PI / 180; // 90 * DEG === Math.PI / 2 exactly, so α = 90° is [BSTU2019]'s π/2
 
 const MODE_TEXT = {
   1: 'passing needs a correction (α ≥ 0)',
@@ -50,7 +50,7 @@ export const CRAWLER_EXAMPLES = [
   { id: 'clear', name: 'the obstacle is out of reach: no contact (n = 5)', params: { ...demoCrawler(), A: [1.1, 0.6], l: 0.4, b: 0.3, alpha: 10 * DEG } },
 ];
 
-// What the panel shows, for someone who has not read seed 003: the symbols and the figure.
+// What the panel shows, for someone who has not read [BSTU2019]: the symbols and the figure.
 const INTRO = 'A crawling robot turns its link OO1 about the support O; will it pass the rectangular obstacle ABDE, touch it, or need a correction? Type the values or drag the obstacle in the figure.';
 const SYMBOLS = [
   ['n', 'contact mode 1–5: 1, 2 a correction is needed; 3, 4 passable by touching; 5 no contact (odd: α ≥ 0, even: α < 0)'],
@@ -92,7 +92,7 @@ export function placeLabels(labels, obstacles, width, height) {
   return placed;
 }
 
-/** Vertices A, B, D, E of the obstacle (seed 003: B = A + T_A(0, b), D = A + T_A(l, b), E = A + T_A(l, 0)). */
+/** Vertices A, B, D, E of the obstacle ([BSTU2019]: B = A + T_A(0, b), D = A + T_A(l, b), E = A + T_A(l, 0)). */
 export function obstacleVertices({ A, l, b, alpha }) {
   const c = Math.cos(alpha);
   const s = Math.sin(alpha);

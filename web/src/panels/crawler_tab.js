@@ -1,4 +1,4 @@
-// The Crawler link tab (seed 003): its panel is made the first time the tab is shown.
+// The Crawler link tab ([BSTU2019]): its panel is made the first time the tab is shown.
 import { CrawlerPanel } from './crawler_panel.js';
 
 export function wireCrawlerTab({ state, signals, corePromise }, $ = (id) => document.getElementById(id)) {

@@ -23,13 +23,13 @@ export const TAB_HELP = {
   },
   stance: {
     text:
-      'Seed 002’s geometric algorithm places the rocker rover (rocker8) on a terrain of two quad rows, pose by pose ' +
+      '[KJ2025]’s geometric algorithm places the rocker rover (rocker8) on a terrain of two quad rows, pose by pose ' +
       'along Track1: which wheels touch, how the body rolls and pitches. Step through the poses with the slider or Play.',
     tryLabel: 'Try this: open the depression terrain and place the rover',
   },
   crawler: {
     text:
-      'Seed 003: will a crawler’s link, turning about its support, pass a rectangular obstacle, touch it, or need a ' +
+      '[BSTU2019]: will a crawler’s link, turning about its support, pass a rectangular obstacle, touch it, or need a ' +
       'correction? The contact mode n, the kind v of the first contact and the correction update as you type or drag.',
     tryLabel: 'Try this: a link that meets the obstacle’s corner A',
   },
@@ -38,7 +38,7 @@ export const TAB_HELP = {
 /** The scenario the Simulate tab's button opens. */
 export const TRY_SCENARIO = 'climb-articulated6';
 
-export function wireHelp({ state, signals, editorTab, stanceTab }, $ = (id) => document.getElementById(id)) {
+export function wireHelp({ state, signals, editorTab, stanceTab, picker }, $ = (id) => document.getElementById(id)) {
   const storage = (() => {
     try {
       return window.localStorage;
@@ -48,11 +48,7 @@ export function wireHelp({ state, signals, editorTab, stanceTab }, $ = (id) => d
   })();
   const seen = new Set(readSeen(storage));
   const actions = {
-    sim: () => {
-      const select = $('scenario');
-      select.value = TRY_SCENARIO;
-      select.dispatchEvent(new Event('change'));  // as if picked: the run restarts and plays
-    },
+    sim: () => picker.pick(TRY_SCENARIO),  // as if picked: the run restarts and plays
     edit: () => editorTab.tryTemplate('stairs'),
     stance: () => stanceTab.openExample(),
     crawler: () => state.crawler?.showExample('vertex-a'),

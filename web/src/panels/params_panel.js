@@ -3,7 +3,7 @@
 // resistance, the slip definition and the time step, each with its unit and
 // valid range. A value outside its range is marked at the field and not
 // applied; a valid change calls onChange(kind, key, value).
-import { materialOf } from './scenarios.js';
+import { materialOf } from '../scenario/scenarios.js';
 
 const MATERIAL = [
   { key: 'phi_max', label: 'φ_max (adhesion)', unit: '-', min: 0, max: 5 },
@@ -73,8 +73,8 @@ export function renderParams(container, { scenario, specs, onChange }) {
   const select = document.createElement('select');
   select.id = 'slip';
   for (const [value, text] of [
-    ['relative', 'relative s (seed 000)'],
-    ['absolute', 'absolute S, m/s (seed 001)'],
+    ['relative', 'relative s [GKS2025]'],
+    ['absolute', 'absolute S, m/s [SP2017]'],
   ]) {
     const o = document.createElement('option');
     o.value = value;

@@ -6,9 +6,15 @@
 // (Enter or leaving the field keeps the text: an undoable command, saved and
 // shared with the scenario; Escape drops the typing).
 import { renderParams } from './params_panel.js';
-import { scenarios, withMaterial, withParam, withPreset, withSimulation } from './scenarios.js';
-import { releaseAfterPointerUse } from './keyboard_focus.js';
+import { scenarios, withMaterial, withParam, withPreset, withSimulation } from '../scenario/scenarios.js';
+import { releaseAfterPointerUse } from '../common/keyboard_focus.js';
 
+/**
+ * Wires the pickers; returns the scenario picker, the one way other modules
+ * read or set it: { id } the scenario file on show ('' for the user's own
+ * scenario), show(id) names it without opening it, pick(id) opens it as a
+ * pick by hand does.
+ */
 export function wirePickers({ state, signals, doc, initialId }, $ = (id) => document.getElementById(id)) {
   const select = $('scenario');
   const mine = document.createElement('option');
@@ -23,7 +29,7 @@ export function wirePickers({ state, signals, doc, initialId }, $ = (id) => docu
     select.append(o);
   }
   select.value = initialId;  // '' for the user's own scenario
-  for (const picker of [select, $('preset'), $('speed')]) releaseAfterPointerUse(picker);
+  for (const picker of [select, $('preset')]) releaseAfterPointerUse(picker);
   select.addEventListener('change', () => {
     const file = scenarios.find((s) => s.id === select.value);
     if (file) doc.replace(`open ${file.id}`, JSON.parse(file.text), { restart: true });
@@ -99,4 +105,17 @@ export function wirePickers({ state, signals, doc, initialId }, $ = (id) => docu
       row.querySelector('.message').textContent = issue ? issue.message : '';
     }
   });
+
+  return {
+    get id() {
+      return select.value;
+    },
+    show(id) {
+      select.value = id;
+    },
+    pick(id) {
+      select.value = id;
+      select.dispatchEvent(new Event('change'));
+    },
+  };
 }

@@ -11,16 +11,16 @@
 // so and they stay while the page is open. At most MAX_PINS runs are pinned;
 // a run's copy keeps at most PIN_BYTES of rows (coarser beyond, and it says
 // so). state.pinned lists them for the browser tests.
-import { version } from '../../package.json';
-import { csvComments, exportName } from './export_names.js';
-import { download } from './files.js';
-import { GhostTrails } from './ghost_trails.js';
-import { releaseAfterPointerUse } from './keyboard_focus.js';
-import { describeOutcome } from './outcome.js';
-import { MAX_PINS, PIN_BYTES, PIN_COLOURS, differences, pinLabel, runsCsvParts } from './pinned_data.js';
-import { PinStore } from './pinned_store.js';
-import { quantities } from './plot_quantities.js';
-import { Telemetry } from './telemetry.js';
+import { version } from '../../../package.json';
+import { csvComments, exportName } from '../common/export_names.js';
+import { download } from '../common/files.js';
+import { GhostTrails } from '../view/ghost_trails.js';
+import { releaseAfterPointerUse } from '../common/keyboard_focus.js';
+import { describeOutcome } from '../runs/outcome.js';
+import { MAX_PINS, PIN_BYTES, PIN_COLOURS, differences, pinLabel, runsCsvParts } from '../runs/pinned_data.js';
+import { PinStore } from '../runs/pinned_store.js';
+import { quantities } from '../plots/plot_quantities.js';
+import { Telemetry } from '../runs/telemetry.js';
 import './pinned_runs.css';
 
 const ms = (seconds) => `${Math.round(seconds * 1000)} ms`;

@@ -1,4 +1,4 @@
-// Kinematic playback of the rocker rover (seed 002 §§5-6, figs. 10-11): the
+// Kinematic playback of the rocker rover ([KJ2025] §§5-6, figs. 10-11): the
 // core places rocker8 step by step along Track1 (core.rockerPlayback) and
 // this view draws one pose at a time: the body box, wheel discs (green in
 // contact, red in the air), the rocker arms, the pivot points and the

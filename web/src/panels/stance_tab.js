@@ -1,15 +1,15 @@
-// The Rover stance tab (seed 002, kinematic): rocker8 placed along Track1 of
+// The Rover stance tab ([KJ2025], kinematic): rocker8 placed along Track1 of
 // the document's quad terrain by the core's geometric algorithm, shown pose
 // by pose (slider, Play) in place of the running robot. On a scenario without
 // quad rows a hint says so and offers the depression terrain.
 import * as THREE from 'three';
 
-import { tooLargeForPage } from './editor/editor_panel.js';
-import { formatIssues } from './issues.js';
+import { tooLargeForPage } from '../editor/editor_panel.js';
+import { formatIssues } from '../common/issues.js';
 import { RockerPlayback } from './rocker_playback.js';
 
 const PLAY_EVERY_MS = 120;
-/** The scenario of terrains/ the hint opens: seed 002's quad terrain with Track1. */
+/** The scenario of terrains/ the hint opens: [KJ2025]'s quad terrain with Track1. */
 export const STANCE_EXAMPLE = 'depression-rocker8';
 
 /** The scenario's terrain has both quad rows (Track1 is generated on the left one). */
@@ -19,8 +19,8 @@ export function hasQuadRows(scenario) {
 }
 
 export class StanceTab {
-  constructor({ state, signals, doc, stage, run, corePromise }, $ = (id) => document.getElementById(id)) {
-    Object.assign(this, { state, doc, stage, run, corePromise, $ });
+  constructor({ state, signals, doc, stage, run, picker, corePromise }, $ = (id) => document.getElementById(id)) {
+    Object.assign(this, { state, doc, stage, run, picker, corePromise, $ });
     this.playback = null;
     this.active = false;
     this.timer = null;
@@ -49,9 +49,7 @@ export class StanceTab {
 
   /** Opens STANCE_EXAMPLE (as its scenario picker does) and places the rover on it. */
   openExample() {
-    const select = this.$('scenario');
-    select.value = STANCE_EXAMPLE;
-    select.dispatchEvent(new Event('change'));
+    this.picker.pick(STANCE_EXAMPLE);
     return this.compute();
   }
 

@@ -51,7 +51,7 @@ const JOINT_TITLES = {
 
 const ATTITUDE = ['pitch', 'roll', 'yaw'];
 
-/** The charts shown until the user picks others (seed 000's figures first). */
+/** The charts shown until the user picks others ([GKS2025]'s figures first). */
 export const DEFAULT_KEYS = ['pitch_rad', 'side_view', 'wheel_normal_N', 'wheel_tangential_N', 'wheel_slip', 'box_normal_N', 'base_tilt_rad'];
 
 /** z_b·ẑ, the up component of a body's up axis (-1…1), from its tilt angles (rad) and

@@ -1,4 +1,4 @@
-// The plot dock under the 3-D view: charts of the run's telemetry (seed 000's
+// The plot dock under the 3-D view: charts of the run's telemetry ([GKS2025]'s
 // section pitch and wheel-centre paths, wheel loads, tangential forces and
 // slip, body contact forces, base roll and pitch by default), and any other
 // quantity or column picked in "Add a chart" (plot_quantities.js groups the
@@ -12,9 +12,9 @@
 // pinned runs shown (pinned_runs.js, signal pinsChanged) are drawn in every
 // chart with the current run, on one time base joining theirs. The
 // charts' state is published as state.plots for the browser tests.
-import { download } from './files.js';
-import { exportName } from './export_names.js';
-import { joinTimes } from './pinned_data.js';
+import { download } from '../common/files.js';
+import { exportName } from '../common/export_names.js';
+import { joinTimes } from '../runs/pinned_data.js';
 import { SideChart, TimeChart } from './plot_charts.js';
 import { DEFAULT_KEYS, quantities, titleWithUnit } from './plot_quantities.js';
 import './plots.css';
@@ -32,7 +32,7 @@ const NOTE_MS = 4000;      // how long the bar's note stays
 export class Plots {
   /** dock: the #plot-dock element; state: the app state (state.plots is written); signals: the app's. */
   constructor(dock, { state, signals } = {}, $ = (id) => document.getElementById(id)) {
-    Object.assign(this, { dock, state, $ });
+    Object.assign(this, { dock, state, signals, $ });
     this.body = dock.querySelector('#plots');
     this.picker = dock.querySelector('#plot-add');
     this.charts = [];
@@ -78,7 +78,7 @@ export class Plots {
     this.wireGrip(dock.querySelector('#plot-grip'));
     new ResizeObserver(() => this.layout()).observe(this.body);
     window.addEventListener('resize', () => this.applyHeight());
-    $('timeline')?.addEventListener('input', () => this.setCursor(Number($('timeline').value)));
+    signals?.scrubbed.add((t) => this.setCursor(t));
     signals?.pinsChanged.add((runs) => {
       this.pins = runs.filter((r) => r.shown);
       if (this.telemetry) this.update(this.telemetry);
@@ -106,7 +106,7 @@ export class Plots {
     this.telemetry = telemetry;
     if (!this.open || this.dock.hidden) return;  // drawn when shown again
     const k = Math.max(1, Math.ceil(telemetry.rows / MAX_POINTS));
-    this.cursorTime = this.state?.scrubbing ? Number(this.$('timeline').value) : null;
+    this.cursorTime = this.state?.scrubbing ? this.state.scrubTime : null;
     const compare = this.compareWith(telemetry, k);
     for (const c of this.charts) {
       c.cursorTime = this.cursorTime;
@@ -236,12 +236,9 @@ export class Plots {
     this.publish();
   }
 
-  /** A time picked on a chart: the timeline moves there (and scrubs, see run.js). */
+  /** A time picked on a chart: the run shows it (run.js scrubs there). */
   pickTime(time) {
-    const timeline = this.$('timeline');
-    if (!timeline || timeline.disabled || !Number.isFinite(time)) return;
-    timeline.value = String(time);
-    timeline.dispatchEvent(new Event('input'));
+    this.signals?.scrubRequested.dispatch(time);
   }
 
   // ------------------------------------------------------------ size

@@ -4,11 +4,10 @@
 // the plots are there, while the work stays in the editor and in the autosave,
 // with its undo history. A banner lists the issues and offers the ways out:
 // fix it in the editor, undo the last change, or discard it.
-import { formatIssues } from './issues.js';
+import { formatIssues } from '../common/issues.js';
 import { DEFAULT_ID, defaultScenario } from './scenarios.js';
 
 export function rejectedAtStart({ state, signals, doc, client, banners, issues }, $ = (id) => document.getElementById(id)) {
-  state.issues = issues;
   client.load(defaultScenario());
   const actions = [{ label: 'Fix it in the editor', run: () => $('tab-edit').click() }];
   if (doc.canUndo) {

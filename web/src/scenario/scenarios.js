@@ -5,7 +5,7 @@ import { basedOn } from './based_on.js';
 
 export const DEFAULT_ID = 'climb-articulated6';
 
-const files = import.meta.glob('../../terrains/*.json', { query: '?raw', import: 'default', eager: true });
+const files = import.meta.glob('../../../terrains/*.json', { query: '?raw', import: 'default', eager: true });
 
 /** [{ id, name, text }], sorted by id; the default first. */
 export const scenarios = Object.entries(files)

@@ -6,7 +6,7 @@
 // is the user's own (edited, loaded from a file) the address names none. While
 // the page asks whether an address's scenario may replace autosaved work, the
 // address stays as it came until the answer.
-import { scenarios } from './scenarios.js';
+import { scenarios } from '../scenario/scenarios.js';
 
 const PARAM = 'scenario';
 const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
@@ -46,25 +46,24 @@ export function openingScenario({ href, restored, fallback }) {
 }
 
 /** Keeps the address and the scenario picker together (see the top of this file). */
-export function wireAddress({ doc, banners, opening }, $ = (id) => document.getElementById(id)) {
-  const select = $('scenario');
+export function wireAddress({ doc, banners, opening, picker }) {
   let fromHistory = false;
   const open = (file) => {
-    select.value = file.id;
+    picker.show(file.id);
     doc.replace(`open ${file.id}`, JSON.parse(file.text), { restart: true });
   };
   doc.onChange((scenario, info) => {
     if (info.kind === 'preview') return;
     // A share link's fragment names its scenario only while that is on show unedited.
-    const target = addressWith(location.href, select.value || null, { hash: info.label === OPEN_LINK });
+    const target = addressWith(location.href, picker.id || null, { hash: info.label === OPEN_LINK });
     if (target === location.pathname + location.search + location.hash) return;
-    const picked = info.kind === 'edit' && select.value && info.label === `open ${select.value}` && !fromHistory;
+    const picked = info.kind === 'edit' && picker.id && info.label === `open ${picker.id}` && !fromHistory;
     if (picked) history.pushState(null, '', target);
     else history.replaceState(null, '', target);
   });
   window.addEventListener('popstate', () => {
     const file = scenarios.find((s) => s.id === scenarioIdOf(location.href));
-    if (!file || (select.value === file.id && same(doc.scenario, JSON.parse(file.text)))) return;
+    if (!file || (picker.id === file.id && same(doc.scenario, JSON.parse(file.text)))) return;
     fromHistory = true;
     try {
       open(file);

@@ -6,8 +6,8 @@
 // its scenario is on show unedited (address.js): a reload opens it again, and
 // as the autosave holds the same scenario then, without asking.
 import { OPEN_LINK } from './address.js';
-import { saveScenario } from './files.js';
-import { formatIssues } from './issues.js';
+import { saveScenario } from '../common/files.js';
+import { formatIssues } from '../common/issues.js';
 import { SHARE_ERRORS, encodeShare, fragmentOf, shareUrl } from './share_link.js';
 
 export class Sharing {
@@ -66,14 +66,13 @@ export class Sharing {
       client.load(scenario, {
         keep: true,
         text,
+        camera: camera ?? null,  // the first frame's camera pose (run.js)
         onBuilt: () => {
-          state.pendingCamera = camera ?? null;
           doc.replace(OPEN_LINK, scenario, { restart: true, loaded: true, owned: true });
           state.linkOpened = true;
         },
         onRejected: (issues) => {
           state.linkError = 'invalid-scenario';
-          state.issues = issues;
           drop();
           banners.show('The scenario in this share link is not valid, so it was not opened (your work is unchanged):\n' + formatIssues(issues));
         },

@@ -3,8 +3,8 @@
 // World, runScenario, presets, inspectTerrain, moveTrack1Node, rockerPlayback, crawlerLinkContact.
 // onProgress(loaded, total): the .wasm file's bytes as they arrive (total 0
 // when the server does not say), for the page's loading note.
-import createRoverlabCore from './wasm/roverlab_core.js';
-import wasmUrl from './wasm/roverlab_core.wasm?url';
+import createRoverlabCore from '../wasm/roverlab_core.js';
+import wasmUrl from '../wasm/roverlab_core.wasm?url';
 
 const locateFile = (path, prefix) => (path.endsWith('.wasm') ? wasmUrl : prefix + path);
 

@@ -7,7 +7,7 @@
 // (docs/benchmarks/heightmap_app.json). Once the worker's first scenario is
 // loaded, the import path runs on a small generated image a few times, one
 // task each, so that a user's first import finds it optimized.
-import { greyPngFile } from './png_file.js';
+import { greyPngFile } from '../common/png_file.js';
 
 const SIDE = 256; // pixels of the generated image: 16-bit grey noise
 const RUNS = 3; // builds, one task each

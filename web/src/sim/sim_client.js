@@ -4,7 +4,7 @@
 // leaves the page responsive), reads share links in it, shows the progress
 // note with Cancel while a build takes long, and passes on what it answers
 // as signals.
-import { DEFAULT_ID, defaultScenario } from './scenarios.js';
+import { DEFAULT_ID, defaultScenario } from '../scenario/scenarios.js';
 
 const PROGRESS_AFTER_MS = 300;  // a build taking longer shows the progress note
 const LOG_LENGTH = 20;
@@ -41,8 +41,58 @@ export class SimClient {
     return this.loads.size > 0;
   }
 
-  send(message) {
+  /** The one place a message goes to the worker (sim_host.js reads them). */
+  post(message) {
     this.worker.postMessage(message);
+  }
+
+  /** Plays the run (`extend`: on past the scenario's duration). */
+  play(extend = false) {
+    this.post({ type: 'play', extend });
+  }
+
+  pause() {
+    this.post({ type: 'pause' });
+  }
+
+  /** Back to the recorded time `time` (s): the run goes on from there. */
+  seek(time) {
+    this.post({ type: 'seek', time });
+  }
+
+  /** Advances `steps` steps (paused). */
+  step(steps) {
+    this.post({ type: 'step', steps });
+  }
+
+  /** Back to t = 0 of the same scenario. */
+  reset() {
+    this.post({ type: 'reset' });
+  }
+
+  /** The automatic controller on or off. */
+  setController(on) {
+    this.post({ type: 'controller', on });
+  }
+
+  /** Simulated seconds per wall second (Infinity: as fast as the core steps). */
+  setSpeed(speed) {
+    this.post({ type: 'speed', speed });
+  }
+
+  /** Asks for the next frame, `wallSeconds` after the last ask. */
+  tick(wallSeconds) {
+    this.post({ type: 'tick', wallSeconds });
+  }
+
+  /** A joint's target (rad or m). */
+  setJoint(name, target) {
+    this.post({ type: 'joint', name, target });
+  }
+
+  /** The wheel speeds of the left and right side (rad/s). */
+  setWheels(left, right) {
+    this.post({ type: 'wheels', left, right });
   }
 
   /** Starts a worker and sends it what the page set up (presets, speed). */
@@ -51,8 +101,8 @@ export class SimClient {
     this.workerReady = false;
     this.coreProgress = null;
     this.worker.onmessage = ({ data }) => this.onMessage(data);
-    this.send({ type: 'presets' });
-    this.send({ type: 'speed', speed: this.speed() });
+    this.post({ type: 'presets' });
+    this.setSpeed(this.speed());
   }
 
   /**
@@ -62,13 +112,14 @@ export class SimClient {
    * new one is built, and stays if it is rejected (links and files, which are
    * tried before they replace the user's work); onBuilt() and onRejected(issues)
    * then say what happened. restore: the load that brings back a run after a
-   * cancel. text: the scenario's JSON text, when the caller has it.
+   * cancel. text: the scenario's JSON text, when the caller has it. camera: the camera
+   * pose to take at the built run's first frame (a share link's).
    */
-  load(scenario, { keep = false, restore = false, onBuilt, onRejected, text } = {}) {
+  load(scenario, { keep = false, restore = false, onBuilt, onRejected, text, camera = null } = {}) {
     const id = ++this.loadCount;
-    const entry = { id, scenario, keep, restore, onBuilt, onRejected, sentAt: performance.now() };
+    const entry = { id, scenario, keep, restore, onBuilt, onRejected, camera, sentAt: performance.now() };
     this.loads.set(id, entry);
-    this.send({ type: 'load', scenario: text ?? JSON.stringify(scenario), id, keep });
+    this.post({ type: 'load', scenario: text ?? JSON.stringify(scenario), id, keep });
     this.signals.loadStarted.dispatch(entry);
     this.watchLoads();
   }
@@ -76,7 +127,7 @@ export class SimClient {
   /** decodeShare(fragment) in the worker: { ok, scenario (JSON text), camera } or { ok: false, code, message }. */
   decode(fragment) {
     const id = ++this.decodeCount;
-    this.send({ type: 'decode', fragment, id });
+    this.post({ type: 'decode', fragment, id });
     return new Promise((resolve) => this.decodes.set(id, resolve));
   }
 
@@ -159,12 +210,15 @@ export class SimClient {
         return;
       case 'issues': {
         const entry = this.settle(data.id, data);
+        state.issues = data.issues;
         if (entry?.onRejected) return entry.onRejected(data.issues);
         signals.issues.dispatch(data.issues);
         return;
       }
       case 'model': {
         const entry = this.settle(data.id, data);
+        state.issues = [];
+        state.fatal = null;
         if (entry) {
           state.loadMs = performance.now() - entry.sentAt;
           state.scenario = entry.scenario;

@@ -58,7 +58,7 @@
 // and from sim_worker.js: { type: 'ready' } once the core is loaded, { type: 'fatal', message }
 // when a message threw (the page then starts a fresh worker if a load was under way).
 import { smooth, stepBudget, stepsForTick } from './pacing.js';
-import { decodeShare } from './share_link.js';
+import { decodeShare } from '../share/share_link.js';
 import { mergeTerrain, mergedBuffers } from './terrain_geometry.js';
 
 // The simulation's share of a frame: half the time between render frames,
@@ -149,6 +149,14 @@ export function createSimHost(core, post, schedule = null) {
     finished = false;
   }
 
+  /** The run went back in time (a reset or a seek): its end, pacing and step counts start again. */
+  function wentBack() {
+    reported = false;
+    restartEnd();
+    pacing = { debt: 0 };
+    free.steps = free.ms = 0;
+  }
+
   function advance(steps) {
     const start = performance.now();
     const taken = steps > 0 ? world.step(steps) : 0;
@@ -232,20 +240,12 @@ export function createSimHost(core, post, schedule = null) {
       case 'reset':
         if (!world) return;
         world.reset();
-        reported = false;
-        restartEnd();
-        pacing = { debt: 0 };
-        free.steps = free.ms = 0;
+        wentBack();
         sendFrame(0, 0);
         return;
       case 'seek':
         if (!world) return;
-        if (world.seek(Number(message.time))) {
-          reported = false;
-          restartEnd();
-          pacing = { debt: 0 };
-          free.steps = free.ms = 0;
-        }
+        if (world.seek(Number(message.time))) wentBack();
         sendFrame(0, 0);
         return;
       case 'step': {

@@ -4,9 +4,9 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
-import { mergeTerrain } from './terrain_geometry.js';
+import { mergeTerrain } from '../sim/terrain_geometry.js';
 import { heightmapObject, heightmapPrograms, pickHeightmapLevels, recolourHeightmaps, setHeightmapDetail } from './heightmap_mesh.js';
-import { Signal } from './signals.js';
+import { Signal } from '../common/signals.js';
 import { mergedTerrainObject, viewFor } from './terrain_mesh.js';
 
 // Where a new run's camera stands, from the robot's start (m): behind and to its right, above.
@@ -62,6 +62,11 @@ export class Stage {
     this.blankFrames = 0; // animation frames that began with a view drawn before and cleared since
     this.resize();
     new ResizeObserver(() => this.resize()).observe(canvas);
+  }
+
+  /** The view's canvas (the page's #view, which the root hands to the Stage). */
+  get canvas() {
+    return this.renderer.domElement;
   }
 
   /** Fits the drawing buffer to the canvas. Resizing clears it, so a view
