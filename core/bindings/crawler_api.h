@@ -1,4 +1,4 @@
-// seed 003's contact mode of a crawler link against a rectangular obstacle,
+// [BSTU2019]'s contact mode of a crawler link against a rectangular obstacle,
 // for the app's Crawler link tab.
 #pragma once
 

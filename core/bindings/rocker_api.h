@@ -1,4 +1,4 @@
-// seed 002's kinematic positioning of the rocker8 rover along Track1, for the
+// [KJ2025]'s kinematic positioning of the rocker8 rover along Track1, for the
 // app's Rover stance tab.
 #pragma once
 

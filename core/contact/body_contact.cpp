@@ -517,13 +517,16 @@ void candidatePieces(const Terrain& terrain, const OrientedBox& box, const NearP
 
 namespace {
 
-// The cells of heightfield f under the plan box [x0, x1] × [y0, y1] (m), clamped to the grid.
-void cellsUnder(const Heightfield& f, double x0, double y0, double x1, double y1, int& i0, int& i1,
-                int& j0, int& j1) {
-  i0 = std::max(0, static_cast<int>(std::floor((x0 - f.originX) / f.dx)));
-  j0 = std::max(0, static_cast<int>(std::floor((y0 - f.originY) / f.dy)));
-  i1 = std::min(f.cellsX() - 1, static_cast<int>(std::floor((x1 - f.originX) / f.dx)));
-  j1 = std::min(f.cellsY() - 1, static_cast<int>(std::floor((y1 - f.originY) / f.dy)));
+// The cells of heightfield f under the plan of `bounds` (m), clamped to the grid.
+CellRange cellsUnder(const Heightfield& f, const Aabb& bounds) {
+  CellRange cells;
+  cells.i0 = std::max(0, static_cast<int>(std::floor((bounds.min.x() - f.originX) / f.dx)));
+  cells.j0 = std::max(0, static_cast<int>(std::floor((bounds.min.y() - f.originY) / f.dy)));
+  cells.i1 =
+      std::min(f.cellsX() - 1, static_cast<int>(std::floor((bounds.max.x() - f.originX) / f.dx)));
+  cells.j1 =
+      std::min(f.cellsY() - 1, static_cast<int>(std::floor((bounds.max.y() - f.originY) / f.dy)));
+  return cells;
 }
 
 // Whether a heightfield's or mesh's surface under `bounds` may reach up to
@@ -531,10 +534,9 @@ void cellsUnder(const Heightfield& f, double x0, double y0, double x1, double y1
 // cells, a mesh's grid cells).
 bool reaches(const Heightfield& f, const Aabb& bounds) {
   if (!f.box.overlaps(bounds)) return false;
-  int i0, i1, j0, j1;
-  cellsUnder(f, bounds.min.x(), bounds.min.y(), bounds.max.x(), bounds.max.y(), i0, i1, j0, j1);
-  for (int bj = j0 / Heightfield::kBlock; bj <= j1 / Heightfield::kBlock; ++bj)
-    for (int bi = i0 / Heightfield::kBlock; bi <= i1 / Heightfield::kBlock; ++bi)
+  const CellRange cells = cellsUnder(f, bounds);
+  for (int bj = cells.j0 / Heightfield::kBlock; bj <= cells.j1 / Heightfield::kBlock; ++bj)
+    for (int bi = cells.i0 / Heightfield::kBlock; bi <= cells.i1 / Heightfield::kBlock; ++bi)
       if (f.blockTop[static_cast<size_t>(bj) * f.blocksX() + bi] >= bounds.min.z()) return true;
   return false;
 }
@@ -552,24 +554,22 @@ bool reaches(const TriMesh& m, const Aabb& bounds) {
 // pushes it, and not up through the whole surface.
 void addSurface(double mu, BodyContactScratch& s, BoxUnion& all) {
   double topDepth = 0.0;
-  for (const BoxManifold& m : s.tops) topDepth = std::max(topDepth, m.depth);
-  int side = -1;
-  for (size_t i = 0; i < s.walls.size(); ++i)
-    if (s.walls[i].depth < topDepth && (side < 0 || s.walls[i].depth < s.walls[side].depth))
-      side = static_cast<int>(i);
-  if (side < 0) {
-    for (size_t i = 0; i < s.tops.size(); ++i) addManifold(s.tops[i], s.topFeatures[i], mu, all);
+  for (const FacetManifold& t : s.tops) topDepth = std::max(topDepth, t.manifold.depth);
+  const FacetManifold* side = nullptr;
+  for (const FacetManifold& w : s.walls)
+    if (w.manifold.depth < topDepth && (!side || w.manifold.depth < side->manifold.depth))
+      side = &w;
+  if (!side) {
+    for (const FacetManifold& t : s.tops) addManifold(t.manifold, t.feature, mu, all);
   } else {
-    const BoxManifold& least = s.walls[side];
-    for (size_t i = 0; i < s.walls.size(); ++i)
-      if ((s.walls[i].plane - least.plane).norm() <= kPlaneTolerance &&
-          std::abs(s.walls[i].offset - least.offset) <= kPlaneTolerance)
-        addManifold(s.walls[i], s.wallFeatures[i], mu, all);
+    const BoxManifold& least = side->manifold;
+    for (const FacetManifold& w : s.walls)
+      if ((w.manifold.plane - least.plane).norm() <= kPlaneTolerance &&
+          std::abs(w.manifold.offset - least.offset) <= kPlaneTolerance)
+        addManifold(w.manifold, w.feature, mu, all);
   }
   s.tops.clear();
-  s.topFeatures.clear();
   s.walls.clear();
-  s.wallFeatures.clear();
 }
 
 }  // namespace
@@ -614,20 +614,21 @@ void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBo
   bounds.min = placed.centre - extent;
   bounds.max = placed.centre + extent;
   Vec3 facet[4];
+  FacetManifold found;
   const auto top = [&](int feature) {
     if (std::max({facet[0].z(), facet[1].z(), facet[2].z()}) < bounds.min.z()) return;
     const Vec3 up = (facet[1] - facet[0]).cross(facet[2] - facet[0]).normalized();
-    if (boxFacetManifold(placed, facet, 3, up, scratch, m)) {
-      scratch.tops.push_back(m);
-      scratch.topFeatures.push_back(feature);
+    if (boxFacetManifold(placed, facet, 3, up, scratch, found.manifold)) {
+      found.feature = feature;
+      scratch.tops.push_back(found);
     }
   };
   const auto wall = [&](int feature) {
     if (std::max(facet[0].z(), facet[1].z()) < bounds.min.z()) return;
     const Vec3 outward = (facet[1] - facet[0]).cross(facet[2] - facet[0]).normalized();
-    if (boxFacetManifold(placed, facet, 4, outward, scratch, m)) {
-      scratch.walls.push_back(m);
-      scratch.wallFeatures.push_back(feature);
+    if (boxFacetManifold(placed, facet, 4, outward, scratch, found.manifold)) {
+      found.feature = feature;
+      scratch.walls.push_back(found);
     }
   };
   for (size_t k = 0; k < terrain.heightfields.size(); ++k) {
@@ -636,10 +637,9 @@ void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBo
     const int first = terrain.heightfieldFirst[k];
     const int walls = first + static_cast<int>(f.triangleCount());
     const int cx = f.cellsX(), cy = f.cellsY();
-    int i0, i1, j0, j1;
-    cellsUnder(f, bounds.min.x(), bounds.min.y(), bounds.max.x(), bounds.max.y(), i0, i1, j0, j1);
-    for (int j = j0; j <= j1; ++j)
-      for (int i = i0; i <= i1; ++i) {
+    const CellRange cells = cellsUnder(f, bounds);
+    for (int j = cells.j0; j <= cells.j1; ++j)
+      for (int i = cells.i0; i <= cells.i1; ++i) {
         if (f.cellTop[static_cast<size_t>(j) * cx + i] < bounds.min.z()) continue;
         for (int upper = 0; upper < 2; ++upper) {
           const long t = f.triangleId(i, j, upper);

@@ -144,6 +144,12 @@ void pieceFeatures(const Terrain& terrain, int piece, PieceFeatures& out);
 /// The features of a polytope with no neighbours, into `out`.
 void pieceFeatures(const Polytope& poly, PieceFeatures& out);
 
+/// A box's manifold with one facet of a surface (boxFacetManifold).
+struct FacetManifold {
+  BoxManifold manifold;
+  int feature = -1;  ///< the facet's terrain feature id (from Terrain::heightfieldFirst, meshFirst)
+};
+
 /// Buffers reused from step to step (per run, in WorldData): no allocation once warm.
 struct BodyContactScratch {
   std::vector<PieceFeatures> features;  ///< per terrain piece, made when first needed
@@ -152,8 +158,7 @@ struct BodyContactScratch {
   std::vector<int> meshFeatures;  ///< a mesh's features under a box
   std::vector<Vec3> polygon, clipped;
   /// One surface's manifolds under a box, before the shorter way out is chosen
-  std::vector<BoxManifold> tops, walls;
-  std::vector<int> topFeatures, wallFeatures;
+  std::vector<FacetManifold> tops, walls;
   BoxUnion box;  ///< the manifolds of one box
 };
 

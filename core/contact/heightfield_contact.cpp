@@ -16,15 +16,14 @@ int clampedFloor(double x, int lo, int hi) {
   return x < lo ? lo : x >= hi ? hi : static_cast<int>(x);
 }
 
-// The cells (i0..i1, j0..j1) whose bounds come within `reach` of (x, y); false when none.
-bool cellRange(const Heightfield& f, double x, double y, double reach, int& i0, int& i1, int& j0,
-               int& j1) {
+// The cells whose bounds come within `reach` of (x, y), into `cells`; false when none.
+bool cellRange(const Heightfield& f, double x, double y, double reach, CellRange& cells) {
   const double u0 = (x - reach - f.originX) / f.dx, u1 = (x + reach - f.originX) / f.dx;
   const double v0 = (y - reach - f.originY) / f.dy, v1 = (y + reach - f.originY) / f.dy;
   if (!(u1 >= 0 && v1 >= 0 && u0 <= f.cellsX() && v0 <= f.cellsY())) return false;
-  i0 = clampedFloor(u0, 0, f.cellsX()), j0 = clampedFloor(v0, 0, f.cellsY());
-  i1 = clampedFloor(u1, 0, f.cellsX() - 1), j1 = clampedFloor(v1, 0, f.cellsY() - 1);
-  return i0 <= i1 && j0 <= j1;
+  cells.i0 = clampedFloor(u0, 0, f.cellsX()), cells.j0 = clampedFloor(v0, 0, f.cellsY());
+  cells.i1 = clampedFloor(u1, 0, f.cellsX() - 1), cells.j1 = clampedFloor(v1, 0, f.cellsY() - 1);
+  return cells.i0 <= cells.i1 && cells.j0 <= cells.j1;
 }
 
 // True when the bounds of cell (i, j) (its plan rectangle, up to its highest
@@ -37,32 +36,33 @@ bool cellInReach(const Heightfield& f, int i, int j, const Vec3& centre, double 
   return ex * ex + ey * ey + ez * ez < r2;
 }
 
-// Calls visit(i, j) for the cells of i0..i1, j0..j1 (those within `radius` of
-// the centre's plan position) that may come within `radius` of `centre`, row
-// by row: the sphere dips below the highest cell top of the blocks around it
+// Calls visit(i, j) for the cells of `cells` (those within `radius` of the
+// centre's plan position) that may come within `radius` of `centre`, row by
+// row: the sphere dips below the highest cell top of the blocks around it
 // only within a plan distance of its centre, and each row only within a
 // chord of that circle.
 template <class Visit>
-void forCellsNear(const Heightfield& f, const Vec3& centre, double radius, int i0, int i1, int j0,
-                  int j1, Visit&& visit) {
+void forCellsNear(const Heightfield& f, const Vec3& centre, double radius, CellRange cells,
+                  Visit&& visit) {
   float local = -std::numeric_limits<float>::infinity();
-  for (int bj = j0 / Heightfield::kBlock; bj <= j1 / Heightfield::kBlock; ++bj)
-    for (int bi = i0 / Heightfield::kBlock; bi <= i1 / Heightfield::kBlock; ++bi)
+  for (int bj = cells.j0 / Heightfield::kBlock; bj <= cells.j1 / Heightfield::kBlock; ++bj)
+    for (int bi = cells.i0 / Heightfield::kBlock; bi <= cells.i1 / Heightfield::kBlock; ++bi)
       local = std::max(local, f.blockTop[static_cast<size_t>(bj) * f.blocksX() + bi]);
   const double above = std::max(0.0, centre.z() - local);
   const double plan2 = radius * radius - above * above;  // squared plan reach (m²)
-  int ci0, ci1, cj0, cj1;
-  if (plan2 <= 0 || !cellRange(f, centre.x(), centre.y(), std::sqrt(plan2), ci0, ci1, cj0, cj1))
-    return;
-  for (int j = cj0; j <= cj1; ++j) {
+  // The cells within that plan reach.
+  CellRange dipped;
+  if (plan2 <= 0 || !cellRange(f, centre.x(), centre.y(), std::sqrt(plan2), dipped)) return;
+  for (int j = dipped.j0; j <= dipped.j1; ++j) {
     const double ylo = f.originY + j * f.dy;
     const double ey = std::max({0.0, ylo - centre.y(), centre.y() - ylo - f.dy});
     const double across2 = plan2 - ey * ey;  // squared plan reach left along x (m²)
     if (across2 <= 0) continue;
     const double across = std::sqrt(across2);
-    const int first = clampedFloor((centre.x() - across - f.originX) / f.dx, i0, i1 + 1);
+    const int first =
+        clampedFloor((centre.x() - across - f.originX) / f.dx, cells.i0, cells.i1 + 1);
     const double end = (centre.x() + across - f.originX) / f.dx;
-    const int last = end < i0 ? i0 - 1 : clampedFloor(end, i0, i1);
+    const int last = end < cells.i0 ? cells.i0 - 1 : clampedFloor(end, cells.i0, cells.i1);
     for (int i = first; i <= last; ++i) visit(i, j);
   }
 }
@@ -205,10 +205,10 @@ void surfaceHitOf(const Heightfield& f, const FieldHit& x, SurfaceHit& h) {
 
 // Calls visit(i, j, upper, t) for every triangle the sphere (centre, radius)
 // may reach, t as fieldTriangle gives it: from the near list when there is
-// one, else from the cells i0..i1, j0..j1 near it.
+// one, else from the cells near it.
 template <class Visit>
 void forTrianglesNear(const Heightfield& f, const NearList* near, const Vec3& centre, double radius,
-                      int i0, int i1, int j0, int j1, Visit&& visit) {
+                      CellRange cells, Visit&& visit) {
   if (near) {
     // A triangle's distance from this centre is at least the centre's
     // height above the plane it lies behind; those that stay `radius` or
@@ -226,7 +226,7 @@ void forTrianglesNear(const Heightfield& f, const NearList* near, const Vec3& ce
   }
   const double r2 = radius * radius;
   double t[kFieldTriangleNumbers];
-  forCellsNear(f, centre, radius, i0, i1, j0, j1, [&](int i, int j) {
+  forCellsNear(f, centre, radius, cells, [&](int i, int j) {
     if (!cellInReach(f, i, j, centre, r2)) return;
     for (int upper = 0; upper < 2; ++upper) {
       fieldTriangle(f, i, j, upper, t);
@@ -251,18 +251,18 @@ class FieldHitIndex {
   // has a margin of one cell, so that every triangle through a hit's edge or
   // corner lies in it.
   bool make(const FieldHit* hits, int n) {
-    int i0 = hits[0].i, i1 = i0, j0 = hits[0].j, j1 = j0;
+    CellRange window = {hits[0].i, hits[0].i, hits[0].j, hits[0].j};
     for (int k = 1; k < n; ++k) {
-      i0 = std::min(i0, hits[k].i), i1 = std::max(i1, hits[k].i);
-      j0 = std::min(j0, hits[k].j), j1 = std::max(j1, hits[k].j);
+      window.i0 = std::min(window.i0, hits[k].i), window.i1 = std::max(window.i1, hits[k].i);
+      window.j0 = std::min(window.j0, hits[k].j), window.j1 = std::max(window.j1, hits[k].j);
     }
-    return make(hits, n, i0, i1, j0, j1);
+    return make(hits, n, window);
   }
-  // The same over the cells i0..i1, j0..j1, which hold every hit's.
-  bool make(const FieldHit* hits, int n, int i0, int i1, int j0, int j1) {
-    w_ = i1 - i0 + 3;
-    first_ = 2 * ((j0 - 1) * w_ + i0 - 1);
-    const int cells = w_ * (j1 - j0 + 3);
+  // The same over `window`, which holds every hit's cell.
+  bool make(const FieldHit* hits, int n, const CellRange& window) {
+    w_ = window.i1 - window.i0 + 3;
+    first_ = 2 * ((window.j0 - 1) * w_ + window.i0 - 1);
+    const int cells = w_ * (window.j1 - window.j0 + 3);
     if (2 * cells > kSlots) return false;
     std::fill(slot_, slot_ + 2 * cells, static_cast<signed char>(-1));
     for (int k = 0; k < n; ++k)
@@ -326,12 +326,12 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   std::vector<SurfaceHit>& all = scratch.hits;
   all.clear();
   if (centre.z() - radius > f.box.max.z() || centre.z() + radius < f.box.min.z()) return;
-  // The cells within reach in plan (i0..i1, j0..j1) are needed only for a
-  // centre outside the field's plan (the walls) or a query without a near list.
-  int i0 = 0, i1 = -1, j0 = 0, j1 = -1;
+  // The cells within reach in plan are needed only for a centre outside the
+  // field's plan (the walls) or a query without a near list.
+  CellRange cells;
   const bool inPlan = centre.x() >= f.originX && centre.y() >= f.originY &&
                       centre.x() <= f.box.max.x() && centre.y() <= f.box.max.y();
-  if (!inPlan && !cellRange(f, centre.x(), centre.y(), radius, i0, i1, j0, j1)) return;
+  if (!inPlan && !cellRange(f, centre.x(), centre.y(), radius, cells)) return;
   // A centre under the surface: one contact, through the plane of the
   // triangle above it (the signed distance, as for a centre inside a piece).
   // The surface over a cell rises no higher than its highest corner (to the
@@ -362,56 +362,54 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
       nearList(scratch, &f, centre, radius, [&](const Vec3& c, double r, NearList& l) {
         const double wide2 = r * r;
         bool fits = true;
-        int wi0, wi1, wj0, wj1;
-        if (!cellRange(f, c.x(), c.y(), r, wi0, wi1, wj0, wj1)) return true;  // none
-        forTrianglesNear(
-            f, nullptr, c, r, wi0, wi1, wj0, wj1, [&](int i, int j, int upper, const double* t) {
-              if (!fits) return;
-              if (!fieldTriangleHit(f, i, j, upper, t, c, r, wide2, x)) return;
-              fits = l.items.size() + 2 <= l.items.capacity() &&
-                     l.planes.size() + kNearListPlanes <= l.planes.capacity();
-              if (!fits) return;
-              l.items.push_back(2 * i + upper);
-              l.items.push_back(j);
-              l.cells[0] = std::min(l.cells[0], i), l.cells[1] = std::max(l.cells[1], i);
-              l.cells[2] = std::min(l.cells[2], j), l.cells[3] = std::max(l.cells[3], j);
-              // The plane through the triangle's nearest point square to the
-              // way to the centre (or the triangle's own, from on its plane):
-              // the triangle, convex, lies behind it.
-              const Vec3 normal = fieldHitNormal(x);
-              l.planes.insert(l.planes.end(),
-                              {normal.x(), normal.y(), normal.z(), normal.dot(x.closest)});
-              l.planes.insert(l.planes.end(), t, t + kFieldTriangleNumbers);
-            });
+        CellRange wide;
+        if (!cellRange(f, c.x(), c.y(), r, wide)) return true;  // none
+        forTrianglesNear(f, nullptr, c, r, wide, [&](int i, int j, int upper, const double* t) {
+          if (!fits) return;
+          if (!fieldTriangleHit(f, i, j, upper, t, c, r, wide2, x)) return;
+          fits = l.items.size() + 2 <= l.items.capacity() &&
+                 l.planes.size() + kNearListPlanes <= l.planes.capacity();
+          if (!fits) return;
+          l.items.push_back(2 * i + upper);
+          l.items.push_back(j);
+          l.cells.i0 = std::min(l.cells.i0, i), l.cells.i1 = std::max(l.cells.i1, i);
+          l.cells.j0 = std::min(l.cells.j0, j), l.cells.j1 = std::max(l.cells.j1, j);
+          // The plane through the triangle's nearest point square to the
+          // way to the centre (or the triangle's own, from on its plane):
+          // the triangle, convex, lies behind it.
+          const Vec3 normal = fieldHitNormal(x);
+          l.planes.insert(l.planes.end(),
+                          {normal.x(), normal.y(), normal.z(), normal.dot(x.closest)});
+          l.planes.insert(l.planes.end(), t, t + kFieldTriangleNumbers);
+        });
         return fits;
       });
-  if (inPlan && !near) cellRange(f, centre.x(), centre.y(), radius, i0, i1, j0, j1);
+  if (inPlan && !near) cellRange(f, centre.x(), centre.y(), radius, cells);
   // The triangles' hits, kept compact until the ghosts are known.
   FieldHit hits[kMaxHits];
   int n = 0;
   bool compact = true;  // false: more hits than kept compact
-  forTrianglesNear(f, near, centre, radius, i0, i1, j0, j1,
-                   [&](int i, int j, int upper, const double* t) {
-                     if (!compact) return;
-                     if (!fieldTriangleHit(f, i, j, upper, t, centre, radius, r2, hits[n])) return;
-                     compact = ++n < kMaxHits;
-                   });
+  forTrianglesNear(f, near, centre, radius, cells, [&](int i, int j, int upper, const double* t) {
+    if (!compact) return;
+    if (!fieldTriangleHit(f, i, j, upper, t, centre, radius, r2, hits[n])) return;
+    compact = ++n < kMaxHits;
+  });
   // The walls of the cells at the field's border, seen from outside.
   Vec3 v[4];
   const long tri = f.triangleCount();
   const int cx = f.cellsX(), cy = f.cellsY();
-  const auto wallHit = [&](long w) {
+  const auto addWall = [&](long w) {
     f.wall(w, v);
-    if (hitOf(tri + w, v, 4, wallNormal(v), centre, radius, true, h)) all.push_back(h);
+    if (wallHit(tri + w, v, centre, radius, h)) all.push_back(h);
   };
-  if (j0 == 0 && centre.y() < f.originY)
-    for (int i = i0; i <= i1; ++i) wallHit(i);
-  if (j1 == cy - 1 && centre.y() > f.box.max.y())
-    for (int i = i0; i <= i1; ++i) wallHit(cx + i);
-  if (i0 == 0 && centre.x() < f.originX)
-    for (int j = j0; j <= j1; ++j) wallHit(2L * cx + j);
-  if (i1 == cx - 1 && centre.x() > f.box.max.x())
-    for (int j = j0; j <= j1; ++j) wallHit(2L * cx + cy + j);
+  if (cells.j0 == 0 && centre.y() < f.originY)
+    for (int i = cells.i0; i <= cells.i1; ++i) addWall(i);
+  if (cells.j1 == cy - 1 && centre.y() > f.box.max.y())
+    for (int i = cells.i0; i <= cells.i1; ++i) addWall(cx + i);
+  if (cells.i0 == 0 && centre.x() < f.originX)
+    for (int j = cells.j0; j <= cells.j1; ++j) addWall(2L * cx + j);
+  if (cells.i1 == cx - 1 && centre.x() > f.box.max.x())
+    for (int j = cells.j0; j <= cells.j1; ++j) addWall(2L * cx + cy + j);
 
   // Points this close are one point: heights are stored as float (relative
   // rounding 6e-8), so two triangles meeting at a seam agree to about 1e-7 of
@@ -423,10 +421,7 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   // The hits' window: the near list's cells, or (no list, or too many of
   // its cells) the hits' own.
   if (compact && all.empty() &&
-      (n == 0 ||
-       (near &&
-        index.make(hits, n, near->cells[0], near->cells[1], near->cells[2], near->cells[3])) ||
-       index.make(hits, n))) {
+      (n == 0 || (near && index.make(hits, n, near->cells)) || index.make(hits, n))) {
     // Triangles only: each hit's ghost check reads the hits of the triangles
     // through its edge or corner, and only the hits kept are made in full.
     std::vector<int>& order = scratch.order;
@@ -447,12 +442,11 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
       all.push_back(h);
     }
   } else {
-    forTrianglesNear(f, near, centre, radius, i0, i1, j0, j1,
-                     [&](int i, int j, int upper, const double* t) {
-                       if (!fieldTriangleHit(f, i, j, upper, t, centre, radius, r2, x)) return;
-                       surfaceHitOf(f, x, h);
-                       all.push_back(h);
-                     });
+    forTrianglesNear(f, near, centre, radius, cells, [&](int i, int j, int upper, const double* t) {
+      if (!fieldTriangleHit(f, i, j, upper, t, centre, radius, r2, x)) return;
+      surfaceHitOf(f, x, h);
+      all.push_back(h);
+    });
   }
   keepSurfaceContacts(f, span2, tol, scratch, out, AllSurfaceHits{all});
 }

@@ -237,7 +237,9 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
           } else {
             // Walls as open polygons here: a centre behind one may come out in front.
             m.wall(f - triangles, v);
-            if (!hitOf(f, v, 4, wallNormal(v), c, r, false, h)) continue;
+            SurfaceFeature open = wallFeature(f, v);
+            open.solid = false;
+            if (!hitOf(open, c, r, h)) continue;
             closest = h.closest, normal = h.normal;
           }
           if (l.items.size() + kMeshListedItems > l.items.capacity() ||
@@ -313,7 +315,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
           triangle(static_cast<int>(at), p + kNearListBound);
         } else {
           m.wall(f - triangles, v);
-          if (hitOf(f, v, 4, wallNormal(v), centre, radius, true, h)) all.push_back(h);
+          if (wallHit(f, v, centre, radius, h)) all.push_back(h);
         }
       }
     };
@@ -388,10 +390,15 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
       if (gx * gx + gy * gy >= r2 * (1 + 1e-12) - s * k) continue;
       const std::array<int, 3>& c = m.triangles[f];
       const long ids[3] = {c[0], c[1], c[2]};
-      if (hitOf(f, v, 3, n.normalized(), centre, radius, false, h, ids)) all.push_back(h);
+      SurfaceFeature triangle;
+      triangle.id = f;
+      triangle.vertices = v;
+      triangle.normal = n.normalized();
+      triangle.vertexIds = ids;
+      if (hitOf(triangle, centre, radius, h)) all.push_back(h);
     } else {
       m.wall(f - triangles, v);
-      if (hitOf(f, v, 4, wallNormal(v), centre, radius, true, h)) all.push_back(h);
+      if (wallHit(f, v, centre, radius, h)) all.push_back(h);
     }
   }
   keepSurfaceContacts(m, span2, tol, scratch, out, AllSurfaceHits{scratch.hits});

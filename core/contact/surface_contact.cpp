@@ -72,27 +72,31 @@ bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& 
   return false;
 }
 
-// The hit of feature `id` with vertices v[0..k) and outward normal n, or
-// false when p is beyond `radius`, or behind the feature when `solid` (a
-// wall, with the field behind it; a centre above the surface may be under a
-// steep triangle's plane and still have its nearest point on its edge).
-bool hitOf(long id, const Vec3* v, int k, const Vec3& n, const Vec3& p, double radius, bool solid,
-           SurfaceHit& h, const long* ids) {
+// The hit of `feature` with p, or false when p is beyond `radius`, or
+// behind the feature when it is solid.
+bool hitOf(const SurfaceFeature& feature, const Vec3& p, double radius, SurfaceHit& h) {
+  const Vec3* v = feature.vertices;
+  const Vec3& n = feature.normal;
+  const long* ids = feature.vertexIds;
   if (std::abs(n.dot(p - v[0])) >= radius) return false;  // the plane is out of reach already
   int corners[2] = {-1, -1};
-  const bool interior = closestOnPolygon(v, k, n, p, h.closest, corners);
+  const bool interior = closestOnPolygon(v, feature.count, n, p, h.closest, corners);
   for (int c = 0; c < 3; ++c) h.corners[c] = ids ? ids[c] : -1;
   h.samples[0] = ids && !interior ? ids[corners[0]] : -1;
   h.samples[1] = ids && !interior && corners[1] >= 0 ? ids[corners[1]] : -1;
   const Vec3 gap = p - h.closest;
   const double d = gap.norm();
-  if (d >= radius || (solid && gap.dot(n) < 0)) return false;
-  h.feature = id;
+  if (d >= radius || (feature.solid && gap.dot(n) < 0)) return false;
+  h.feature = feature.id;
   h.face = n;
   h.distance = d;
   h.normal = d > 1e-12 ? Vec3(gap / d) : n;
   h.boundary = !interior;
   return true;
+}
+
+bool wallHit(long id, const Vec3 v[4], const Vec3& p, double radius, SurfaceHit& h) {
+  return hitOf(wallFeature(id, v), p, radius, h);
 }
 
 }  // namespace roverlab

@@ -6,7 +6,7 @@
 // meet from the vertex ids of their corners (a grid's samples, a mesh's
 // welded vertices), and from that which hits are ghosts and which coincide.
 //
-// Sphere (a wheel, seed 000 §2, eq. 1): a nearest point on a triangle's edge
+// Sphere (a wheel, [GKS2025] §2, eq. 1): a nearest point on a triangle's edge
 // or corner is a ghost by the one ghost rule of every kind (contact/crease.h),
 // the features through that point known from the vertex ids; at a concave
 // crease both contacts are real, as between quads. Features whose
@@ -66,10 +66,11 @@ struct NearList {
   /// wider sphere (TriMesh::highestNear): a centre at or above it is not
   /// under the surface
   double ceiling = INFINITY;
-  /// heightfield: the cells of the listed triangles lie in i0..i1, j0..j1,
-  /// as {i0, i1, j0, j1} (empty ranges while none is listed)
+  /// heightfield: the cells of the listed triangles lie in these (empty
+  /// ranges, kNoCells, while none is listed)
   static constexpr int kNoCell = 1 << 30;
-  int cells[4] = {kNoCell, -kNoCell, kNoCell, -kNoCell};
+  static constexpr CellRange kNoCells = {kNoCell, -kNoCell, kNoCell, -kNoCell};
+  CellRange cells = kNoCells;
   /// heightfield: triangle (2i + upper, j) pairs; mesh: per feature its id,
   /// then a triangle's three vertex ids (-1 for a wall)
   std::vector<int> items;
@@ -175,8 +176,7 @@ const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec
   oldest->linked = false;
   oldest->below = -1;
   oldest->ceiling = INFINITY;
-  oldest->cells[0] = oldest->cells[2] = NearList::kNoCell;
-  oldest->cells[1] = oldest->cells[3] = -NearList::kNoCell;
+  oldest->cells = NearList::kNoCells;
   oldest->used = ++scratch.uses;
   oldest->surface = surface;
   oldest->centre = at;
@@ -260,13 +260,27 @@ template <class Sides>
 bool closestOnPolygon(const Vec3* v, int k, const Vec3& n, const Vec3& p, Vec3& q,
                       int* corners = nullptr);
 
-/// The hit `h` of feature `id` with vertices v[0..k) and outward normal n
-/// (`ids`: the vertex ids of a triangle's corners, or null), or false when p is
-/// beyond `radius`, or behind the feature when `solid` (a wall, with the
-/// surface behind it; a centre above the surface may be under a steep
-/// triangle's plane and still have its nearest point on its edge).
-bool hitOf(long id, const Vec3* v, int k, const Vec3& n, const Vec3& p, double radius, bool solid,
-           SurfaceHit& h, const long* ids = nullptr);
+/// One surface feature as a query meets it: a triangle or a wall. It points
+/// at its caller's vertices and ids and owns nothing.
+struct SurfaceFeature {
+  long id = -1;                     ///< triangle index, or the triangle count + wall index
+  const Vec3* vertices = nullptr;   ///< its corners (m), counter-clockwise about `normal`
+  int count = 3;                    ///< corners: 3 (a triangle) or 4 (a wall)
+  Vec3 normal = Vec3::UnitZ();      ///< unit, outward
+  const long* vertexIds = nullptr;  ///< a triangle's corners' vertex ids; null: none (a wall)
+  /// points behind it are not hits: true for a wall, with the surface behind
+  /// it; false for a triangle (a centre above the surface may be under a
+  /// steep triangle's plane and still have its nearest point on its edge)
+  bool solid = false;
+};
+
+/// The hit `h` of `feature` with p, or false when p is beyond `radius` (m)
+/// or behind a solid feature.
+bool hitOf(const SurfaceFeature& feature, const Vec3& p, double radius, SurfaceHit& h);
+
+/// hitOf for the solid wall wallFeature(id, v); out of line, so that the
+/// queries' loops, which rarely meet a wall, stay lean.
+bool wallHit(long id, const Vec3 v[4], const Vec3& p, double radius, SurfaceHit& h);
 
 /// The unit normal of a triangle counter-clockwise about it.
 inline Vec3 triangleNormal(const Vec3 v[3]) {
@@ -276,6 +290,18 @@ inline Vec3 triangleNormal(const Vec3 v[3]) {
 /// The outward unit normal of a wall (vertices as Heightfield::wall and
 /// TriMesh::wall give them: its top edge first, counter-clockwise from outside).
 inline Vec3 wallNormal(const Vec3 v[4]) { return (v[0] - v[1]).cross(Vec3::UnitZ()).normalized(); }
+
+/// Wall `id` with vertices v[0..4) (as Heightfield::wall and TriMesh::wall
+/// give them), solid.
+inline SurfaceFeature wallFeature(long id, const Vec3 v[4]) {
+  SurfaceFeature wall;
+  wall.id = id;
+  wall.vertices = v;
+  wall.count = 4;
+  wall.normal = wallNormal(v);
+  wall.solid = true;
+  return wall;
+}
 
 /// Every hit of the query, as the hits that may make a hit a ghost
 /// (isSurfaceGhost's `candidates`): calls visit(t) for each until it returns true.

@@ -32,7 +32,7 @@ TireForces tireForces(const TireParams& tire, const Material& ground, const Cont
         std::max({k.centreVelocity.norm(), omegaCrossOp.norm(), tire.slipSpeedFloor});
     f.slip = vs / ref;
   } else {
-    f.slip = vs;  // seed 001: absolute slip speed S
+    f.slip = vs;  // [SP2017]: absolute slip speed S
   }
   f.adhesion = adhesion(ground, f.slip);
   // eqs. 7, 10: R_xy = φ_s(s) R_z along −V_sk

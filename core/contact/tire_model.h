@@ -1,9 +1,9 @@
 // Tire forces as pure functions.
 //
-// 3-D model: seed 000 eqs. 2-12 (spring-damper normal reaction, non-holding;
+// 3-D model: [GKS2025] eqs. 2-12 (spring-damper normal reaction, non-holding;
 // tangential reaction φ_s(s)·R_z opposite the sliding velocity; slip ratio s;
 // rolling-resistance moment M_ky about the axle; remaining moment and force to
-// the axle). Planar model: seed 001 (absolute slip speed S, δ̇ = n_p·V_K).
+// the axle). Planar model: [SP2017] (absolute slip speed S, δ̇ = n_p·V_K).
 #pragma once
 
 #include "common/types.h"
@@ -13,8 +13,8 @@ namespace roverlab {
 
 /// How slip enters the adhesion curve.
 enum class SlipDefinition : unsigned char {
-  Relative,  ///< seed 000 eq. 9: s = |V_sk| / max(|V_O|, |ω × OP|) (-)
-  Absolute,  ///< seed 001: S = |V_tK| (m/s)
+  Relative,  ///< [GKS2025] eq. 9: s = |V_sk| / max(|V_O|, |ω × OP|) (-)
+  Absolute,  ///< [SP2017]: S = |V_tK| (m/s)
 };
 
 /// Tire parameters of one wheel.
@@ -54,7 +54,7 @@ struct TireForces {
   double adhesion = 0.0;             ///< φ_s(s) (-)
 };
 
-/// Seed 000 eqs. 2-12 for one contact point (numbered in the order the paper gives
+/// [GKS2025] eqs. 2-12 for one contact point (numbered in the order the paper gives
 /// them: 1 OP, 2 V_P, 3 V_Z, 4 V_sk, 5 Z, 6 R_z, 7 R_xy, 8 φ_s, 9 s, 10 R_xy vector,
 /// 11 M_ky, 12 R and M_k).
 TireForces tireForces(const TireParams& tire, const Material& ground, const ContactKinematics& k,
@@ -67,7 +67,7 @@ TireForces tireForces(const TireParams& tire, const Material& ground, const Cont
 void setTangentialForce(const TireParams& tire, const ContactKinematics& k, const Vec3& tangential,
                         double rollingMoment, TireForces& f);
 
-/// Planar contact (x–z plane, moments about +y), seed 001.
+/// Planar contact (x–z plane, moments about +y), [SP2017].
 struct PlanarContactKinematics {
   Vec2 rp =
       Vec2::Zero();  ///< r_p: from wheel centre C to contact point K (m), |r_p| = rolling radius
@@ -86,7 +86,7 @@ struct PlanarTireForces {
   double adhesion = 0.0;                ///< μ(S) (-)
 };
 
-/// Seed 001: |F_n| = k_u δ + k_d δ̇ with δ = r − |r_p|, δ̇ = n_p·V_K (non-holding);
+/// [SP2017]: |F_n| = k_u δ + k_d δ̇ with δ = r − |r_p|, δ̇ = n_p·V_K (non-holding);
 /// F_t = −μ(S)|F_n| V_tK/|V_tK|. Uses tire.stiffness as k_u and tire.damping as k_d.
 PlanarTireForces planarTireForces(const TireParams& tire, const Material& ground,
                                   const PlanarContactKinematics& k);

@@ -1,7 +1,7 @@
 // Tread elasticity for the tangential tire force and the rolling-resistance
 // moment in time-stepped dynamics.
 //
-// Tangential force. Seed 000's law R_xy = φ_s(s)·R_z (eqs. 7-10) has, near
+// Tangential force. [GKS2025]'s law R_xy = φ_s(s)·R_z (eqs. 7-10) has, near
 // standstill, a slope dR/dV_sk of about 2·φ_max·R_z / (s0·v_floor): a damper
 // far too stiff for an explicit step of 0.4 ms unless the slip floor v_floor
 // is large, and a large floor lets a braked robot creep down a slope at
@@ -9,7 +9,7 @@
 // friction model of Canudas de Wit et al. 1995) carries the force instead:
 //   ż = V_sk − σ0 |V_sk| z / g,   R_xy = −(σ0 z + σ1 ż),
 //   g = max(φ_s(s)·R_z, φ_peak·R_z·e^{−(|V_sk|/v_s)²}).
-// In steady sliding ż = 0 and |R_xy| = g: seed 000's law φ_s(s)·R_z once the
+// In steady sliding ż = 0 and |R_xy| = g: [GKS2025]'s law φ_s(s)·R_z once the
 // slip speed is a few v_s (at 3 v_s the Stribeck term is 1e-4 of the peak).
 // Below v_s, g rises to the curve's peak φ_peak = max_s φ_s(s) as in LuGre's
 // Stribeck curve: the relaxation rate σ0|V_sk|/g vanishes at rest, so the
@@ -26,7 +26,7 @@
 // grip the adhesion curve has (its static value), never more, whatever the
 // transient. In steady sliding the cap is not reached and the law is exact.
 //
-// Rolling resistance. Seed 000 eq. 11's −f·R_z·r0·sign ω_k switches sign
+// Rolling resistance. [GKS2025] eq. 11's −f·R_z·r0·sign ω_k switches sign
 // with the spin, so a free wheel on a slope with tan α < f creeps and a
 // braked wheel chatters. The same spring-and-slider idea removes both: a
 // rolling deflection θ (rad) winds up with the spin and holds the moment

@@ -1,8 +1,8 @@
 // The union law: a wheel's load comes from its overlap with the union of the
 // terrain, however the terrain is cut into pieces, cells or triangles.
 //
-// Each contact i of a wheel (unit normal n_i, deflection Z_i = r − d_i, seed
-// 000 eq. 5) says that the tread must be pushed in by Z_i along n_i. The
+// Each contact i of a wheel (unit normal n_i, deflection Z_i = r − d_i,
+// [GKS2025] eq. 5) says that the tread must be pushed in by Z_i along n_i. The
 // tread's deflection is a sum of bumps, one per contact: contact i pushes it
 // in by λ_i ≥ 0 along n_i, and a bump of contact j reaches contact i's
 // direction with the weight G_ij = ψ(|n_i − n_j| / ρ) of a smooth kernel of
@@ -14,10 +14,10 @@
 // solved exactly by the active-set method of Lawson and Hanson (*Solving
 // Least Squares Problems*, 1974, ch. 23) on the handful of contacts a wheel
 // has. Contact i then carries the share λ_i / Z_i ∈ [0, 1] of its spring and
-// damper (seed 000 eq. 6: R_z,i = (λ_i/Z_i)·(c_t Z_i + b_t V_z,i)).
+// damper ([GKS2025] eq. 6: R_z,i = (λ_i/Z_i)·(c_t Z_i + b_t V_z,i)).
 //
 // What follows from it:
-// - one contact: λ = Z, seed 000's law exactly;
+// - one contact: λ = Z, [GKS2025]'s law exactly;
 // - contacts with normals further apart than ρ (a wheel in a step's corner,
 //   on both flanks of a valley): G = I, λ = Z, each contact on its own;
 // - contacts along the same normal (coplanar pieces, the two sides of a

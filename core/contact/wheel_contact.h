@@ -1,4 +1,4 @@
-// Wheel-terrain contact detection (seed 000 §2, eq. 1): the wheel is a sphere of
+// Wheel-terrain contact detection ([GKS2025] §2, eq. 1): the wheel is a sphere of
 // free radius r truncated on both sides to the tread width; each convex piece
 // within reach gives at most one contact point, on the line from the wheel
 // centre O towards the piece's nearest point. Several pieces give several
@@ -26,7 +26,7 @@ struct WheelShape {
 /// One contact of a wheel with one terrain piece.
 struct WheelContact {
   int piece = -1;                    ///< terrain piece index
-  Vec3 point = Vec3::Zero();         ///< contact point P = O − r·normal (m), seed 000 eq. 1
+  Vec3 point = Vec3::Zero();         ///< contact point P = O − r·normal (m), [GKS2025] eq. 1
   Vec3 surfacePoint = Vec3::Zero();  ///< nearest point of the piece's surface (m)
   Vec3 normal = Vec3::Zero();        ///< unit normal pushing the wheel out of the piece
   double distance = 0.0;    ///< signed centre-to-surface distance d (m), < 0 if O is inside

@@ -401,7 +401,7 @@ ControllerKind stepClimbKind() {
   k.name = "step-climb";
   k.description =
       "climbs a step with the articulated6 robot: lift the front, push the middle up the face, "
-      "lift the rear (seed 000, Fig. 9-11)";
+      "lift the rear ([GKS2025], Fig. 9-11)";
   k.phaseColumn = "climb_phase";
   for (int p = 0; p <= static_cast<int>(ClimbPhase::Recover); ++p)
     k.phases.push_back(climbPhaseName(static_cast<ClimbPhase>(p)));

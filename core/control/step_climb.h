@@ -1,4 +1,4 @@
-// Automatic step climbing for the `articulated6` robot (seed 000, Fig. 9-11).
+// Automatic step climbing for the `articulated6` robot ([GKS2025], Fig. 9-11).
 //
 // The paper climbs its 0.65 m step with a controller published elsewhere; this
 // is our own: a state machine over what the wheels touch (contact normals per
@@ -33,7 +33,7 @@ enum class ClimbPhase : unsigned char {
 /// Name of a phase as shown in telemetry and the summary, e.g. "climb-middle".
 const char* climbPhaseName(ClimbPhase phase);
 
-/// Tunable settings of the controller (defaults chosen for seed 000's robot).
+/// Tunable settings of the controller (defaults chosen for [GKS2025]'s robot).
 struct StepClimbParams {
   double period = 0.01;        ///< control period (s of simulated time)
   double driveSpeed = 3.0;     ///< wheel speed while approaching and driving on top (rad/s)

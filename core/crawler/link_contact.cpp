@@ -15,7 +15,7 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kHalfPi = kPi / 2;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Seed 003's conditions contain equalities (r_O1 = r_A, α_p = φ_p) that decimal
+// [BSTU2019]'s conditions contain equalities (r_O1 = r_A, α_p = φ_p) that decimal
 // input meets only up to rounding. Angles within 1e-9 rad, and points within
 // 1e-9 of the problem's size, count as equal: far above the ~1e-16 relative
 // rounding of the computation, far below any size a user would type.
@@ -44,7 +44,7 @@ std::string formatAngle(double a) {
   return buf;
 }
 
-/// The obstacle in the frame A x_A y_A of seed 003 (x_A along AE, y_A along AB).
+/// The obstacle in the frame A x_A y_A of [BSTU2019] (x_A along AE, y_A along AB).
 struct Frame {
   Vec2 origin;
   double c, s;  // cos α, sin α
@@ -122,21 +122,21 @@ std::vector<Issue> validate(const LinkObstacle& in) {
   const bool endOk = finite(in.phiEnd, "phiEnd");
   if (startOk && in.phiStart < 0)
     issues.push_back({"phiStart",
-                      "must be >= 0: seed 003 turns the link within the first quadrant "
+                      "must be >= 0: [BSTU2019] turns the link within the first quadrant "
                       "(0 <= phi_n < phi_k <= pi/2, Fig. 1b), got " +
                           formatAngle(in.phiStart)});
   if (endOk && in.phiEnd > kHalfPi)
     issues.push_back({"phiEnd",
-                      "must be <= pi/2: seed 003 turns the link within the first quadrant "
+                      "must be <= pi/2: [BSTU2019] turns the link within the first quadrant "
                       "(0 <= phi_n < phi_k <= pi/2, Fig. 1b), got " +
                           formatAngle(in.phiEnd)});
   if (startOk && endOk && !(in.phiStart < in.phiEnd))
     issues.push_back({"phiEnd",
                       "must be greater than phiStart: the link turns counterclockwise "
-                      "from phi_n to phi_k (seed 003, Fig. 1b)"});
+                      "from phi_n to phi_k ([BSTU2019], Fig. 1b)"});
   if (finite(in.alpha, "alpha") && !(in.alpha > -kHalfPi && in.alpha <= kHalfPi))
     issues.push_back(
-        {"alpha", "must be in (-pi/2, pi/2] (seed 003, Fig. 1b), got " + formatAngle(in.alpha)});
+        {"alpha", "must be in (-pi/2, pi/2] ([BSTU2019], Fig. 1b), got " + formatAngle(in.alpha)});
   return issues;
 }
 
@@ -208,7 +208,7 @@ Touch touchingFeature(const Problem& pr, double phi) {
   return {Touch::What::Nothing, 0};
 }
 
-/// Seed 003's kind for a touching feature; None for features it does not list.
+/// [BSTU2019]'s kind for a touching feature; None for features it does not list.
 ContactKind kindOf(const Touch& t) {
   switch (t.what) {
     case Touch::What::AlongSide:
@@ -249,7 +249,7 @@ std::string describe(const Touch& t) {
   return "no identifiable feature";
 }
 
-/// Mode n for kind v from seed 003's conditions on α_p (= α) and φ_p; 0 when
+/// Mode n for kind v from [BSTU2019]'s conditions on α_p (= α) and φ_p; 0 when
 /// none holds. Equalities and strict inequalities are taken with kTol.
 int paperMode(ContactKind v, double alpha, double phiP) {
   auto eq = [](double x, double y) { return std::abs(x - y) <= kTol; };
@@ -351,7 +351,7 @@ const char* contactKindName(ContactKind kind) {
 
 std::array<Vec2, 4> obstacleVertices(const LinkObstacle& in) {
   const Frame f{in.a, std::cos(in.alpha), std::sin(in.alpha)};
-  // seed 003: r_B = r_A + T_A ρ_AB, ρ_AB = (0, b); ρ_AD = (l, b); ρ_AE = (l, 0).
+  // [BSTU2019]: r_B = r_A + T_A ρ_AB, ρ_AB = (0, b); ρ_AD = (l, b); ρ_AE = (l, 0).
   return {in.a, f.toWorld(Vec2(0, in.sideB)), f.toWorld(Vec2(in.sideL, in.sideB)),
           f.toWorld(Vec2(in.sideL, 0))};
 }
@@ -369,12 +369,12 @@ Expected<LinkContact> determineLinkContact(const LinkObstacle& in) {
       o.y() <= in.sideB + pr.tolLen)
     return Expected<LinkContact>::failure(
         "A",
-        "the support O (the origin) lies inside or on the obstacle ABDE; seed 003 has the "
+        "the support O (the origin) lies inside or on the obstacle ABDE; [BSTU2019] has the "
         "link turn about a support outside it");
   if (pr.overlapsInterior(in.phiStart))
     return Expected<LinkContact>::failure(
         "phiStart", "the link already overlaps the obstacle at phi_n = " +
-                        formatAngle(in.phiStart) + "; seed 003 starts the turn clear of it");
+                        formatAngle(in.phiStart) + "; [BSTU2019] starts the turn clear of it");
 
   LinkContact out;
   out.alphaContact = in.alpha;
@@ -389,13 +389,13 @@ Expected<LinkContact> determineLinkContact(const LinkObstacle& in) {
   if (kind == ContactKind::None)
     return Expected<LinkContact>::failure(
         "A", where +
-                 "; seed 003 defines contact kinds only for vertices A, B, E, sides AE, "
+                 "; [BSTU2019] defines contact kinds only for vertices A, B, E, sides AE, "
                  "AB, DE and the link along AE or ED (Fig. 3)");
   const int mode = paperMode(kind, in.alpha, phiP);
   if (mode == 0)
     return Expected<LinkContact>::failure(
         "alpha", where + " with alpha = " + formatAngle(in.alpha) +
-                     ", which meets none of seed 003's conditions for that kind");
+                     ", which meets none of [BSTU2019]'s conditions for that kind");
 
   const Vec2 u = direction(phiP);
   out.mode = mode;

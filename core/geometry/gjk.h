@@ -1,6 +1,6 @@
 // Distance queries against convex polytopes.
 //
-// Point-to-polytope: the "modified GJK" of seed 000 §2 — the Minkowski
+// Point-to-polytope: the "modified GJK" of [GKS2025] §2 — the Minkowski
 // difference of a point and a polytope is the polytope itself translated, so
 // GJK between a point and the polytope needs no EPA and no clipping. A
 // face-plane pass runs first: it answers points inside (exact signed distance

@@ -1,4 +1,4 @@
-// Convex polytope: the shape of every terrain piece (seed 000 §2: terrain is a
+// Convex polytope: the shape of every terrain piece ([GKS2025] §2: terrain is a
 // set of convex polyhedra). Built once from points by a convex hull; immutable.
 #pragma once
 

@@ -23,7 +23,7 @@ struct WheelPlane {
   P2 local(const Vec3& x) const { return P2((x - origin).dot(eu), (x - origin).dot(ew)); }
 };
 
-/// A track (seed 002 §2, block 3/6): the wheel plane's intersection with the
+/// A track ([KJ2025] §2, block 3/6): the wheel plane's intersection with the
 /// ground, one straight segment per quad it crosses (plane coordinates), and
 /// the quads' prisms' side walls under each segment's ends, so that no wheel
 /// slips under the edge of a row.
@@ -119,33 +119,56 @@ P2 wheelOffset(const RockerGeometry& g, double theta, double end) {
   return P2(c * x - s * y, s * x + c * y);
 }
 
-/// Root of f between a (f(a) > 0) and b (f(b) ≤ 0) by false position with the
-/// Illinois modification, bisecting when a value is not finite. Returns a
-/// point where |f| ≤ ftol, or else the last point with f > 0 (the side where
-/// nothing cuts the ground).
+/// A root of f between a and b: fa = f(a) > 0, fb = f(b) ≤ 0.
+struct Bracket {
+  double a = 0, fa = 0;
+  double b = 0, fb = 0;
+};
+
+/// When refineRoot stops: the bracket narrower than `x`, |f| ≤ `f`, or after
+/// `steps` evaluations of f.
+struct RootTolerance {
+  double x = 0;  ///< in f's argument's unit
+  double f = 0;  ///< in f's unit
+  int steps = 0;
+};
+
+/// The angle refinements' tolerance: 1e-14 rad, 1e-13 m, st.maxRefine steps.
+RootTolerance angleTolerance(const RockerSettings& st) {
+  RootTolerance tol;
+  tol.x = 1e-14;
+  tol.f = 1e-13;
+  tol.steps = st.maxRefine;
+  return tol;
+}
+
+/// Root of f in bracket `r` by false position with the Illinois
+/// modification, bisecting when a value is not finite. Returns a point where
+/// |f| ≤ tol.f, or else the last point with f > 0 (the side where nothing
+/// cuts the ground).
 template <class F>
-double refineRoot(F f, double a, double fa, double b, double fb, double xtol, double ftol,
-                  int maxSteps) {
+double refineRoot(F f, Bracket r, const RootTolerance& tol) {
   int side = 0;
-  for (int k = 0; k < maxSteps && std::abs(b - a) > xtol; ++k) {
-    double c = 0.5 * (a + b);
-    if (std::isfinite(fa) && std::isfinite(fb) && fa != fb) c = (a * fb - b * fa) / (fb - fa);
-    if (!(c > std::min(a, b) && c < std::max(a, b))) c = 0.5 * (a + b);
+  for (int k = 0; k < tol.steps && std::abs(r.b - r.a) > tol.x; ++k) {
+    double c = 0.5 * (r.a + r.b);
+    if (std::isfinite(r.fa) && std::isfinite(r.fb) && r.fa != r.fb)
+      c = (r.a * r.fb - r.b * r.fa) / (r.fb - r.fa);
+    if (!(c > std::min(r.a, r.b) && c < std::max(r.a, r.b))) c = 0.5 * (r.a + r.b);
     const double fc = f(c);
-    if (std::abs(fc) <= ftol) return c;
+    if (std::abs(fc) <= tol.f) return c;
     if (fc > 0) {
-      a = c;
-      fa = fc;
-      if (side == -1) fb *= 0.5;
+      r.a = c;
+      r.fa = fc;
+      if (side == -1) r.fb *= 0.5;
       side = -1;
     } else {
-      b = c;
-      fb = fc;
-      if (side == +1) fa *= 0.5;
+      r.b = c;
+      r.fb = fc;
+      if (side == +1) r.fa *= 0.5;
       side = +1;
     }
   }
-  return a;
+  return r.a;
 }
 
 /// The first place, scanning [lo, hi] upwards in `n` steps, where f goes from
@@ -153,7 +176,7 @@ double refineRoot(F f, double a, double fa, double b, double fb, double xtol, do
 struct Crossing {
   bool found = false;
   double start = 0;
-  double a = 0, fa = 0, b = 0, fb = 0;
+  Bracket bracket;
 };
 
 template <class F>
@@ -164,14 +187,19 @@ Crossing scanCrossing(F f, double lo, double hi, int n) {
   if (!(f0 > 0)) return c;
   for (int i = 1; i <= n; ++i) {
     const double x1 = lo + (hi - lo) * i / n, f1 = f(x1);
-    if (!(f1 > 0) && !std::isnan(f1)) return {true, f0, x0, f0, x1, f1};
+    if (!(f1 > 0) && !std::isnan(f1)) {
+      c.found = true;
+      c.bracket.a = x0, c.bracket.fa = f0;
+      c.bracket.b = x1, c.bracket.fb = f1;
+      return c;
+    }
     x0 = x1;
     f0 = f1;
   }
   return c;
 }
 
-/// A point of a suspension-centre line (seed 002 §4): the lowest pivot
+/// A point of a suspension-centre line ([KJ2025] §4): the lowest pivot
 /// height at abscissa u for which the rocker, free to turn, keeps both wheels
 /// out of the ground, and the rocker's absolute angle there. Both wheels touch
 /// at that angle (property 2) unless the turn is bounded first. −∞ when
@@ -206,9 +234,11 @@ CentrePoint centreLine(const Track& track, const RockerGeometry& g, double u,
   const double a = lo + (hi - lo) * std::max(0, best - 1) / n;
   const double b = lo + (hi - lo) * std::min(n, best + 1) / n;
   auto diff = [&](double theta) { return floorOf(theta, 1) - floorOf(theta, -1); };
-  const double da = diff(a), db = diff(b);
-  if (da > 0 && db <= 0) {
-    const double t = refineRoot(diff, a, da, b, db, 1e-14, 1e-13, st.maxRefine);
+  Bracket cross;
+  cross.a = a, cross.fa = diff(a);
+  cross.b = b, cross.fb = diff(b);
+  if (cross.fa > 0 && cross.fb <= 0) {
+    const double t = refineRoot(diff, cross, angleTolerance(st));
     const double w = height(t);
     if (w <= out.w) out = {w, t};
   } else {
@@ -285,7 +315,7 @@ Attempt attempt(const RockerModel& model, const Vec3& contact, const Vec3& t, do
                              : "wheel 2 cannot clear the ground with wheel 1 at its Track1 contact";
     return at;
   }
-  at.theta1 = refineRoot(wheel2Gap, c2.a, c2.fa, c2.b, c2.fb, 1e-14, 1e-13, st.maxRefine);
+  at.theta1 = refineRoot(wheel2Gap, c2.bracket, angleTolerance(st));
   at.p1 = o1 - wheelOffset(g, at.theta1, 1);
   // The body turns about pivot 1 (pitch) until pivot 2 reaches the left
   // suspension-centre line: rocker 2's wheels touch (property 2).
@@ -300,7 +330,7 @@ Attempt attempt(const RockerModel& model, const Vec3& contact, const Vec3& t, do
                     : "rocker 2 (wheels 3-4) cannot clear the ground at any pitch";
     return at;
   }
-  at.alpha = refineRoot(pivot2Gap, c3.a, c3.fa, c3.b, c3.fb, 1e-14, 1e-13, st.maxRefine);
+  at.alpha = refineRoot(pivot2Gap, c3.bracket, angleTolerance(st));
   at.p2 = at.p1 - g.pivotSpacing * P2(std::cos(at.alpha), std::sin(at.alpha));
   // The right wheel plane: the left one moved by the track width along the
   // body's y axis (block 5); pivots 3-4 have the same plane coordinates.
@@ -427,16 +457,15 @@ Expected<RockerModel> makeRockerModel(const Scenario& scenario) {
   double arc = 0;
   for (size_t i = 0; i < scenario.track1.size(); ++i) {
     const Vec3& x = scenario.track1[i].point;
-    if (i > 0) arc += (x - model.track1.back()).norm();
-    model.track1.push_back(x);
-    model.track1Arc.push_back(arc);
+    if (i > 0) arc += (x - model.track1.back().point).norm();
+    model.track1.push_back({x, arc});
   }
   if (!(arc > 0)) return Expected<RockerModel>::failure("track1", "Track1 has zero length");
   return model;
 }
 
 double track1Length(const RockerModel& model) {
-  return model.track1Arc.empty() ? 0.0 : model.track1Arc.back();
+  return model.track1.empty() ? 0.0 : model.track1.back().arc;
 }
 
 Expected<RockerPose> positionRocker(const RockerModel& model, double s, double rollGuess,
@@ -448,9 +477,10 @@ Expected<RockerPose> positionRocker(const RockerModel& model, double s, double r
   if (!std::isfinite(rollGuess)) rollGuess = 0;
   // Wheel 1's contact and Track1's direction there (block 1: the yaw).
   size_t i = 0;
-  while (i + 2 < model.track1.size() && s > model.track1Arc[i + 1]) ++i;
-  while (i + 2 < model.track1.size() && model.track1Arc[i + 1] - model.track1Arc[i] <= 0) ++i;
-  const Vec3 span = model.track1[i + 1] - model.track1[i];
+  const std::vector<Track1Station>& track = model.track1;
+  while (i + 2 < track.size() && s > track[i + 1].arc) ++i;
+  while (i + 2 < track.size() && track[i + 1].arc - track[i].arc <= 0) ++i;
+  const Vec3 span = track[i + 1].point - track[i].point;
   RockerPose pose;
   pose.s = s;
   if (!(span.norm() > 0) || Vec3::UnitZ().cross(span).norm() < 1e-9 * span.norm()) {
@@ -458,7 +488,7 @@ Expected<RockerPose> positionRocker(const RockerModel& model, double s, double r
     return pose;
   }
   const Vec3 t = span.normalized();
-  const Vec3 contact = model.track1[i] + (s - model.track1Arc[i]) * t;
+  const Vec3 contact = track[i].point + (s - track[i].arc) * t;
 
   // Blocks 1-9: turn the wheel planes about t until a right pivot is on the
   // right suspension-centre line and the other on or above it.
@@ -521,8 +551,14 @@ Expected<RockerPose> positionRocker(const RockerModel& model, double s, double r
           below = std::move(at);
         return g;
       };
-      const int left = std::max(1, st.maxRollIterations - pose.iterations);
-      refineRoot(gapAt, ta, above.gap, tb, below.gap, 1e-15, st.tolerance, left);
+      Bracket roll;
+      roll.a = ta, roll.fa = above.gap;
+      roll.b = tb, roll.fb = below.gap;
+      RootTolerance tol;
+      tol.x = 1e-15;
+      tol.f = st.tolerance;
+      tol.steps = std::max(1, st.maxRollIterations - pose.iterations);
+      refineRoot(gapAt, roll, tol);
       best = above;
       if (std::abs(best.gap) > st.tolerance) {
         pose.reason = "the roll iteration stopped " + format(best.gap) +

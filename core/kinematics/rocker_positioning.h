@@ -1,9 +1,9 @@
-// Kinematic positioning of the 8-wheel rocker rover on a quad terrain (seed 002
+// Kinematic positioning of the 8-wheel rocker rover on a quad terrain ([KJ2025]
 // §§2, 4, 5): rigid disc wheels in the two wheel planes, rigid polygonal ground.
 // Wheel 1's contact point and its direction along Track1 fix yaw; the roll is
 // iterated until one right rocker pivot lies on the right suspension-centre
 // line and the other on or above it; for each roll the left side is a planar
-// problem (seed 002 ref. [11]) that gives the pitch.
+// problem ([KJ2025] ref. [11]) that gives the pitch.
 //
 // Per roll angle φ (rotation of the left wheel plane about Track1's direction):
 //   left wheel plane through wheel 1's contact → left track (plane ∩ quads)
@@ -38,13 +38,18 @@ struct RockerGeometry {
   Vec3 bodyCentre = Vec3(0, 0, 0.1);    ///< body box centre in the base frame (m)
 };
 
+/// A Track1 node and how far along Track1 it lies.
+struct Track1Station {
+  Vec3 point = Vec3::Zero();  ///< node position (m)
+  double arc = 0.0;           ///< arc length from the first node (m)
+};
+
 /// Everything positioning needs, built once from a scenario: the geometry,
 /// the ground (both quad rows) and Track1 with its arc length.
 struct RockerModel {
   RockerGeometry geometry;
-  std::vector<Quad> quads;        ///< left row, then right row
-  std::vector<Vec3> track1;       ///< Track1 nodes (m)
-  std::vector<double> track1Arc;  ///< arc length at each node, from 0 (m)
+  std::vector<Quad> quads;            ///< left row, then right row
+  std::vector<Track1Station> track1;  ///< Track1's nodes, first to last
 };
 
 /// Iteration controls. Every loop is bounded by these numbers.

@@ -1,4 +1,4 @@
-// `articulated6`: the 6-wheel three-section robot of seed 000 (Table 1, Fig. 8).
+// `articulated6`: the 6-wheel three-section robot of [GKS2025] (Table 1, Fig. 8).
 //
 // Geometry where the paper is silent (documented in docs/robots.md):
 // the middle section is the base, its frame at the middle axle centre. Front
@@ -69,7 +69,7 @@ void build(const ParamValues& p, Robot& robot) {
 const PresetDef& articulated6Preset() {
   static const PresetDef def = {
       "articulated6",
-      "seed 000's 6-wheel three-section robot (126 kg, r = 0.19 m) with fold and extension drives",
+      "[GKS2025]'s 6-wheel three-section robot (126 kg, r = 0.19 m) with fold and extension drives",
       params(),
       false,
       false,

@@ -11,6 +11,14 @@
 
 namespace roverlab {
 
+/// The preset parameters that set a stiffness and a damping of the model
+/// (names as in presetParams; empty where the preset fixes the value). The
+/// validator names them when the step cannot resolve a coefficient.
+struct CoefficientParams {
+  std::string stiffness;  ///< e.g. "fold_gain"; for a speed controller its integral gain
+  std::string damping;    ///< e.g. "fold_damping"; for a speed controller its gain
+};
+
 /// A wheel: a body attached to its carrier by a revolute spin joint. Its frame
 /// origin is the wheel centre O and the joint axis is the axle n_k.
 struct WheelModel {
@@ -35,6 +43,7 @@ struct Actuator {
   double integralGain = 0.0;  ///< Speed only: N·m/rad (N/m); holds a braked wheel without creep
   double damping = 0.0;       ///< Position only: N·m·s/rad (N·s/m)
   double limit = 100.0;       ///< torque (N·m) or force (N) limit
+  CoefficientParams params = {};  ///< the preset parameters that set its gains
 };
 
 /// Joint range kept by a stiff non-holding spring-damper outside [lower, upper].
@@ -43,6 +52,7 @@ struct JointLimit {
   double lower = -1e300, upper = 1e300;  ///< (rad or m)
   double stiffness = 1e5;                ///< N·m/rad (N/m) beyond the limit
   double damping = 1e3;                  ///< N·m·s/rad (N·s/m) beyond the limit
+  CoefficientParams params = {};         ///< the preset parameters that set stiffness, damping
 };
 
 /// Passive spring-damper on a 1-DOF joint (a rocker, a suspension slider):
@@ -53,6 +63,7 @@ struct JointSpring {
   double damping = 0.0;    ///< c: N·m·s/rad (N·s/m)
   double rest = 0.0;       ///< rad (m)
   double cubic = 0.0;      ///< k3: N·m/rad³ (N/m³), the progressive part of a nonlinear spring
+  CoefficientParams params = {};  ///< the preset parameters that set stiffness, damping
 };
 
 }  // namespace roverlab

@@ -1,4 +1,4 @@
-// `planar-vehicle`: seed 001's two-axle vehicle in the x–z plane. Each wheel
+// `planar-vehicle`: [SP2017]'s two-axle vehicle in the x–z plane. Each wheel
 // hangs on a "candle" suspension: a hub sliding vertically in the body with a
 // nonlinear spring (linear + cubic) between bump stops. Front, rear or
 // all-wheel drive by the front_drive / rear_drive switches.
@@ -49,15 +49,14 @@ void build(const ParamValues& p, Robot& robot) {
                             Vec3(side * half, 0, -p("axle_drop")), p("hub_mass"),
                             Vec3(0.08, 0.08, 0.2), Vec3(0, 0, 0.1));
     robot.springs.push_back({hub, k, p("suspension_damping"), -preload, k3});
-    robot.springParams.push_back({"suspension_stiffness", "suspension_damping"});
+    robot.springs.back().params = {"suspension_stiffness", "suspension_damping"};
     JointLimit stop;
     stop.body = hub;
     stop.lower = -travel;
     stop.upper = travel;
     stop.stiffness = 1e6;
     stop.damping = 5e3;
-    robot.limits.push_back(stop);
-    robot.limitParams.push_back({});  // fixed bump stops
+    robot.limits.push_back(stop);  // fixed bump stops
     addWheel(robot, p, hub, "wheel_" + end, Vec3::Zero(), p(end + "_drive") > 0.5);
   }
 }
@@ -67,7 +66,7 @@ void build(const ParamValues& p, Robot& robot) {
 const PresetDef& planarVehiclePreset() {
   static const PresetDef def = {
       "planar-vehicle",
-      "seed 001's two-axle vehicle in the x–z plane with candle suspension; front, rear or "
+      "[SP2017]'s two-axle vehicle in the x–z plane with candle suspension; front, rear or "
       "all-wheel drive",
       params(),
       true,

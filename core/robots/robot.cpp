@@ -56,8 +56,8 @@ std::vector<ParamSpec> wheelParams(double radius, double width, double mass, dou
       // parameters at their defaults (sim/step_stability.h): the speed
       // controller needs gain·dt / inertia ≤ 1 with dt ≥ 1e-6 s.
       {"wheel_inertia", inertia, 1e-3, 50.0, "kg·m²", "wheel inertia about its axle"},
-      {"tire_stiffness", stiffness, 1e3, 1e8, "N/m", "radial tire stiffness c_t (seed 000 eq. 6)"},
-      {"tire_damping", damping, 0.0, 1e6, "N·s/m", "radial tire damping b_t (seed 000 eq. 6)"},
+      {"tire_stiffness", stiffness, 1e3, 1e8, "N/m", "radial tire stiffness c_t ([GKS2025] eq. 6)"},
+      {"tire_damping", damping, 0.0, 1e6, "N·s/m", "radial tire damping b_t ([GKS2025] eq. 6)"},
       {"tread_stiffness", 2.0e5, 1e3, 1e8, "N/m",
        "tangential tread stiffness σ0 (contact/tread.h)"},
       {"tread_damping", 2.0e3, 0.0, 1e6, "N·s/m", "tangential tread damping σ1"},
@@ -100,9 +100,9 @@ int addWheel(Robot& robot, const ParamValues& p, int parent, const std::string& 
     a.gain = p("motor_gain");
     a.integralGain = p("motor_integral_gain");
     a.limit = p("motor_torque_limit");
-    robot.actuators.push_back(a);
     // A PI speed controller: its gain damps the spin, its integral gain is a spring.
-    robot.actuatorParams.push_back({"motor_integral_gain", "motor_gain"});
+    a.params = {"motor_integral_gain", "motor_gain"};
+    robot.actuators.push_back(a);
     const int index = static_cast<int>(robot.actuators.size()) - 1;
     (position.y() >= 0 ? robot.leftDrive : robot.rightDrive).push_back(index);
   }
@@ -135,8 +135,8 @@ void addServo(Robot& robot, const ParamValues& p, const std::string& name, int b
   a.gain = p(gain);
   a.damping = p(damping);
   a.limit = p(limit);
+  a.params = {gain, damping};
   robot.actuators.push_back(a);
-  robot.actuatorParams.push_back({gain, damping});
   robot.joints[name] = static_cast<int>(robot.actuators.size()) - 1;
   JointLimit l;
   l.body = body;
@@ -144,8 +144,8 @@ void addServo(Robot& robot, const ParamValues& p, const std::string& name, int b
   l.upper = upper;
   l.stiffness = 50 * a.gain;
   l.damping = 2 * a.damping;  // more would exceed the explicit step's damping limit on light links
+  l.params = {gain, damping};
   robot.limits.push_back(l);
-  robot.limitParams.push_back({gain, damping});
 }
 
 Expected<Robot> buildRobot(const std::string& preset,
@@ -203,10 +203,6 @@ Expected<Robot> buildRobot(const std::string& preset,
   }
   robot.sections.push_back(robot.base);
   def->build(p, robot);
-  // Coefficients a preset did not attribute are fixed by it (no parameter).
-  robot.actuatorParams.resize(robot.actuators.size());
-  robot.limitParams.resize(robot.limits.size());
-  robot.springParams.resize(robot.springs.size());
   robot.maxWheelSpeed = p("max_wheel_speed");
   return robot;
 }

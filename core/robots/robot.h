@@ -36,14 +36,6 @@ struct BodyBox {
   Vec3 size = Vec3::Zero();    ///< (m)
 };
 
-/// The preset parameters that set a stiffness and a damping of the model
-/// (names as in presetParams; empty where the preset fixes the value). The
-/// validator names them when the step cannot resolve a coefficient.
-struct CoefficientParams {
-  std::string stiffness;  ///< e.g. "fold_gain"; for a speed controller its integral gain
-  std::string damping;    ///< e.g. "fold_damping"; for a speed controller its gain
-};
-
 /// A built robot: everything of a WorldModel except the terrain and the
 /// simulation settings, plus how its controls map to actuators.
 struct Robot {
@@ -56,14 +48,11 @@ struct Robot {
   std::vector<BodyBox> boxes;  ///< shapes of the non-wheel bodies
   std::vector<int> leftDrive,
       rightDrive;  ///< actuator indices of driven wheels per side (y ≥ 0 is left)
-  std::map<std::string, int> joints;              ///< named position actuators (e.g. "fold_front")
-  std::vector<int> sections;                      ///< bodies whose pitch is reported (base first)
-  std::vector<CoefficientParams> actuatorParams;  ///< per actuator: what sets its gains
-  std::vector<CoefficientParams> limitParams;     ///< per joint limit: what sets its coefficients
-  std::vector<CoefficientParams> springParams;    ///< per joint spring: what sets its coefficients
-  int base = 0;                                   ///< the chassis body
-  bool planar = false;                            ///< base moves in x, z and pitch only
-  double maxWheelSpeed = 1e300;                   ///< wheel speed command limit (rad/s)
+  std::map<std::string, int> joints;  ///< named position actuators (e.g. "fold_front")
+  std::vector<int> sections;          ///< bodies whose pitch is reported (base first)
+  int base = 0;                       ///< the chassis body
+  bool planar = false;                ///< base moves in x, z and pitch only
+  double maxWheelSpeed = 1e300;       ///< wheel speed command limit (rad/s)
 };
 
 /// Names of all presets.

@@ -1,4 +1,4 @@
-// `rocker8`: the 8-wheel rover of seed 002 (like Lunokhod): a box body with two
+// `rocker8`: the 8-wheel rover of [KJ2025] (like Lunokhod): a box body with two
 // free rockers (balancers) per side, each carrying two wheels; wheel planes
 // parallel to the body sides, no steering (skid steering by side speeds).
 // Numbering as in the paper: wheels 1-4 left (1 in front), 5-8 right;
@@ -46,10 +46,9 @@ void build(const ParamValues& p, Robot& robot) {
       l.body = body;
       l.lower = -p("rocker_range");
       l.upper = p("rocker_range");
-      robot.limits.push_back(l);
-      robot.limitParams.push_back({});  // the bump stop's stiffness and damping are fixed
+      robot.limits.push_back(l);  // the bump stop's stiffness and damping are fixed
       robot.springs.push_back({body, 0.0, p("rocker_damping"), 0.0});
-      robot.springParams.push_back({"", "rocker_damping"});
+      robot.springs.back().params = {"", "rocker_damping"};
       for (const double dx : {arm, -arm})
         addWheel(robot, p, body, "wheel_" + std::to_string(wheel++),
                  Vec3(dx, side * (y - pivotY), -hp), true);
@@ -62,7 +61,7 @@ void build(const ParamValues& p, Robot& robot) {
 const PresetDef& rocker8Preset() {
   static const PresetDef def = {
       "rocker8",
-      "seed 002's 8-wheel rover: box body, two free rockers per side with two wheels each, skid "
+      "[KJ2025]'s 8-wheel rover: box body, two free rockers per side with two wheels each, skid "
       "steering",
       params(),
       false,

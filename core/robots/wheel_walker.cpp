@@ -1,4 +1,4 @@
-// `wheel-walker`: a wheel-walking machine in the x–z plane (seed 001's stair
+// `wheel-walker`: a wheel-walking machine in the x–z plane ([SP2017]'s stair
 // scenario): a body on four legs, each swung by a position servo about a
 // transverse hip axis and ending in a driven wheel. Lifting one leg at a time
 // while the other three carry the body (its centre of mass stays between
@@ -46,7 +46,7 @@ void build(const ParamValues& p, Robot& robot) {
 const PresetDef& wheelWalkerPreset() {
   static const PresetDef def = {
       "wheel-walker",
-      "seed 001's wheel-walking machine in the x–z plane: four legs with servo hips and driven "
+      "[SP2017]'s wheel-walking machine in the x–z plane: four legs with servo hips and driven "
       "wheels",
       params(),
       true,

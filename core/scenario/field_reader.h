@@ -36,6 +36,34 @@ inline std::string typeName(const json& j) {
   return "null";
 }
 
+/// What a number field may hold, and its value when it holds none.
+struct NumberSpec {
+  double min = -INFINITY;  ///< smallest value allowed (included)
+  double max = INFINITY;   ///< largest value allowed (included)
+  std::string unit = "-";  ///< named in messages: "m", "rad/s", "-" (none)
+  double fallback = 0.0;   ///< the value when the field is absent or invalid
+  bool required = false;   ///< absent is an issue
+};
+
+/// A coordinate of a point (m): within ±1e6 m.
+inline NumberSpec coordinateSpec() {
+  NumberSpec coordinate;
+  coordinate.min = -1e6;
+  coordinate.max = 1e6;
+  coordinate.unit = "m";
+  return coordinate;
+}
+
+/// The base of a heightmap or a mesh (m): within ±1e5 m, `fallback` when absent.
+inline NumberSpec surfaceBaseSpec(double fallback) {
+  NumberSpec base;
+  base.min = -1e5;
+  base.max = 1e5;
+  base.unit = "m";
+  base.fallback = fallback;
+  return base;
+}
+
 // Reads fields of JSON objects, recording every problem with its path.
 class Reader {
  public:
@@ -68,32 +96,33 @@ class Reader {
     return true;
   }
 
-  // A finite number in [min, max]; `fallback` when absent (or an issue if required).
-  double number(const json& obj, const std::string& path, const std::string& key, double fallback,
-                double min, double max, const std::string& unit, bool required = false) {
+  // The number obj[key] as `spec` allows it; spec.fallback when absent (an
+  // issue if required) or invalid.
+  double number(const json& obj, const std::string& path, const std::string& key,
+                const NumberSpec& spec) {
     const std::string p = at(path, key);
     if (!obj.contains(key)) {
-      if (required) add(p, "is required (a number in " + unit + ")");
-      return fallback;
+      if (spec.required) add(p, "is required (a number in " + spec.unit + ")");
+      return spec.fallback;
     }
-    return numberValue(obj[key], p, fallback, min, max, unit);
+    return numberValue(obj[key], p, spec);
   }
 
-  double numberValue(const json& j, const std::string& p, double fallback, double min, double max,
-                     const std::string& unit) {
+  // The number j (at path p) as `spec` allows it; spec.fallback when invalid.
+  double numberValue(const json& j, const std::string& p, const NumberSpec& spec) {
     if (!j.is_number()) {
-      add(p, "must be a number (" + unit + "), got " + typeName(j));
-      return fallback;
+      add(p, "must be a number (" + spec.unit + "), got " + typeName(j));
+      return spec.fallback;
     }
     const double v = j.get<double>();
     if (!std::isfinite(v)) {
       add(p, "must be a finite number");
-      return fallback;
+      return spec.fallback;
     }
-    if (v < min || v > max) {
-      add(p,
-          "must be in [" + format(min) + ", " + format(max) + "] " + unit + ", got " + format(v));
-      return fallback;
+    if (v < spec.min || v > spec.max) {
+      add(p, "must be in [" + format(spec.min) + ", " + format(spec.max) + "] " + spec.unit +
+                 ", got " + format(v));
+      return spec.fallback;
     }
     return v;
   }
@@ -103,11 +132,12 @@ class Reader {
       add(p, minSize == 3 ? "must be [x, y, z] in m" : "must be [x, y] or [x, y, z] in m");
       return std::nullopt;
     }
+    const NumberSpec coordinate = coordinateSpec();
     Vec3 v = Vec3::Zero();
     bool ok = true;
     for (size_t i = 0; i < j.size(); ++i) {
       const size_t before = issues.size();
-      v[i] = numberValue(j[i], at(p, i), 0.0, -1e6, 1e6, "m");
+      v[i] = numberValue(j[i], at(p, i), coordinate);
       ok = ok && issues.size() == before;
     }
     if (!ok) return std::nullopt;

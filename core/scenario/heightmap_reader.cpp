@@ -67,29 +67,42 @@ long readHeightmap(Reader& r, const json& h, const std::string& p, TerrainBuilde
                  "material", "color", "base"}))
     return 0;
   const size_t before = r.issues.size();
-  Vec3 origin = Vec3::Zero();
+  HeightfieldSpec spec;
   if (h.contains("origin")) {
     const std::optional<Vec3> o = r.vec3(h["origin"], Reader::at(p, "origin"), 2);
-    if (o) origin = *o;
+    if (o) spec.originX = o->x(), spec.originY = o->y();
   }
-  double dx = 1, dy = 1;
   const std::string cellPath = Reader::at(p, "cell");
+  NumberSpec cell;
+  cell.min = 1e-3;
+  cell.max = 1e3;
+  cell.unit = "m";
+  cell.fallback = 1;
   if (!h.contains("cell")) {
     r.add(cellPath, "is required: the sample spacing (m), a number or [dx, dy]");
   } else if (h["cell"].is_array()) {
     if (h["cell"].size() != 2) {
       r.add(cellPath, "must be a number or [dx, dy] (m)");
     } else {
-      dx = r.numberValue(h["cell"][0], Reader::at(cellPath, 0), 1, 1e-3, 1e3, "m");
-      dy = r.numberValue(h["cell"][1], Reader::at(cellPath, 1), 1, 1e-3, 1e3, "m");
+      spec.dx = r.numberValue(h["cell"][0], Reader::at(cellPath, 0), cell);
+      spec.dy = r.numberValue(h["cell"][1], Reader::at(cellPath, 1), cell);
     }
   } else {
-    dx = dy = r.numberValue(h["cell"], cellPath, 1, 1e-3, 1e3, "m");
+    spec.dx = spec.dy = r.numberValue(h["cell"], cellPath, cell);
   }
-  const double scale = r.number(h, p, "height_scale", 1.0, -1e3, 1e3, "m per unit");
-  const double offset = r.number(h, p, "height_offset", 0.0, -1e4, 1e4, "m");
-  const int material = materialOf(h, p);
-  const std::uint32_t color = colour(r, h, p, 0x8a8a80);
+  NumberSpec scaleSpec;
+  scaleSpec.min = -1e3;
+  scaleSpec.max = 1e3;
+  scaleSpec.unit = "m per unit";
+  scaleSpec.fallback = 1.0;
+  const double scale = r.number(h, p, "height_scale", scaleSpec);
+  NumberSpec offsetSpec;
+  offsetSpec.min = -1e4;
+  offsetSpec.max = 1e4;
+  offsetSpec.unit = "m";
+  const double offset = r.number(h, p, "height_offset", offsetSpec);
+  spec.material = materialOf(h, p);
+  spec.color = colour(r, h, p, spec.color);
   const int sources = h.contains("heights") + h.contains("png") + h.contains("file");
   if (sources == 0) {
     r.add(p,
@@ -105,12 +118,11 @@ long readHeightmap(Reader& r, const json& h, const std::string& p, TerrainBuilde
               "\"file\"");
     return 0;
   }
-  int nx = 0, ny = 0;
-  std::vector<float> heights;
   if (h.contains("heights")) {
-    if (!readRows(r, h["heights"], Reader::at(p, "heights"), nx, ny, heights)) return 0;
+    if (!readRows(r, h["heights"], Reader::at(p, "heights"), spec.nx, spec.ny, spec.heights))
+      return 0;
     if (scale != 1.0 || offset != 0.0)
-      for (float& z : heights) z = static_cast<float>(offset + scale * z);
+      for (float& z : spec.heights) z = static_cast<float>(offset + scale * z);
   } else {
     const bool png = h.contains("png");
     const std::string key = png ? "png" : "file";
@@ -148,10 +160,10 @@ long readHeightmap(Reader& r, const json& h, const std::string& p, TerrainBuilde
       r.addAll(sp, image.issues());
       return 0;
     }
-    imageRows(image.value(), scale, offset, nx, ny, heights);
+    imageRows(image.value(), scale, offset, spec.nx, spec.ny, spec.heights);
   }
   if (r.issues.size() != before) return 0;
-  const auto [lowest, highest] = std::minmax_element(heights.begin(), heights.end());
+  const auto [lowest, highest] = std::minmax_element(spec.heights.begin(), spec.heights.end());
   const float low = *lowest;
   // Scaled heights stay within the bound of typed ones: the robot is lowered
   // onto the terrain from its top, in steps of half a wheel radius.
@@ -161,9 +173,8 @@ long readHeightmap(Reader& r, const json& h, const std::string& p, TerrainBuilde
               format(static_cast<double>(*highest)) + " m; they must lie in [-1e5, 1e5] m");
     return 0;
   }
-  const double base = r.number(h, p, "base", std::min(terrainBase, low - 1.0), -1e5, 1e5, "m");
-  Expected<Heightfield> field = makeHeightfield(origin.x(), origin.y(), dx, dy, nx, ny,
-                                                std::move(heights), base, material, color);
+  spec.base = r.number(h, p, "base", surfaceBaseSpec(std::min(terrainBase, low - 1.0)));
+  Expected<Heightfield> field = makeHeightfield(std::move(spec));
   if (!field) {
     r.addAll(p, field.issues());
     return 0;

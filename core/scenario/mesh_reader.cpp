@@ -57,23 +57,31 @@ long readMesh(Reader& r, const json& m, const std::string& p, TerrainBuilder& bu
   const size_t before = r.issues.size();
   Vec3 scale = Vec3::Ones();
   const std::string scalePath = Reader::at(p, "scale");
+  NumberSpec scaleSpec;
+  scaleSpec.min = 1e-6;
+  scaleSpec.max = 1e6;
+  scaleSpec.unit = "m per file unit";
+  scaleSpec.fallback = 1;
   if (m.contains("scale") && m["scale"].is_array()) {
     if (m["scale"].size() != 3) {
       r.add(scalePath, "must be a number or [sx, sy, sz] (m per file unit)");
     } else {
       for (int k = 0; k < 3; ++k)
-        scale[k] =
-            r.numberValue(m["scale"][k], Reader::at(scalePath, k), 1, 1e-6, 1e6, "m per file unit");
+        scale[k] = r.numberValue(m["scale"][k], Reader::at(scalePath, k), scaleSpec);
     }
   } else if (m.contains("scale")) {
-    scale.setConstant(r.numberValue(m["scale"], scalePath, 1, 1e-6, 1e6, "m per file unit"));
+    scale.setConstant(r.numberValue(m["scale"], scalePath, scaleSpec));
   }
   Vec3 offset = Vec3::Zero();
   if (m.contains("offset")) {
     const std::optional<Vec3> o = r.vec3(m["offset"], Reader::at(p, "offset"), 2);
     if (o) offset = *o;
   }
-  const double yaw = r.number(m, p, "yaw", 0.0, -1e3, 1e3, "rad");
+  NumberSpec yawSpec;
+  yawSpec.min = -1e3;
+  yawSpec.max = 1e3;
+  yawSpec.unit = "rad";
+  const double yaw = r.number(m, p, "yaw", yawSpec);
   const bool yUp = r.string(m, p, "up", "z", {"z", "y"}) == "y";
   const int material = materialOf(m, p);
   const std::uint32_t color = colour(r, m, p, 0x8a8a80);
@@ -94,7 +102,7 @@ long readMesh(Reader& r, const json& m, const std::string& p, TerrainBuilder& bu
     v = Vec3(c * v.x() - s * v.y(), s * v.x() + c * v.y(), v.z()) + offset;
     low = std::min(low, v.z());
   }
-  const double base = r.number(m, p, "base", std::min(terrainBase, low - 1.0), -1e5, 1e5, "m");
+  const double base = r.number(m, p, "base", surfaceBaseSpec(std::min(terrainBase, low - 1.0)));
   if (r.issues.size() != before) return 0;
   const long triangles = static_cast<long>(obj.value().triangles.size());
   Expected<TriMesh> mesh =

@@ -36,9 +36,17 @@ void readRobot(Reader& r, const json& doc, Scenario& s) {
           s.robot.placeOnGround = pj["position"].size() == 2;
         }
       }
-      s.robot.pose.yaw = r.number(pj, "robot.pose", "yaw", 0.0, -10.0, 10.0, "rad");
-      s.robot.pose.pitch = r.number(pj, "robot.pose", "pitch", 0.0, -M_PI, M_PI, "rad");
-      s.robot.pose.roll = r.number(pj, "robot.pose", "roll", 0.0, -M_PI, M_PI, "rad");
+      NumberSpec yaw;
+      yaw.min = -10.0;
+      yaw.max = 10.0;
+      yaw.unit = "rad";
+      NumberSpec tilt;  // pitch and roll
+      tilt.min = -M_PI;
+      tilt.max = M_PI;
+      tilt.unit = "rad";
+      s.robot.pose.yaw = r.number(pj, "robot.pose", "yaw", yaw);
+      s.robot.pose.pitch = r.number(pj, "robot.pose", "pitch", tilt);
+      s.robot.pose.roll = r.number(pj, "robot.pose", "roll", tilt);
     }
   }
 }
@@ -52,19 +60,24 @@ std::map<std::string, double> readJoints(Reader& r, const json& obj, const std::
     r.add(p, "must be an object of joint targets (rad or m)");
     return out;
   }
-  for (const auto& [name, v] : j.items())
-    out[name] = r.numberValue(v, Reader::at(p, name), 0.0, -1e3, 1e3, "rad or m");
+  NumberSpec target;
+  target.min = -1e3;
+  target.max = 1e3;
+  target.unit = "rad or m";
+  for (const auto& [name, v] : j.items()) out[name] = r.numberValue(v, Reader::at(p, name), target);
   return out;
 }
 
 // Wheel speeds: "wheel_speed" sets both sides; "left_speed"/"right_speed" one side each.
 void readSpeeds(Reader& r, const json& obj, const std::string& path, std::optional<double>& left,
                 std::optional<double>& right) {
-  if (obj.contains("wheel_speed"))
-    left = right = r.number(obj, path, "wheel_speed", 0.0, -1e3, 1e3, "rad/s");
-  if (obj.contains("left_speed")) left = r.number(obj, path, "left_speed", 0.0, -1e3, 1e3, "rad/s");
-  if (obj.contains("right_speed"))
-    right = r.number(obj, path, "right_speed", 0.0, -1e3, 1e3, "rad/s");
+  NumberSpec speed;
+  speed.min = -1e3;
+  speed.max = 1e3;
+  speed.unit = "rad/s";
+  if (obj.contains("wheel_speed")) left = right = r.number(obj, path, "wheel_speed", speed);
+  if (obj.contains("left_speed")) left = r.number(obj, path, "left_speed", speed);
+  if (obj.contains("right_speed")) right = r.number(obj, path, "right_speed", speed);
 }
 
 void readControl(Reader& r, const json& doc, Scenario& s) {
@@ -80,13 +93,18 @@ void readControl(Reader& r, const json& doc, Scenario& s) {
   s.control.joints = readJoints(r, cj, "control");
   s.control.controller = r.string(cj, "control", "controller", "none", controllerNames());
   if (const json* script = r.array(cj, "control", "script")) {
+    NumberSpec time;
+    time.min = 0.0;
+    time.max = 1e6;
+    time.unit = "s";
+    time.required = true;
     double last = -1;
     for (size_t i = 0; i < script->size(); ++i) {
       const std::string p = Reader::at("control.script", i);
       const json& e = (*script)[i];
       if (!r.object(e, p, {"t", "wheel_speed", "left_speed", "right_speed", "joints"})) continue;
       ScriptEntry entry;
-      entry.time = r.number(e, p, "t", 0.0, 0.0, 1e6, "s", true);
+      entry.time = r.number(e, p, "t", time);
       if (entry.time < last)
         r.add(p + ".t", "must not be earlier than the previous entry (" + format(last) + " s)");
       last = std::max(last, entry.time);
@@ -104,8 +122,18 @@ void readSimulation(Reader& r, const json& doc, Scenario& s) {
                 {"dt", "duration", "mode", "slip", "integrator", "chassis_contact"}))
     return;
   SimulationSpec& sim = s.simulation;
-  sim.dt = r.number(sj, "simulation", "dt", sim.dt, 1e-6, 0.01, "s");
-  sim.duration = r.number(sj, "simulation", "duration", sim.duration, 0.0, 1e5, "s");
+  NumberSpec dt;
+  dt.min = 1e-6;
+  dt.max = 0.01;
+  dt.unit = "s";
+  dt.fallback = sim.dt;
+  sim.dt = r.number(sj, "simulation", "dt", dt);
+  NumberSpec duration;
+  duration.min = 0.0;
+  duration.max = 1e5;
+  duration.unit = "s";
+  duration.fallback = sim.duration;
+  sim.duration = r.number(sj, "simulation", "duration", duration);
   sim.planar = r.string(sj, "simulation", "mode", "3d", {"3d", "planar"}) == "planar";
   sim.slip = r.string(sj, "simulation", "slip", "relative", {"relative", "absolute"}) == "absolute"
                  ? SlipDefinition::Absolute

@@ -42,7 +42,7 @@ struct ControlSpec {
 };
 
 struct SimulationSpec {
-  double dt = 4e-4;        ///< fixed step (s), seed 000
+  double dt = 4e-4;        ///< fixed step (s), [GKS2025]
   double duration = 10.0;  ///< (s)
   bool planar = false;     ///< force the planar base (x, z, pitch) on a 3-D preset
   SlipDefinition slip = SlipDefinition::Relative;
@@ -54,7 +54,7 @@ struct Scenario {
   std::string name, description;
   Terrain terrain;
   std::vector<Quad> leftRow,
-      rightRow;                    ///< terrain.quads rows as quads (seed 002 editor); may be empty
+      rightRow;                    ///< terrain.quads rows as quads ([KJ2025] editor); may be empty
   std::vector<Track1Node> track1;  ///< empty when the terrain has no left quad row
   RobotSpec robot;
   ControlSpec control;

@@ -5,6 +5,17 @@
 namespace roverlab {
 namespace {
 
+// The bottom of the prisms (m): terrain.base, or a quad row's or a profile's
+// own, `fallback` when absent.
+NumberSpec baseSpec(double fallback) {
+  NumberSpec base;
+  base.min = -1e4;
+  base.max = 1e4;
+  base.unit = "m";
+  base.fallback = fallback;
+  return base;
+}
+
 int materialOf(Reader& r, TerrainContext& t, const json& obj, const std::string& path) {
   const std::string name = r.string(obj, path, "material", "default");
   auto it = t.materials.find(name);
@@ -18,6 +29,22 @@ int materialOf(Reader& r, TerrainContext& t, const json& obj, const std::string&
 
 void readMaterials(Reader& r, TerrainContext& t, const json& terrain) {
   const Material asphalt;
+  NumberSpec phiMax;
+  phiMax.min = 0.0;
+  phiMax.max = 5.0;
+  phiMax.fallback = asphalt.phiMax;
+  NumberSpec s0;
+  s0.min = 1e-6;
+  s0.max = 100.0;
+  s0.unit = "- (m/s for absolute slip)";
+  s0.fallback = asphalt.s0;
+  NumberSpec s1 = s0;
+  s1.min = 1e-9;
+  s1.fallback = asphalt.s1;
+  NumberSpec rolling;
+  rolling.min = 0.0;
+  rolling.max = 1.0;
+  rolling.fallback = asphalt.rolling;
   bool haveDefault = false;
   if (terrain.contains("materials")) {
     const json& ms = terrain["materials"];
@@ -29,10 +56,10 @@ void readMaterials(Reader& r, TerrainContext& t, const json& terrain) {
         const std::string p = Reader::at(path, name);
         if (!r.object(m, p, {"phi_max", "s0", "s1", "rolling"})) continue;
         Material mat;
-        mat.phiMax = r.number(m, p, "phi_max", asphalt.phiMax, 0.0, 5.0, "-");
-        mat.s0 = r.number(m, p, "s0", asphalt.s0, 1e-6, 100.0, "- (m/s for absolute slip)");
-        mat.s1 = r.number(m, p, "s1", asphalt.s1, 1e-9, 100.0, "- (m/s for absolute slip)");
-        mat.rolling = r.number(m, p, "rolling", asphalt.rolling, 0.0, 1.0, "-");
+        mat.phiMax = r.number(m, p, "phi_max", phiMax);
+        mat.s0 = r.number(m, p, "s0", s0);
+        mat.s1 = r.number(m, p, "s1", s1);
+        mat.rolling = r.number(m, p, "rolling", rolling);
         t.materials[name] = t.builder.addMaterial(mat);
         haveDefault = haveDefault || name == "default";
       }
@@ -70,7 +97,7 @@ void readQuads(Reader& r, TerrainContext& t, const json& terrain) {
   const json& q = terrain["quads"];
   if (!r.object(q, path, {"left", "right", "material", "base"})) return;
   const int material = materialOf(r, t, q, path);
-  const double base = r.number(q, path, "base", t.base, -1e4, 1e4, "m");
+  const double base = r.number(q, path, "base", baseSpec(t.base));
   for (int side = 0; side < 2; ++side) {
     const std::string key = side == 0 ? "left" : "right";
     const json* row = r.array(q, path, key);
@@ -175,17 +202,15 @@ struct PieceValues {
 struct PieceField {
   enum Kind {
     Point,       ///< [x, y, z] (m)
-    Number,      ///< a number in [min, max]
+    Number,      ///< a number as its NumberSpec allows
     PointList3,  ///< hull points [[x, y, z], ...], at most kMaxHullPoints
     PointList2,  ///< a profile polyline [[x, z], ...], a piece per segment
   };
   const char* key;
   Kind kind;
   const char* required = nullptr;  ///< Point and lists: the message when it is missing
-  double fallback = 0, min = 0, max = 0;
-  const char* unit = "";
-  bool requiredNumber = false;
-  bool terrainBase = false;  ///< Number: falls back to terrain.base
+  NumberSpec number = {};          ///< Number: what it may hold
+  bool terrainBase = false;        ///< Number: falls back to terrain.base
 };
 
 using Shapes = Expected<std::vector<Polytope>>;
@@ -221,23 +246,36 @@ bool hullPointsWithinLimit(Reader& r, const json& hulls, const std::string& path
   return true;
 }
 
-const std::vector<PieceKind>& pieceKinds() {
+std::vector<PieceKind> makePieceKinds() {
   using F = PieceField;
-  static const std::vector<PieceKind> kinds = {
+  NumberSpec yaw;
+  yaw.min = -10.0;
+  yaw.max = 10.0;
+  yaw.unit = "rad";
+  NumberSpec side;  // a wedge's length, width and height
+  side.min = 1e-3;
+  side.max = 1e4;
+  side.unit = "m";
+  side.fallback = 1;
+  side.required = true;
+  NumberSpec width = side;  // a profile's
+  width.fallback = 4.0;
+  width.required = false;
+  return {
       {"boxes",
        {{"centre", F::Point, "is required: [x, y, z] (m)"},
         {"size", F::Point, "is required: [length, width, height] (m)"},
-        {"yaw", F::Number, nullptr, 0.0, -10.0, 10.0, "rad"}},
+        {"yaw", F::Number, nullptr, yaw}},
        0xb86b3c,
        [](const PieceValues& v) {
          return one(makeBox(v.points.at("centre"), v.points.at("size"), v.numbers.at("yaw")));
        }},
       {"wedges",
        {{"start", F::Point, "is required: [x, y, z] (m), middle of the low edge"},
-        {"length", F::Number, nullptr, 1, 1e-3, 1e4, "m", true},
-        {"width", F::Number, nullptr, 1, 1e-3, 1e4, "m", true},
-        {"height", F::Number, nullptr, 1, 1e-3, 1e4, "m", true},
-        {"yaw", F::Number, nullptr, 0.0, -10.0, 10.0, "rad"}},
+        {"length", F::Number, nullptr, side},
+        {"width", F::Number, nullptr, side},
+        {"height", F::Number, nullptr, side},
+        {"yaw", F::Number, nullptr, yaw}},
        0x6f9a58,
        [](const PieceValues& v) {
          const auto& n = v.numbers;
@@ -252,13 +290,17 @@ const std::vector<PieceKind>& pieceKinds() {
        hullPointsWithinLimit},
       {"profiles",
        {{"points", F::PointList2, "is required: the ground polyline [[x, z], ...] (m)"},
-        {"width", F::Number, nullptr, 4.0, 1e-3, 1e4, "m"},
-        {"base", F::Number, nullptr, 0.0, -1e4, 1e4, "m", false, true}},
+        {"width", F::Number, nullptr, width},
+        {"base", F::Number, nullptr, baseSpec(0.0), true}},
        0x6a8fb8,
        [](const PieceValues& v) {
          return makeProfile(v.profile, v.numbers.at("width"), v.numbers.at("base"));
        }},
   };
+}
+
+const std::vector<PieceKind>& pieceKinds() {
+  static const std::vector<PieceKind> kinds = makePieceKinds();
   return kinds;
 }
 
@@ -281,6 +323,7 @@ bool readPointList(Reader& r, TerrainContext& t, const json& obj, const std::str
     return true;
   }
   if (!roomFor(r, t, path, pts->size() > 0 ? pts->size() - 1 : 0)) return false;
+  const NumberSpec coordinate = coordinateSpec();
   for (size_t k = 0; k < pts->size(); ++k) {
     const std::string pk = Reader::at(path, k);
     const json& pt = (*pts)[k];
@@ -288,8 +331,8 @@ bool readPointList(Reader& r, TerrainContext& t, const json& obj, const std::str
       r.add(pk, "must be [x, z] (m)");
       continue;
     }
-    v.profile.emplace_back(r.numberValue(pt[0], pk + "[0]", 0, -1e6, 1e6, "m"),
-                           r.numberValue(pt[1], pk + "[1]", 0, -1e6, 1e6, "m"));
+    v.profile.emplace_back(r.numberValue(pt[0], pk + "[0]", coordinate),
+                           r.numberValue(pt[1], pk + "[1]", coordinate));
   }
   return true;
 }
@@ -311,10 +354,12 @@ void readPiece(Reader& r, TerrainContext& t, const PieceKind& kind, const json& 
   for (const PieceField& f : kind.fields)
     if (f.kind != PieceField::Number && !obj.contains(f.key))
       r.add(Reader::at(p, f.key), f.required);
-  for (const PieceField& f : kind.fields)
-    if (f.kind == PieceField::Number)
-      v.numbers[f.key] = r.number(obj, p, f.key, f.terrainBase ? t.base : f.fallback, f.min, f.max,
-                                  f.unit, f.requiredNumber);
+  for (const PieceField& f : kind.fields) {
+    if (f.kind != PieceField::Number) continue;
+    NumberSpec number = f.number;
+    if (f.terrainBase) number.fallback = t.base;
+    v.numbers[f.key] = r.number(obj, p, f.key, number);
+  }
   const int material = materialOf(r, t, obj, p);
   const std::uint32_t color = colour(r, obj, p, kind.color);
   if (r.issues.size() == before) addShapes(r, t, kind.build(v), p, material, color);
@@ -342,7 +387,7 @@ void readTerrain(Reader& r, const json& doc, TerrainContext& t) {
                  "meshes"}))
     return;
   const json& tj = doc["terrain"];
-  t.base = r.number(tj, "terrain", "base", -1.0, -1e4, 1e4, "m");
+  t.base = r.number(tj, "terrain", "base", baseSpec(-1.0));
   readMaterials(r, t, tj);
   readQuads(r, t, tj);
   for (const PieceKind& kind : pieceKinds()) readPieces(r, t, tj, kind);
@@ -383,7 +428,11 @@ void readTrack1(Reader& r, const json& doc, TerrainContext& t) {
             "needs terrain.quads.left: Track1 nodes lie on the left row's plane intersections");
     return;
   }
-  const double lateral = r.number(tj, "track1", "lateral", 0.5, 0.0, 1.0, "-");
+  NumberSpec lateralSpec;
+  lateralSpec.min = 0.0;
+  lateralSpec.max = 1.0;
+  lateralSpec.fallback = 0.5;
+  const double lateral = r.number(tj, "track1", "lateral", lateralSpec);
   Expected<std::vector<Track1Node>> nodes = makeTrack1(leftRow, lateral);
   if (!nodes) return r.addAll("track1", nodes.issues());
   t.track1 = nodes.value();

@@ -101,12 +101,11 @@ std::vector<StepLimit> stepLimits(const Robot& robot, const MultibodyState& stat
     out.push_back({"tread_damping", "tread damping of wheel " + name, true, w.tread.damping, 1.0,
                    tangential, false});
   }
-  for (size_t i = 0; i < robot.actuators.size(); ++i) {
-    const Actuator& a = robot.actuators[i];
+  for (const Actuator& a : robot.actuators) {
     const Body& b = bodies[a.body];
     const double inertia = loads.jointInertia(b.vIndex);
     const bool angular = b.joint == JointType::Revolute;
-    const CoefficientParams& p = robot.actuatorParams[i];
+    const CoefficientParams& p = a.params;
     const std::string name = "'" + a.name + "'";
     if (a.mode == ActuatorMode::Speed) {
       out.push_back(
@@ -119,11 +118,10 @@ std::vector<StepLimit> stepLimits(const Robot& robot, const MultibodyState& stat
           {p.damping, "servo damping of " + name, true, a.damping, 1.0, inertia, angular});
     }
   }
-  for (size_t i = 0; i < robot.limits.size(); ++i) {
-    const JointLimit& l = robot.limits[i];
+  for (const JointLimit& l : robot.limits) {
     const double inertia = loads.jointInertia(bodies[l.body].vIndex);
     const bool angular = bodies[l.body].joint == JointType::Revolute;
-    const CoefficientParams& p = robot.limitParams[i];
+    const CoefficientParams& p = l.params;
     const std::string name = "'" + bodies[l.body].name + "'";
     // A servo's limit is 50× its gain and 2× its damping (robots/robot.cpp addServo).
     const Actuator* servo = nullptr;
@@ -136,11 +134,10 @@ std::vector<StepLimit> stepLimits(const Robot& robot, const MultibodyState& stat
     out.push_back(
         {p.damping, "joint limit damping of " + name, true, l.damping, cScale, inertia, angular});
   }
-  for (size_t i = 0; i < robot.springs.size(); ++i) {
-    const JointSpring& s = robot.springs[i];
+  for (const JointSpring& s : robot.springs) {
     const double inertia = loads.jointInertia(bodies[s.body].vIndex);
     const bool angular = bodies[s.body].joint == JointType::Revolute;
-    const CoefficientParams& p = robot.springParams[i];
+    const CoefficientParams& p = s.params;
     const std::string name = "'" + bodies[s.body].name + "'";
     // A progressive spring is stiffest at the far end of the joint's range:
     // k + 3 k3 e² with e the largest distance from rest to a limit.

@@ -1,5 +1,5 @@
-// Terrain builders: two rows of quads (seed 002 editor), blocks, convex hulls
-// and planar profiles (seed 001). Each returns pieces to add to a
+// Terrain builders: two rows of quads ([KJ2025] editor), blocks, convex hulls
+// and planar profiles ([SP2017]). Each returns pieces to add to a
 // TerrainBuilder, or issues naming the offending field relative to the
 // builder's input (callers prefix the scenario path).
 #pragma once
@@ -13,7 +13,7 @@
 
 namespace roverlab {
 
-/// One segment of a quad row as typed in seed 002's editor: two vertices a, b
+/// One segment of a quad row as typed in [KJ2025]'s editor: two vertices a, b
 /// of the near side and the midpoint m of the far side. The far side is a
 /// translate of the near one: a' = m + (a − b)/2, b' = m + (b − a)/2.
 struct QuadSegment {
@@ -62,7 +62,7 @@ Expected<Polytope> makeWedge(const Vec3& start, double length, double width, dou
 /// have non-decreasing x (vertical steps allowed). Consecutive segments are
 /// merged while their slopes do not increase (the region under a concave chain
 /// is convex), so each piece is a convex polygon extruded across the track
-/// from y = -width/2 to width/2 and down to z = base (seed 001 §2).
+/// from y = -width/2 to width/2 and down to z = base ([SP2017] §2).
 Expected<std::vector<Polytope>> makeProfile(const std::vector<Vec2>& polyline, double width,
                                             double base);
 

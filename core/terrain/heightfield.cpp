@@ -84,9 +84,9 @@ bool Heightfield::heightAt(double x, double y, double& z) const {
   return true;
 }
 
-Expected<Heightfield> makeHeightfield(double originX, double originY, double dx, double dy, int nx,
-                                      int ny, std::vector<float> heights, double base, int material,
-                                      std::uint32_t color) {
+Expected<Heightfield> makeHeightfield(HeightfieldSpec spec) {
+  const int nx = spec.nx, ny = spec.ny;
+  std::vector<float>& heights = spec.heights;
   if (nx < 2 || ny < 2)
     return Expected<Heightfield>::failure("heights", "needs at least 2 × 2 samples (has " +
                                                          std::to_string(nx) + " × " +
@@ -100,10 +100,11 @@ Expected<Heightfield> makeHeightfield(double originX, double originY, double dx,
     return Expected<Heightfield>::failure("heights", "has " + std::to_string(heights.size()) +
                                                          " samples, not " + std::to_string(nx) +
                                                          " × " + std::to_string(ny));
-  if (!(dx > 0 && dy > 0 && std::isfinite(dx) && std::isfinite(dy)))
+  if (!(spec.dx > 0 && spec.dy > 0 && std::isfinite(spec.dx) && std::isfinite(spec.dy)))
     return Expected<Heightfield>::failure("cell", "must be positive (m)");
   Heightfield f;
-  f.originX = originX, f.originY = originY, f.dx = dx, f.dy = dy, f.nx = nx, f.ny = ny;
+  f.originX = spec.originX, f.originY = spec.originY, f.dx = spec.dx, f.dy = spec.dy, f.nx = nx,
+  f.ny = ny;
   float low = heights[0], high = heights[0];
   for (size_t k = 0; k < heights.size(); ++k) {
     if (!std::isfinite(heights[k]))
@@ -112,10 +113,10 @@ Expected<Heightfield> makeHeightfield(double originX, double originY, double dx,
                                                            "] is not a finite number");
     low = std::min(low, heights[k]), high = std::max(high, heights[k]);
   }
-  if (!(base < low))
+  if (!(spec.base < low))
     return Expected<Heightfield>::failure("base", "must lie below the lowest height " +
                                                       format(static_cast<double>(low)) + " m (is " +
-                                                      format(base) + " m)");
+                                                      format(spec.base) + " m)");
   f.heights = std::move(heights);
   f.cellTop.resize(static_cast<size_t>(nx - 1) * (ny - 1));
   for (int j = 0; j + 1 < ny; ++j) {
@@ -133,9 +134,9 @@ Expected<Heightfield> makeHeightfield(double originX, double originY, double dx,
     for (int i = 0; i < cx; ++i)
       block[i / Heightfield::kBlock] = std::max(block[i / Heightfield::kBlock], top[i]);
   }
-  f.base = base, f.material = material, f.color = color;
-  f.box.min = Vec3(originX, originY, base);
-  f.box.max = Vec3(originX + (nx - 1) * dx, originY + (ny - 1) * dy, high);
+  f.base = spec.base, f.material = spec.material, f.color = spec.color;
+  f.box.min = Vec3(spec.originX, spec.originY, spec.base);
+  f.box.max = Vec3(spec.originX + (nx - 1) * spec.dx, spec.originY + (ny - 1) * spec.dy, high);
   return f;
 }
 

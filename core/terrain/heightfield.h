@@ -25,6 +25,13 @@ namespace roverlab {
 /// and most in all the heightfields of a terrain (docs/scenario-format.md, "Limits").
 constexpr long kMaxHeightfieldSamples = 2049L * 2049L;
 
+/// The cells i0..i1 (along x) by j0..j1 (along y) of a heightfield, both
+/// ends included: none when i0 > i1 or j0 > j1.
+struct CellRange {
+  int i0 = 0, i1 = -1;
+  int j0 = 0, j1 = -1;
+};
+
 struct Heightfield {
   /// Cells along each side of a block (blockTop).
   static constexpr int kBlock = 8;
@@ -70,10 +77,20 @@ struct Heightfield {
   bool heightAt(double x, double y, double& z) const;
 };
 
-/// A heightfield from its grid: nx, ny ≥ 2, positive spacings, finite heights,
-/// the base below every height. Issues are at "heights", "cell" or "base".
-Expected<Heightfield> makeHeightfield(double originX, double originY, double dx, double dy, int nx,
-                                      int ny, std::vector<float> heights, double base,
-                                      int material = 0, std::uint32_t color = 0x8a8a80);
+/// What a heightfield is made from (makeHeightfield): its grid, base, material and colour.
+struct HeightfieldSpec {
+  double originX = 0.0, originY = 0.0;  ///< position of sample (0, 0) in the ground plane (m)
+  double dx = 1.0, dy = 1.0;            ///< sample spacing along x and y (m), > 0
+  int nx = 0, ny = 0;                   ///< samples along x (columns) and y (rows), ≥ 2 each
+  std::vector<float> heights;           ///< nx·ny finite heights (m), row j at [j·nx, (j+1)·nx)
+  double base = -1.0;                   ///< bottom of the prisms (m), below every height
+  int material = 0;                     ///< index into Terrain::materials
+  std::uint32_t color = 0x8a8a80;       ///< display colour, 0xRRGGBB
+};
+
+/// A heightfield from its spec (its heights moved in): nx, ny ≥ 2, positive
+/// spacings, finite heights, the base below every height. Issues are at
+/// "heights", "cell" or "base".
+Expected<Heightfield> makeHeightfield(HeightfieldSpec spec);
 
 }  // namespace roverlab

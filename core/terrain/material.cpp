@@ -6,7 +6,7 @@
 namespace roverlab {
 
 double adhesion(const Material& m, double slip) {
-  // seed 000 eq. 8
+  // [GKS2025] eq. 8
   return m.phiMax * (1 - std::exp(-slip / m.s0)) * (1 + std::exp(-slip / m.s1));
 }
 

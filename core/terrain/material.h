@@ -1,5 +1,5 @@
 // Ground material of a terrain piece: adhesion curve and rolling resistance
-// (seed 000 eq. 8 and eq. 11; seed 001 uses the same curve on slip speed).
+// ([GKS2025] eq. 8 and eq. 11; [SP2017] uses the same curve on slip speed).
 #pragma once
 
 namespace roverlab {
@@ -11,10 +11,10 @@ struct Material {
   double rolling = 0.018;  ///< f: rolling-resistance coefficient (-)
 };
 
-/// Asphalt as in seed 000's step scenario (f = 0.018, φ_max = 0.8).
+/// Asphalt as in [GKS2025]'s step scenario (f = 0.018, φ_max = 0.8).
 inline Material asphalt() { return Material{}; }
 
-/// φ_s(s) = φ_max (1 − e^{−s/s0}) (1 + e^{−s/s1}), seed 000 eq. 8 / seed 001.
+/// φ_s(s) = φ_max (1 − e^{−s/s0}) (1 + e^{−s/s1}), [GKS2025] eq. 8 / [SP2017].
 double adhesion(const Material& m, double slip);
 
 /// The curve's peak, max over s ≥ 0 of φ_s(s) (-): the most grip the

@@ -1,4 +1,4 @@
-// Track1 (seed 002 §2.4): the polyline the rover's left wheels follow. Its
+// Track1 ([KJ2025] §2.4): the polyline the rover's left wheels follow. Its
 // inner nodes lie on the intersection lines of adjacent left-row quad planes,
 // which are the quads' shared edges; moving a node by one coordinate keeps it
 // on its line and recomputes the other two.

@@ -9,13 +9,13 @@
 
 namespace roverlab {
 
-/// Wheel contacts (seed 000 §2, eq. 1): each wheel's centre and axle from the
+/// Wheel contacts ([GKS2025] §2, eq. 1): each wheel's centre and axle from the
 /// kinematics, and its contacts with the pieces near it (point-GJK, seams
 /// and creases; contact/wheel_contact.h). Fills data.wheels[w].centre, .axle
 /// and .contacts.
 void wheelContactStage(const WorldModel& model, WorldData& data);
 
-/// Tire forces at every wheel contact: the normal force (seed 000 eq. 6) and
+/// Tire forces at every wheel contact: the normal force ([GKS2025] eq. 6) and
 /// the tangential force and rolling resistance through the tread element
 /// (eqs. 8–11, contact/tread.h), their wrench on the wheel (eqs. 11–12), and
 /// the contact law checks. Clears data.bodies.externalForce first, then adds

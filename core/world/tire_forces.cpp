@@ -20,7 +20,7 @@ TreadState previousTread(const std::vector<TreadState>& tread, const WheelContac
   return best ? *best : TreadState{};
 }
 
-// Seed 000's laws at one contact: the tangential force within the adhesion
+// [GKS2025]'s laws at one contact: the tangential force within the adhesion
 // curve (contact/tread.h bounds it by the curve's peak), the centre outside
 // the ground, the deflection.
 void checkContactLaw(const TireForces& f, double peak, const WheelContact& c, double radius,
@@ -65,7 +65,7 @@ void tireForceStage(const WorldModel& model, const WorldState& state, WorldData&
       const Material& ground = model.terrain.materials[material];
       TireForces f = tireForces(wheel.tire, ground, k, model.slip);
       // The tangential force and the rolling resistance go through the tread
-      // element: seed 000's laws in steady slip and rolling, springs at rest,
+      // element: [GKS2025]'s laws in steady slip and rolling, springs at rest,
       // the force never beyond the adhesion curve's peak (contact/tread.h).
       const double peak = model.terrain.peakAdhesion[material];
       const TreadState before = previousTread(state.tread[w], c);

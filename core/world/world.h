@@ -34,7 +34,7 @@ struct WorldModel {
   BodyContactSettings bodyContact;
   SlipDefinition slip = SlipDefinition::Relative;
   Integrator integrator = Integrator::SemiImplicitEuler;
-  double dt = 4e-4;  ///< fixed step (s), seed 000
+  double dt = 4e-4;  ///< fixed step (s), [GKS2025]
 };
 
 /// Tread state of one wheel against one terrain piece (contact/tread.h). A

@@ -314,12 +314,16 @@ int main(int argc, char** argv) {
   // Build: the samples exist before the clock starts (they come from a file
   // or a generator); the clock covers the heightfield and the terrain.
   const int n = 2049;
-  std::vector<float> heights(static_cast<size_t>(n) * n);
+  HeightfieldSpec spec;
+  spec.dx = spec.dy = 0.05;
+  spec.nx = spec.ny = n;
+  spec.heights.resize(static_cast<size_t>(n) * n);
   for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) heights[static_cast<size_t>(j) * n + i] = bump(i, j, 0.5);
+    for (int i = 0; i < n; ++i) spec.heights[static_cast<size_t>(j) * n + i] = bump(i, j, 0.5);
+  spec.base = -2;
   const long rssBefore = peakRssKb();
   const Clock::time_point t0 = Clock::now();
-  Expected<Heightfield> field = makeHeightfield(0, 0, 0.05, 0.05, n, n, std::move(heights), -2);
+  Expected<Heightfield> field = makeHeightfield(std::move(spec));
   TerrainBuilder builder;
   builder.addHeightfield(std::move(field).value());
   Expected<Terrain> terrain = std::move(builder).build();

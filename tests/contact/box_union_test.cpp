@@ -41,11 +41,15 @@ Terrain stepAsBoxes() {
 // Samples every kCell m (50 cells a side).
 Terrain stepAsHeightmap(double cell = kCell) {
   const int n = static_cast<int>(std::lround(2 / cell));
-  std::vector<float> h;
+  HeightfieldSpec spec;
+  spec.originX = spec.originY = -1;
+  spec.dx = spec.dy = cell;
+  spec.nx = spec.ny = n + 1;
   for (int j = 0; j <= n; ++j)
-    for (int i = 0; i <= n; ++i) h.push_back(-1 + i * cell > -1e-9 ? float(kRise) : 0.f);
+    for (int i = 0; i <= n; ++i) spec.heights.push_back(-1 + i * cell > -1e-9 ? float(kRise) : 0.f);
+  spec.base = -1;
   TerrainBuilder tb;
-  tb.addHeightfield(makeHeightfield(-1, -1, cell, cell, n + 1, n + 1, std::move(h), -1).value());
+  tb.addHeightfield(makeHeightfield(std::move(spec)).value());
   return std::move(tb).build().value();
 }
 

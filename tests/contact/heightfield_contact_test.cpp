@@ -28,7 +28,14 @@ Heightfield fieldOf(double x0, double y0, double cell, int n, F z, double base =
   std::vector<float> h;
   for (int j = 0; j <= n; ++j)
     for (int i = 0; i <= n; ++i) h.push_back(static_cast<float>(z(x0 + i * cell, y0 + j * cell)));
-  return makeHeightfield(x0, y0, cell, cell, n + 1, n + 1, std::move(h), base).value();
+  HeightfieldSpec spec;
+  spec.originX = x0;
+  spec.originY = y0;
+  spec.dx = spec.dy = cell;
+  spec.nx = spec.ny = n + 1;
+  spec.heights = std::move(h);
+  spec.base = base;
+  return makeHeightfield(std::move(spec)).value();
 }
 
 Terrain terrainOf(Heightfield f) {
@@ -146,9 +153,12 @@ TEST_CASE("over a rough heightfield the nearest contact is the surface's nearest
   // and every contact is finite.
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-0.02, 0.02);
-  std::vector<float> h;
-  for (int k = 0; k < 41 * 41; ++k) h.push_back(static_cast<float>(u(rng)));
-  const Terrain t = terrainOf(makeHeightfield(0, 0, 0.05, 0.05, 41, 41, h, -1).value());
+  HeightfieldSpec spec;
+  spec.dx = spec.dy = 0.05;
+  spec.nx = spec.ny = 41;
+  for (int k = 0; k < 41 * 41; ++k) spec.heights.push_back(static_cast<float>(u(rng)));
+  spec.base = -1;
+  const Terrain t = terrainOf(makeHeightfield(spec).value());
   const Heightfield& f = t.heightfields[0];
   std::uniform_real_distribution<double> at(0.4, 1.6);
   for (int k = 0; k < 500; ++k) {
@@ -184,9 +194,14 @@ TEST_CASE("a heightfield keeps each cell's and each block's highest sample for t
   // 20 × 12 cells: blocks of 8 × 8 cells, the last ones partial along both axes.
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<float> h;
-  for (int k = 0; k < 21 * 13; ++k) h.push_back(static_cast<float>(u(rng)));
-  const Heightfield f = makeHeightfield(0, 0, 0.1, 0.2, 21, 13, h, -2).value();
+  HeightfieldSpec spec;
+  spec.dx = 0.1;
+  spec.dy = 0.2;
+  spec.nx = 21;
+  spec.ny = 13;
+  for (int k = 0; k < 21 * 13; ++k) spec.heights.push_back(static_cast<float>(u(rng)));
+  spec.base = -2;
+  const Heightfield f = makeHeightfield(spec).value();
   REQUIRE(f.cellTop.size() == 20u * 12u);
   REQUIRE(f.blocksX() == 3);
   REQUIRE(f.blocksY() == 2);
@@ -265,17 +280,30 @@ TEST_CASE("a box lying on a flat heightfield is the same spring as on a slab",
 }
 
 TEST_CASE("heightfields are validated", "[terrain][heightfield]") {
-  CHECK(makeHeightfield(0, 0, 1, 1, 1, 5, std::vector<float>(5, 0.f), -1).issues()[0].path ==
-        "heights");
-  CHECK(makeHeightfield(0, 0, 0, 1, 2, 2, std::vector<float>(4, 0.f), -1).issues()[0].path ==
-        "cell");
-  CHECK(makeHeightfield(0, 0, 1, 1, 2, 2, std::vector<float>(4, 0.f), 0.5).issues()[0].path ==
-        "base");
-  std::vector<float> nan(4, 0.f);
-  nan[3] = NAN;
-  const auto bad = makeHeightfield(0, 0, 1, 1, 2, 2, nan, -1);
+  // A valid 2 × 2 grid of 1 m cells at height 0, then one thing wrong at a time.
+  HeightfieldSpec grid;
+  grid.nx = grid.ny = 2;
+  grid.heights.assign(4, 0.f);
+  grid.base = -1;
+  REQUIRE(makeHeightfield(grid).ok());
+  HeightfieldSpec oneColumn = grid;
+  oneColumn.nx = 1;
+  oneColumn.ny = 5;
+  oneColumn.heights.assign(5, 0.f);
+  CHECK(makeHeightfield(oneColumn).issues()[0].path == "heights");
+  HeightfieldSpec flatCell = grid;
+  flatCell.dx = 0;
+  CHECK(makeHeightfield(flatCell).issues()[0].path == "cell");
+  HeightfieldSpec baseAbove = grid;
+  baseAbove.base = 0.5;
+  CHECK(makeHeightfield(baseAbove).issues()[0].path == "base");
+  HeightfieldSpec nan = grid;
+  nan.heights[3] = NAN;
+  const auto bad = makeHeightfield(nan);
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.issues()[0].message.find("[1][1]") != std::string::npos);
-  CHECK(makeHeightfield(0, 0, 1, 1, 3000, 3000, {}, -1).issues()[0].message.find("limit") !=
-        std::string::npos);
+  HeightfieldSpec tooLarge = grid;
+  tooLarge.nx = tooLarge.ny = 3000;
+  tooLarge.heights.clear();
+  CHECK(makeHeightfield(tooLarge).issues()[0].message.find("limit") != std::string::npos);
 }

@@ -61,7 +61,12 @@ TEST_CASE("a mesh of a heightfield's triangles gives the heightfield's contacts"
   const int n = 40;
   std::vector<float> h;
   for (int k = 0; k < (n + 1) * (n + 1); ++k) h.push_back(static_cast<float>(u(rng)));
-  const Heightfield f = makeHeightfield(0, 0, 0.05, 0.05, n + 1, n + 1, h, -1).value();
+  HeightfieldSpec spec;
+  spec.dx = spec.dy = 0.05;
+  spec.nx = spec.ny = n + 1;
+  spec.heights = h;
+  spec.base = -1;
+  const Heightfield f = makeHeightfield(std::move(spec)).value();
   std::vector<Vec3> v;
   for (int j = 0; j <= n; ++j)
     for (int i = 0; i <= n; ++i) v.push_back(f.sample(i, j));

@@ -24,6 +24,16 @@ std::vector<float> roughHeights(unsigned seed) {
   return h;
 }
 
+// The rough grid as a heightfield from (0, 0).
+Heightfield fieldOf(const std::vector<float>& h) {
+  HeightfieldSpec spec;
+  spec.dx = spec.dy = kCell;
+  spec.nx = spec.ny = kCells + 1;
+  spec.heights = h;
+  spec.base = -1;
+  return makeHeightfield(std::move(spec)).value();
+}
+
 // The same rough grid as a mesh, shifted by `dx` (m) along x.
 TriMesh meshOf(const std::vector<float>& h, double dx) {
   std::vector<Vec3> v;
@@ -65,8 +75,7 @@ SurfaceScratch keeping(size_t lists, size_t capacity) {
 
 TEST_CASE("near lists give the contacts of a fresh search", "[contact][heightfield][mesh]") {
   const std::vector<float> h = roughHeights(11);
-  const Heightfield field =
-      makeHeightfield(0, 0, kCell, kCell, kCells + 1, kCells + 1, h, -1).value();
+  const Heightfield field = fieldOf(h);
   const TriMesh mesh = meshOf(h, 2.0);                 // beside the field: x from 2 m
   for (size_t capacity : {size_t{2048}, size_t{6}}) {  // 6: most lists do not fit
     SurfaceScratch kept = keeping(3, capacity);
@@ -104,8 +113,7 @@ TEST_CASE("near lists give the contact of a fresh search for a centre under the 
   // that it passes under it and over it and from triangle to triangle: the
   // mesh keeps the triangle under the centre with its near list.
   const std::vector<float> h = roughHeights(12);
-  const Heightfield field =
-      makeHeightfield(0, 0, kCell, kCell, kCells + 1, kCells + 1, h, -1).value();
+  const Heightfield field = fieldOf(h);
   const TriMesh mesh = meshOf(h, 2.0);
   SurfaceScratch kept = keeping(3, 2048);
   std::mt19937 rng(6);

@@ -1,4 +1,4 @@
-// Tire forces: seed 000 eqs. 2-12 (3-D) and seed 001 (planar), against
+// Tire forces: [GKS2025] eqs. 2-12 (3-D) and [SP2017] (planar), against
 // hand-computed values and the model's invariants.
 #include "contact/tire_model.h"
 
@@ -61,7 +61,7 @@ TEST_CASE("adhesion curve: zero at no slip, phi_max at large slip, value at s0",
   CHECK(adhesion(m, 0.1) == Approx(0.2233598125).epsilon(1e-9));
 }
 
-TEST_CASE("tireForces: skidding wheel, hand-computed (relative slip, seed 000)", "[tire]") {
+TEST_CASE("tireForces: skidding wheel, hand-computed (relative slip, [GKS2025])", "[tire]") {
   // V_O = (1, 0, −0.05) m/s, ω = 4 rad/s about +y, OP = (0, 0, −0.2) m, Z = 0.01 m.
   //   ω × OP = (0, 4, 0) × (0, 0, −0.2) = (−0.8, 0, 0)
   //   V_P = V_O + ω × OP = (0.2, 0, −0.05)                    eq. 2
@@ -124,7 +124,7 @@ TEST_CASE("tireForces: spin moment sign convention", "[tire]") {
   CHECK(spinning.spinMoment < 0);
 }
 
-TEST_CASE("tireForces: absolute slip speed (seed 001 definition)", "[tire]") {
+TEST_CASE("tireForces: absolute slip speed ([SP2017] definition)", "[tire]") {
   // Same kinematics as the skidding case: S = |V_sk| = 0.2 m/s, φ(0.2) = 1.1554134476076914.
   const TireForces f =
       tireForces(kTire, kGround, below(Vec3(1, 0, -0.05), 4.0), SlipDefinition::Absolute);
@@ -230,7 +230,7 @@ TEST_CASE("tireForces invariants on random kinematics", "[tire]") {
   CHECK(checked > 1000);
 }
 
-TEST_CASE("planarTireForces: hand-computed contact (seed 001)", "[tire][planar]") {
+TEST_CASE("planarTireForces: hand-computed contact ([SP2017])", "[tire][planar]") {
   // r = 0.2 m, r_p = (0, −0.19): δ = 0.01 m, rolling radius 0.19 m, n_p = (0, −1).
   // V_C = (1, −0.05), ω = 4 rad/s about +y: ω ŷ × (x, z) = (ω z, −ω x) = (−0.76, 0)
   //   V_K = (0.24, −0.05); δ̇ = n_p·V_K = 0.05 m/s

@@ -1,4 +1,4 @@
-// The tread element (contact/tread.h): seed 000's law in steady slip, a
+// The tread element (contact/tread.h): [GKS2025]'s law in steady slip, a
 // spring at rest, and a tangential force never beyond the adhesion curve's
 // peak; rolling resistance with stiction; the curve's peak.
 #include "contact/tread.h"
@@ -34,7 +34,7 @@ TEST_CASE("adhesion peak: the curve's maximum, by a dense scan", "[tread]") {
   CHECK(adhesionPeak(Material{}) == Approx(1.18112).margin(1e-5));
 }
 
-TEST_CASE("treadForce: steady sliding gives seed 000's law exactly", "[tread]") {
+TEST_CASE("treadForce: steady sliding gives [GKS2025]'s law exactly", "[tread]") {
   // Constant slip velocity 0.3 m/s along x, limit g = 400 N: the bristle
   // settles at z = g/σ0 and the force at −g along the slip.
   const Vec3 vs(0.3, 0, 0);

@@ -1,4 +1,4 @@
-// Wheel-terrain contacts (seed 000 §2, eq. 1): one contact per piece within
+// Wheel-terrain contacts ([GKS2025] §2, eq. 1): one contact per piece within
 // reach, tread band of the truncated sphere, and no ghost contacts at flush
 // seams between abutting pieces.
 #include "contact/wheel_contact.h"
@@ -95,7 +95,7 @@ TEST_CASE("wheel on a flat box: one contact straight down", "[wheel_contact]") {
     CHECK(c.distance == Approx(h).margin(1e-15));
     CHECK(c.deflection == Approx(kWheel.radius - h).margin(1e-15));
     CHECK((c.normal - Vec3(0, 0, 1)).norm() < 1e-15);
-    CHECK((c.point - (centre - kWheel.radius * Vec3::UnitZ())).norm() < 1e-15);  // seed 000 eq. 1
+    CHECK((c.point - (centre - kWheel.radius * Vec3::UnitZ())).norm() < 1e-15);  // [GKS2025] eq. 1
     CHECK((c.surfacePoint - Vec3(0.3, -0.2, 0)).norm() < 1e-15);
   }
 }

@@ -1,4 +1,4 @@
-// The step-climb controller on seed 000's 0.65 m step (terrains/climb-articulated6.json),
+// The step-climb controller on [GKS2025]'s 0.65 m step (terrains/climb-articulated6.json),
 // and the sweep over step heights of docs/step-climb.md (tag [.sweep], hidden).
 #include "control/step_climb.h"
 
@@ -137,7 +137,7 @@ TEST_CASE("step-climb brings all six wheels onto the 0.65 m step within 30 s", "
   CHECK(run.extendRange[0] > -0.005);
   CHECK(run.extendRange[1] < 0.185);
   CHECK(run.maxSpeedCommand <= 5.0);
-  // The paper's sections reach about 80° (seed 000, Fig. 11); ours are steep too.
+  // The paper's sections reach about 80° ([GKS2025], Fig. 11); ours are steep too.
   CHECK(run.peakPitch[1] > 1.0);
   // The boxes touch the step only in passing: the front section brushes the
   // edge as it comes down onto the top, the middle's tail the ground as it

@@ -1,4 +1,4 @@
-// determineLinkContact (seed 003) against a brute-force oracle that sweeps the
+// determineLinkContact ([BSTU2019]) against a brute-force oracle that sweeps the
 // link in fine steps, and against each of the paper's ten contact kinds built
 // by hand.
 //
@@ -6,8 +6,8 @@
 // measures the link's clearance from the rectangle at sampled angles, brackets
 // and bisects the first contact, names the touching features from distances,
 // and decides "passing needs a correction" by checking whether the link
-// overlaps the obstacle at any later angle up to φ_k. Its mode is then seed
-// 003's definition: n = 1, 2 if passing overlaps (α ≥ 0 / α < 0), n = 3, 4 if
+// overlaps the obstacle at any later angle up to φ_k. Its mode is then
+// [BSTU2019]'s definition: n = 1, 2 if passing overlaps (α ≥ 0 / α < 0), n = 3, 4 if
 // the link only touches, n = 5 if it never touches.
 #include "crawler/link_contact.h"
 
@@ -56,7 +56,7 @@ enum class Feature {
   AlongBD  // the link along a side
 };
 
-/// Seed 003's kind for an oracle feature, None for those it does not list.
+/// [BSTU2019]'s kind for an oracle feature, None for those it does not list.
 ContactKind kindOf(Feature f) {
   switch (f) {
     case Feature::EndA:
@@ -189,7 +189,7 @@ class Oracle {
   // Two features within 1e-7·s of the link both touch (a tie the input means
   // exactly, e.g. α = φ_p typed as such); see kMargin for near ties.
   static constexpr double kFeature = 1e-7;
-  // Ties between answers are sets of measure zero (seed 003's equalities: a
+  // Ties between answers are sets of measure zero ([BSTU2019]'s equalities: a
   // vertex on O1's arc, a side parallel or perpendicular to the link, contact
   // at φ_k, α = 0). A configuration closer than 1e-5 (rad, or ×s) to one,
   // but not within the tie tolerance itself, is excluded from the comparison:
@@ -390,10 +390,10 @@ void compare(const LinkObstacle& in, Tally& tally) {
       why = std::string("expected an issue at ") + path + ", got " +
             (got.ok() ? "mode " + std::to_string(got.value().mode) : got.message());
     else
-      ++tally
-            .issueWhy[want.feature == Feature::SupportInside  ? "O inside the obstacle"
-                      : want.feature == Feature::StartOverlap ? "overlap at phi_n"
-                                                              : "a feature seed 003 does not list"];
+      ++tally.issueWhy[want.feature == Feature::SupportInside ? "O inside the obstacle"
+                       : want.feature == Feature::StartOverlap
+                           ? "overlap at phi_n"
+                           : "a feature [BSTU2019] does not list"];
   } else if (!got.ok()) {
     why = "unexpected issue: " + got.message();
   } else {
@@ -432,7 +432,7 @@ double uniform(std::mt19937_64& rng, double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(rng);
 }
 
-/// A random link and turn in seed 003's ranges; φ_c strictly inside the turn.
+/// A random link and turn in [BSTU2019]'s ranges; φ_c strictly inside the turn.
 LinkObstacle randomLink(std::mt19937_64& rng, double& phiC) {
   LinkObstacle in;
   in.length = uniform(rng, 0.5, 2.0);
@@ -473,7 +473,7 @@ TEST_CASE("link contact agrees with a brute-force sweep on random obstacles", "[
   CHECK(tally.excluded * 100 < tally.total);
 }
 
-// Seed 003's touching modes and vertex contacts hold only on equalities (a
+// [BSTU2019]'s touching modes and vertex contacts hold only on equalities (a
 // vertex on O1's arc, a side perpendicular or parallel to the link), which
 // random obstacles never meet. These families meet one of them exactly and
 // randomise everything else.
@@ -720,7 +720,7 @@ TEST_CASE("a first contact outside the ten kinds is an issue, not a guess", "[cr
   CHECK(Oracle(in).run().feature == Feature::InD);
 }
 
-TEST_CASE("obstacle vertices follow seed 003's rotation T_A", "[crawler]") {
+TEST_CASE("obstacle vertices follow [BSTU2019]'s rotation T_A", "[crawler]") {
   LinkObstacle in = link(90);
   in.a = Vec2(1, 2);
   const auto v = obstacleVertices(in);  // A, B, D, E

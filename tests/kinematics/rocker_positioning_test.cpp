@@ -1,4 +1,4 @@
-// Kinematic positioning of the rocker rover (seed 002 §§2-5): analytic
+// Kinematic positioning of the rocker rover ([KJ2025] §§2-5): analytic
 // terrains, the paper's depression and slope, properties on random editor
 // terrains, and agreement with the dynamic rocker8 driven slowly.
 #include "kinematics/rocker_positioning.h"
@@ -179,7 +179,7 @@ TEST_CASE("rocker on a uniform cross-slope: roll is the cross-slope angle", "[ro
   }
 }
 
-TEST_CASE("seed 002 depression: the body rolls into it, all right wheels touch in the middle",
+TEST_CASE("[KJ2025] depression: the body rolls into it, all right wheels touch in the middle",
           "[rocker][paper]") {
   // Right row 0.25 m deep from x = 4 to 5, ramps 2-4 and 5-7: with the body
   // at x = 4.5 (wheel 1 at s = 5.4) the right wheels stand symmetrically.
@@ -195,7 +195,7 @@ TEST_CASE("seed 002 depression: the body rolls into it, all right wheels touch i
   CHECK(poseAt(model, 2.0).roll == Approx(0).margin(1e-9));
 }
 
-TEST_CASE("seed 002 slope: while the right side climbs, wheels 7-8 hang in the air",
+TEST_CASE("[KJ2025] slope: while the right side climbs, wheels 7-8 hang in the air",
           "[rocker][paper]") {
   // Right row rises 0.3 m from x = 1 to 3, the left stays flat: with the
   // right rockers on the ramp the front one is higher, the body rests on it.

@@ -49,7 +49,7 @@ TEST_CASE("static tire deflection is W/k", "[sim][analytic]") {
 
 TEST_CASE("a coasting wheel decelerates at f·g·m/(m + J/r0²)", "[sim][analytic]") {
   // Free wheel (motor gain 0) rolling at 1 m/s. The rolling-resistance moment
-  // f·R_z·r0 (seed 000 eq. 11) is the only loss: it brakes the spin, and the
+  // f·R_z·r0 ([GKS2025] eq. 11) is the only loss: it brakes the spin, and the
   // contact force keeps the wheel rolling, so the rig (m = 55 kg, wheel
   // J = 0.09 kg·m² about r0 = 0.97·0.19 m) slows at
   //   a = f·g·m / (m + J/r0²)   (the tread's creep changes it below 0.1 %).

@@ -263,7 +263,7 @@ TEST_CASE("a wheel crosses concave and convex creases without a load spike", "[s
   // (concave crease at x = 2, convex at x = 4). Quasi-statically its load is
   // the weight (times cos α on the ramp); the bound is +5 % over the largest
   // load a little away from the creases (ramp and flats). Measured: +2.5 %,
-  // at the concave crease where the ramp's contact begins: seed 000 eq. 6's
+  // at the concave crease where the ramp's contact begins: [GKS2025] eq. 6's
   // damping b_t·V_z starts at b_t·v·sin α, not zero (+7 % at 0.11 m/s).
   const auto z = [](double x) { return x < 2 ? 0.0 : x < 4 ? 0.1 * (x - 2) : 0.2; };
   const auto pt = [&](double x, double y) {

@@ -1,5 +1,5 @@
 // The papers' qualitative results, reproduced from the scenario files of
-// terrains/ (seed 001: front- vs all-wheel drive; seed 002: rocker rover).
+// terrains/ ([SP2017]: front- vs all-wheel drive; [KJ2025]: rocker rover).
 #include <catch2/catch.hpp>
 
 #include "support/scenario_files.h"
@@ -28,7 +28,7 @@ double rearmostWheel(const Simulation& sim) {
 
 }  // namespace
 
-TEST_CASE("seed 001: front-wheel drive sticks at the cube, all-wheel drive crosses it",
+TEST_CASE("[SP2017]: front-wheel drive sticks at the cube, all-wheel drive crosses it",
           "[sim][paper]") {
   // Block 0.2 m high (0.67 r) from x = 2.0 to 2.4. Stuck: the front wheel
   // stays against its face (centre at most r in front of it); crossed: both
@@ -42,7 +42,7 @@ TEST_CASE("seed 001: front-wheel drive sticks at the cube, all-wheel drive cross
   CHECK(rearmostWheel(awd) > 2.4 + 0.3);
 }
 
-TEST_CASE("seed 001: all-wheel drive climbs the vertical wall, front-wheel drive does not",
+TEST_CASE("[SP2017]: all-wheel drive climbs the vertical wall, front-wheel drive does not",
           "[sim][paper]") {
   // Wall 0.25 m (0.83 r) at x = 2: on top means wheel centres at 0.25 + r
   // less the tire deflection (a few mm).
@@ -55,7 +55,7 @@ TEST_CASE("seed 001: all-wheel drive climbs the vertical wall, front-wheel drive
   CHECK(rearmostWheel(fwd) < 2.0);
 }
 
-TEST_CASE("seed 001: all-wheel drive climbs the stairs, front-wheel drive stalls", "[sim][paper]") {
+TEST_CASE("[SP2017]: all-wheel drive climbs the stairs, front-wheel drive stalls", "[sim][paper]") {
   // Four stairs of 0.12 m: the top is at 0.48 m.
   Simulation awd = simulationOf("stairs-planar-vehicle.json");
   runUntil(awd, 12.0);
@@ -65,7 +65,7 @@ TEST_CASE("seed 001: all-wheel drive climbs the stairs, front-wheel drive stalls
   CHECK(lowestWheel(fwd) < 0.3 + 0.01);  // the rear wheel never left the ground level
 }
 
-TEST_CASE("seed 002: rocker8 rolls into the depression with all right wheels touching",
+TEST_CASE("[KJ2025]: rocker8 rolls into the depression with all right wheels touching",
           "[sim][paper]") {
   // Right row dips 0.25 m between x = 2 and 7, deepest from 4 to 5. While the
   // body is over the deepest part (t = 13-16 s, base at x = 4.4-5.2) it rolls
@@ -85,7 +85,7 @@ TEST_CASE("seed 002: rocker8 rolls into the depression with all right wheels tou
   CHECK(minRoll > 0.1);
 }
 
-TEST_CASE("seed 002: on the slope the right rear rocker's wheels 7-8 hang in the air",
+TEST_CASE("[KJ2025]: on the slope the right rear rocker's wheels 7-8 hang in the air",
           "[sim][paper]") {
   // The right row rises 0.3 m from x = 1 to 3; the left stays flat. While the
   // rover climbs (t = 1-7.5 s) the body rests on the other three rockers.
@@ -103,7 +103,7 @@ TEST_CASE("seed 002: on the slope the right rear rocker's wheels 7-8 hang in the
   }
 }
 
-TEST_CASE("seed 001: the wheel-walker steps its wheels up a step that rolling cannot climb",
+TEST_CASE("[SP2017]: the wheel-walker steps its wheels up a step that rolling cannot climb",
           "[sim][paper]") {
   // Step 0.3 m (2 wheel radii) at x = 1. The timed script lifts legs 1-3
   // onto it one by one, then raises the body so wheel 4 follows: at the end

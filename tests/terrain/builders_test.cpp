@@ -1,5 +1,5 @@
-// Terrain builders: seed 002's quads and quad rows, prisms, boxes, wedges and
-// seed 001's planar profiles split into convex pieces.
+// Terrain builders: [KJ2025]'s quads and quad rows, prisms, boxes, wedges and
+// [SP2017]'s planar profiles split into convex pieces.
 #include "terrain/builders.h"
 
 #include <catch2/catch.hpp>
@@ -283,7 +283,7 @@ TEST_CASE("makeProfile splits a polyline into convex pieces that fill the region
     size_t pieces;  // by the rule: merge while the slope does not increase
   };
   const std::vector<Case> cases = {
-      // Block (seed 001's "cube"): flat, up, flat top, down, flat → 3.
+      // Block ([SP2017]'s "cube"): flat, up, flat top, down, flat → 3.
       {"block", {{0, 0}, {1, 0}, {1, 0.3}, {2, 0.3}, {2, 0}, {3, 0}}, 3},
       // Ditch: flat, down, flat bottom, up, flat → 3.
       {"ditch", {{0, 0}, {1, 0}, {1, -0.3}, {2, -0.3}, {2, 0}, {3, 0}}, 3},
@@ -293,7 +293,7 @@ TEST_CASE("makeProfile splits a polyline into convex pieces that fill the region
       {"hill", {{0, 0}, {1, 0.5}, {2, 0.8}, {3, 0.9}, {4, 0.5}}, 1},
       // V-shaped valley: slopes −1, 1 → 2.
       {"valley", {{0, 1}, {1, 0}, {2, 1}}, 2},
-      // Seed 001 Fig. 7-like: slopes 1, 0.5, −0.5 | 1, 0.5 → 2.
+      // [SP2017] Fig. 7-like: slopes 1, 0.5, −0.5 | 1, 0.5 → 2.
       {"mixed", {{0, 0}, {1, 1}, {2, 1.5}, {3, 1}, {4, 2}, {5, 2.5}}, 2},
   };
   for (const Case& c : cases) {

@@ -1,4 +1,4 @@
-// Track1 (seed 002 §2.4): nodes on the intersection lines of adjacent quad
+// Track1 ([KJ2025] §2.4): nodes on the intersection lines of adjacent quad
 // planes; moving a node by one coordinate keeps it on its line.
 #include "terrain/track1.h"
 
