@@ -74,6 +74,8 @@ bool World::reset() {
   }
   sim_ = std::move(made).value();
   samples_.clear();
+  startRow(*sim_, row_);  // t = 0: the start state and its forces
+  samples_.insert(samples_.end(), row_.begin(), row_.end());
   checkpoints_ = Checkpoints();
   checkpoints_.offer(*sim_);
   layout_ = frameLayout(*sim_);
@@ -97,6 +99,11 @@ int World::step(int n) {
 bool World::seek(double t) {
   if (!sim_ || !checkpoints_.seek(*sim_, t)) return false;
   samples_.clear();
+  if (sim_->steps ==
+      0) {  // back at the start: its row again (the page drops the rows from there on)
+    startRow(*sim_, row_);
+    samples_.insert(samples_.end(), row_.begin(), row_.end());
+  }
   writeFrame(*sim_, layout_, frame_);
   return true;
 }

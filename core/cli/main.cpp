@@ -94,6 +94,9 @@ int run(const Options& o, const Scenario& scenario) {
     for (size_t i = 0; i < cols.size(); ++i) csv << (i ? "," : "") << cols[i];
     csv << "\n";
     csv.precision(9);
+    startRow(sim, row);  // t = 0: the start state and its forces
+    for (size_t k = 0; k < row.size(); ++k) csv << (k ? "," : "") << row[k];
+    csv << "\n";
   }
   RunStats stats;
   const long long total = stepsIn(sim.duration, sim.model.dt);

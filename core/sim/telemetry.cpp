@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "sim/tilt.h"
+#include "world/stages.h"
+
 namespace roverlab {
 namespace {
 
@@ -61,13 +64,17 @@ std::vector<std::string> telemetryColumns(const Simulation& sim) {
   return c;
 }
 
-void telemetryRow(const Simulation& sim, std::vector<double>& row) {
+namespace {
+
+// The row of `sim` with the forces and contacts of `data` (the last step's,
+// or those evaluated at the start).
+void rowOf(const Simulation& sim, const WorldData& data, std::vector<double>& row) {
   row.clear();
-  const MultibodyData& d = sim.data.bodies;
+  const MultibodyData& d = data.bodies;
   const int base = sim.model.robot.base;
   const Vec3 p = worldPoint(d, base, Vec3::Zero());
   const Vec3 x = worldRotation(d, base).col(0);
-  const Tilt tilt = bodyTilt(sim, base);
+  const Tilt tilt = tiltOf(worldRotation(d, base));
   row.insert(row.end(), {sim.state.bodies.time, p.x(), p.y(), p.z(), std::atan2(x.y(), x.x()),
                          tilt.pitch, tilt.roll, tilt.upsideDown ? 1.0 : 0.0});
   const std::vector<Body>& bodies = sim.model.robot.bodies.bodies;
@@ -77,10 +84,10 @@ void telemetryRow(const Simulation& sim, std::vector<double>& row) {
     row.push_back(sim.state.bodies.q[b.qIndex]);
   }
   for (size_t s = 1; s < sim.model.robot.sections.size(); ++s)
-    row.push_back(bodyPitch(sim, sim.model.robot.sections[s]));
+    row.push_back(tiltOf(worldRotation(d, sim.model.robot.sections[s])).pitch);
   for (size_t w = 0; w < sim.model.robot.wheels.size(); ++w) {
     const WheelModel& wheel = sim.model.robot.wheels[w];
-    const WheelResult& r = sim.data.wheels[w];
+    const WheelResult& r = data.wheels[w];
     const Vec3 c = worldPoint(d, wheel.body, Vec3::Zero());
     double tangential = 0, slip = 0;
     for (const TireForces& f : r.forces) {
@@ -90,7 +97,7 @@ void telemetryRow(const Simulation& sim, std::vector<double>& row) {
     row.insert(row.end(), {c.x(), c.y(), c.z(), sim.state.bodies.v[bodies[wheel.body].vIndex],
                            static_cast<double>(r.contacts.size()), r.normalLoad, tangential, slip});
   }
-  for (const BoxResult& b : sim.data.boxes) {
+  for (const BoxResult& b : data.boxes) {
     double tangential = 0;
     for (const BodyContact& c : b.contacts) tangential += c.tangentialForce.norm();
     row.insert(row.end(), {static_cast<double>(b.contacts.size()), b.normalLoad, tangential});
@@ -98,6 +105,16 @@ void telemetryRow(const Simulation& sim, std::vector<double>& row) {
   for (const Body& b : bodies)
     if (isJoint(b) && b.name.rfind("base", 0) != 0) row.push_back(d.tau[b.vIndex]);
   if (sim.controller) row.push_back(static_cast<double>(sim.controller->phase()));
+}
+
+}  // namespace
+
+void telemetryRow(const Simulation& sim, std::vector<double>& row) { rowOf(sim, sim.data, row); }
+
+void startRow(const Simulation& sim, std::vector<double>& row) {
+  WorldData data = sim.data;  // the step's own data stays as it is (caches, law counters)
+  evaluate(sim.model, sim.state, data);
+  rowOf(sim, data, row);
 }
 
 void RunStats::sample(const Simulation& sim) {

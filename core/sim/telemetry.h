@@ -25,6 +25,11 @@ std::vector<std::string> telemetryColumns(const Simulation& sim);
 /// Needs updateKinematics(sim) after the step.
 void telemetryRow(const Simulation& sim, std::vector<double>& row);
 
+/// The row at the run's start (t = 0, before any step): the forces and
+/// contacts of the start state, evaluated on a copy of the step's data, so
+/// the run itself is not touched.
+void startRow(const Simulation& sim, std::vector<double>& row);
+
 /// Running extremes gathered while sampling (for the summary).
 struct RunStats {
   std::vector<double> maxAbsPitch;  ///< per section (rad)

@@ -79,12 +79,12 @@ describe('a run', () => {
     await waitFor(() => window.__roverlab.finishedAt !== null || window.__roverlab.outcome, null, 300_000);
     const s = await state();
     expect(s.finishedAt).toBeCloseTo(700, 6);
-    expect(s.samples).toBe(70_000);  // one row per 10 ms, none dropped
+    expect(s.samples).toBe(70_001);  // the start's row, then one per 10 ms, none dropped
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
     const lines = readFileSync(await download.path(), 'utf8').trim().split('\n').filter((l) => !l.startsWith('#'));
     const times = lines.slice(1).map((l) => Number(l.split(',')[0]));
-    expect(times).toHaveLength(70_000);
-    expect(times[0]).toBeCloseTo(0.01, 9);
+    expect(times).toHaveLength(70_001);
+    expect(times[0]).toBe(0);
     expect(times.at(-1)).toBeCloseTo(700, 6);
     for (let i = 1; i < times.length; i++) if (Math.abs(times[i] - times[i - 1] - 0.01) > 1e-6) throw new Error(`rows ${i - 1}, ${i}: t = ${times[i - 1]}, ${times[i]}`);
     // Scrubbed to t = 0: the robot at its start, the timeline from 0, the plots' cursor there.

@@ -109,7 +109,10 @@ describe('run', () => {
       expect.arrayContaining(['time_s', 'base_x_m', 'base_z_m', 'base_pitch_rad', 'wheel_x_m', 'wheel_z_m',
         'wheel_contacts', 'wheel_normal_N', 'wheel_tangential_N', 'wheel_slip']),
     );
-    expect(lines.length - 1).toBe(100);  // 100 samples per simulated second by default
+    expect(lines.length - 1).toBe(101);  // a row at t = 0, then 100 samples per simulated second by default
+    const first = lines[1].split(',').map(Number);
+    expect(first[header.indexOf('time_s')]).toBe(0);
+    expect(first[header.indexOf('base_x_m')]).toBe(0);  // the scenario's start pose
     const last = lines.at(-1).split(',').map(Number);
     expect(last[header.indexOf('time_s')]).toBeCloseTo(1, 9);
     expect(last[header.indexOf('wheel_normal_N')]).toBeCloseTo(55 * 9.81, -1);  // carries the rig's weight

@@ -57,7 +57,7 @@ describe('sim host', () => {
     // Telemetry rows came with the frames, one per 10 ms of simulated time.
     const model = h.last('model').model;
     const rows = h.out.filter((o) => o.message.type === 'frame').reduce((n, o) => n + o.message.samples.length, 0) / model.columns.length;
-    expect(rows).toBe(Math.round(t / 0.01));
+    expect(rows).toBe(Math.round(t / 0.01) + 1);  // the start's row (t = 0), then one per 10 ms
   });
 
   test('single step, reset, inputs', () => {
@@ -225,8 +225,8 @@ describe('sim host', () => {
     handle({ type: 'tick', wallSeconds: 0.3 });
     expect(out.filter((m) => m.type === 'frame').at(-1).frame[0]).toBeCloseTo(0.3, 12);
     expect(out.filter((m) => m.type === 'finished')).toHaveLength(1);
-    // Telemetry: one row per 10 ms up to the end, none lost or repeated.
+    // Telemetry: the start's row, then one per 10 ms up to the end, none lost or repeated.
     const rows = out.filter((m) => m.type === 'frame').flatMap((m) => [...m.samples]).length / h.last('model').model.columns.length;
-    expect(rows).toBe(30);
+    expect(rows).toBe(31);
   });
 });

@@ -54,7 +54,8 @@ export class PinnedRuns {
   pin() {
     const { state } = this;
     const telemetry = state.telemetry;
-    if (!state.model || !telemetry?.rows) return this.note('There is no run to pin yet: play one first.');
+    // The start's row alone (t = 0) is no run yet.
+    if (!state.model || !(telemetry?.rows > 1)) return this.note('There is no run to pin yet: play one first.');
     const copy = telemetry.copy(Math.floor(PIN_BYTES / (8 * telemetry.width)));
     const last = telemetry.rows - 1;
     const stopped = state.outcome ? { outcome: state.outcome, message: state.error } : null;
