@@ -204,14 +204,15 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   Vec3 v[4];
   SurfaceHit h;
   const long triangles = m.triangleCount();
-  // The near list holds the features within (1 + kNearListMargin)·radius of
+  // The near list holds the features within (1 + kMeshNearListMargin)·radius of
   // its centre, each with a plane it lies behind (as a heightfield's
   // triangles) and, for a triangle, what its hit needs (meshTriangle) and
   // its vertex ids; whether any feature's cell came near it in plan (the
   // surface may then be above a centre deeper than the radius); and a height
   // the surface stays below within that reach in plan.
-  const NearList* list =
-      nearList(scratch, &m, centre, radius, [&](const Vec3& c, double r, NearList& l) {
+  const NearList* list = nearList(
+      scratch, &m, centre, radius,
+      [&](const Vec3& c, double r, NearList& l) {
         m.featuresNearSphere(c, r, scratch.features);
         l.candidates = !scratch.features.empty();
         l.ceiling = m.highestNear(c.x() - r, c.y() - r, c.x() + r, c.y() + r);
@@ -260,7 +261,8 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
         }
         linkCorners(l);
         return true;
-      });
+      },
+      kMeshNearListMargin);
   bool anyNear = list && list->candidates;
   if (!list) {
     m.featuresNearSphere(centre, radius, scratch.features);

@@ -106,12 +106,17 @@ constexpr size_t kNearListPlanes = 16;
 /// for, as a fraction of the radius (-): 2.5 % of a 0.25 m wheel is 6 mm,
 /// 31 steps of 4e-4 s at 0.5 m/s (nearly twice that for a list found ahead,
 /// kNearListAhead), while the wider sphere lists about twice the triangles
-/// it reaches (rocker8 on 0.05 m cells: about 22 for 10). Measured on
-/// rocker8's rough-field queries, 2 % to 4 % cost the same natively; in
-/// WebAssembly 2 % to 3 % were 2-3 % faster than 4 % (fewer triangles to
-/// pass over outweigh more rebuilds), and the step's rough/flat ratio rose
-/// from 0.705 to 0.719 (medians of 13 processes each).
+/// it reaches (rocker8 on 0.05 m cells: about 22 for 10). Margins of 2 % to
+/// 4 % cost the same natively; in WebAssembly the narrower lists' fewer
+/// triangles to pass over outweigh their more frequent rebuilds, so the
+/// margin is at the narrow end (tests/bench/heightmap_bench.sh measures it).
 constexpr double kNearListMargin = 0.025;
+
+/// The same for a mesh's lists (-): its triangles come from grid cells of
+/// many sizes, so a list costs more to make than a heightfield's, and a wider
+/// margin that makes fewer of them is cheaper overall (rocker8's patch
+/// queries, natively and in WebAssembly: tests/bench/heightmap_bench.sh).
+constexpr double kMeshNearListMargin = 0.04;
 
 /// How far ahead of a centre leaving its last list a new list is found, as a
 /// fraction of kNearListMargin·radius (-): less than 1, so that the list
@@ -135,17 +140,17 @@ struct SurfaceScratch {
 
 /// The near list of `surface` for a sphere (centre, radius): one kept from an
 /// earlier query of the same radius whose centre is within
-/// kNearListMargin·radius of this one, or else one made now in the least
-/// recently used list by find(centre, (1 + kNearListMargin)·radius, list), which
+/// `margin`·radius of this one (kNearListMargin unless told), or else one made
+/// now in the least recently used list by find(centre, (1 + margin)·radius, list), which
 /// fills list.items (and list.planes) and returns false when they would
 /// not fit their capacity (it must not allocate). Null when the scratch keeps
 /// no lists or the items did not fit: the caller then searches the
 /// neighbourhood itself.
 template <class Find>
 const NearList* nearList(SurfaceScratch& scratch, const void* surface, const Vec3& centre,
-                         double radius, Find&& find) {
+                         double radius, Find&& find, double marginOfRadius = kNearListMargin) {
   if (scratch.lists.empty()) return nullptr;
-  const double margin = kNearListMargin * radius;
+  const double margin = marginOfRadius * radius;
   const size_t first = std::min(scratch.firstList, scratch.lists.size() - 1);
   const size_t end = scratch.listCount ? std::min(first + scratch.listCount, scratch.lists.size())
                                        : scratch.lists.size();

@@ -45,24 +45,21 @@ struct NumberSpec {
   bool required = false;   ///< absent is an issue
 };
 
-/// A coordinate of a point (m): within ±1e6 m.
-inline NumberSpec coordinateSpec() {
-  NumberSpec coordinate;
-  coordinate.min = -1e6;
-  coordinate.max = 1e6;
-  coordinate.unit = "m";
-  return coordinate;
+/// A number within [min, max] in `unit`, `fallback` when absent.
+inline NumberSpec within(double min, double max, std::string unit, double fallback = 0.0) {
+  NumberSpec spec;
+  spec.min = min;
+  spec.max = max;
+  spec.unit = std::move(unit);
+  spec.fallback = fallback;
+  return spec;
 }
 
+/// A coordinate of a point (m): within ±1e6 m.
+inline NumberSpec coordinateSpec() { return within(-1e6, 1e6, "m"); }
+
 /// The base of a heightmap or a mesh (m): within ±1e5 m, `fallback` when absent.
-inline NumberSpec surfaceBaseSpec(double fallback) {
-  NumberSpec base;
-  base.min = -1e5;
-  base.max = 1e5;
-  base.unit = "m";
-  base.fallback = fallback;
-  return base;
-}
+inline NumberSpec surfaceBaseSpec(double fallback) { return within(-1e5, 1e5, "m", fallback); }
 
 // Reads fields of JSON objects, recording every problem with its path.
 class Reader {

@@ -73,11 +73,7 @@ long readHeightmap(Reader& r, const json& h, const std::string& p, TerrainBuilde
     if (o) spec.originX = o->x(), spec.originY = o->y();
   }
   const std::string cellPath = Reader::at(p, "cell");
-  NumberSpec cell;
-  cell.min = 1e-3;
-  cell.max = 1e3;
-  cell.unit = "m";
-  cell.fallback = 1;
+  NumberSpec cell = within(1e-3, 1e3, "m", 1);
   if (!h.contains("cell")) {
     r.add(cellPath, "is required: the sample spacing (m), a number or [dx, dy]");
   } else if (h["cell"].is_array()) {
@@ -90,16 +86,9 @@ long readHeightmap(Reader& r, const json& h, const std::string& p, TerrainBuilde
   } else {
     spec.dx = spec.dy = r.numberValue(h["cell"], cellPath, cell);
   }
-  NumberSpec scaleSpec;
-  scaleSpec.min = -1e3;
-  scaleSpec.max = 1e3;
-  scaleSpec.unit = "m per unit";
-  scaleSpec.fallback = 1.0;
+  NumberSpec scaleSpec = within(-1e3, 1e3, "m per unit", 1.0);
   const double scale = r.number(h, p, "height_scale", scaleSpec);
-  NumberSpec offsetSpec;
-  offsetSpec.min = -1e4;
-  offsetSpec.max = 1e4;
-  offsetSpec.unit = "m";
+  NumberSpec offsetSpec = within(-1e4, 1e4, "m");
   const double offset = r.number(h, p, "height_offset", offsetSpec);
   spec.material = materialOf(h, p);
   spec.color = colour(r, h, p, spec.color);

@@ -36,14 +36,8 @@ void readRobot(Reader& r, const json& doc, Scenario& s) {
           s.robot.placeOnGround = pj["position"].size() == 2;
         }
       }
-      NumberSpec yaw;
-      yaw.min = -10.0;
-      yaw.max = 10.0;
-      yaw.unit = "rad";
-      NumberSpec tilt;  // pitch and roll
-      tilt.min = -M_PI;
-      tilt.max = M_PI;
-      tilt.unit = "rad";
+      NumberSpec yaw = within(-10.0, 10.0, "rad");
+      NumberSpec tilt = within(-M_PI, M_PI, "rad");  // pitch and roll
       s.robot.pose.yaw = r.number(pj, "robot.pose", "yaw", yaw);
       s.robot.pose.pitch = r.number(pj, "robot.pose", "pitch", tilt);
       s.robot.pose.roll = r.number(pj, "robot.pose", "roll", tilt);
@@ -60,10 +54,7 @@ std::map<std::string, double> readJoints(Reader& r, const json& obj, const std::
     r.add(p, "must be an object of joint targets (rad or m)");
     return out;
   }
-  NumberSpec target;
-  target.min = -1e3;
-  target.max = 1e3;
-  target.unit = "rad or m";
+  NumberSpec target = within(-1e3, 1e3, "rad or m");
   for (const auto& [name, v] : j.items()) out[name] = r.numberValue(v, Reader::at(p, name), target);
   return out;
 }
@@ -71,10 +62,7 @@ std::map<std::string, double> readJoints(Reader& r, const json& obj, const std::
 // Wheel speeds: "wheel_speed" sets both sides; "left_speed"/"right_speed" one side each.
 void readSpeeds(Reader& r, const json& obj, const std::string& path, std::optional<double>& left,
                 std::optional<double>& right) {
-  NumberSpec speed;
-  speed.min = -1e3;
-  speed.max = 1e3;
-  speed.unit = "rad/s";
+  NumberSpec speed = within(-1e3, 1e3, "rad/s");
   if (obj.contains("wheel_speed")) left = right = r.number(obj, path, "wheel_speed", speed);
   if (obj.contains("left_speed")) left = r.number(obj, path, "left_speed", speed);
   if (obj.contains("right_speed")) right = r.number(obj, path, "right_speed", speed);
@@ -93,10 +81,7 @@ void readControl(Reader& r, const json& doc, Scenario& s) {
   s.control.joints = readJoints(r, cj, "control");
   s.control.controller = r.string(cj, "control", "controller", "none", controllerNames());
   if (const json* script = r.array(cj, "control", "script")) {
-    NumberSpec time;
-    time.min = 0.0;
-    time.max = 1e6;
-    time.unit = "s";
+    NumberSpec time = within(0.0, 1e6, "s");
     time.required = true;
     double last = -1;
     for (size_t i = 0; i < script->size(); ++i) {
@@ -122,17 +107,9 @@ void readSimulation(Reader& r, const json& doc, Scenario& s) {
                 {"dt", "duration", "mode", "slip", "integrator", "chassis_contact"}))
     return;
   SimulationSpec& sim = s.simulation;
-  NumberSpec dt;
-  dt.min = 1e-6;
-  dt.max = 0.01;
-  dt.unit = "s";
-  dt.fallback = sim.dt;
+  NumberSpec dt = within(1e-6, 0.01, "s", sim.dt);
   sim.dt = r.number(sj, "simulation", "dt", dt);
-  NumberSpec duration;
-  duration.min = 0.0;
-  duration.max = 1e5;
-  duration.unit = "s";
-  duration.fallback = sim.duration;
+  NumberSpec duration = within(0.0, 1e5, "s", sim.duration);
   sim.duration = r.number(sj, "simulation", "duration", duration);
   sim.planar = r.string(sj, "simulation", "mode", "3d", {"3d", "planar"}) == "planar";
   sim.slip = r.string(sj, "simulation", "slip", "relative", {"relative", "absolute"}) == "absolute"

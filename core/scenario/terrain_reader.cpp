@@ -7,14 +7,7 @@ namespace {
 
 // The bottom of the prisms (m): terrain.base, or a quad row's or a profile's
 // own, `fallback` when absent.
-NumberSpec baseSpec(double fallback) {
-  NumberSpec base;
-  base.min = -1e4;
-  base.max = 1e4;
-  base.unit = "m";
-  base.fallback = fallback;
-  return base;
-}
+NumberSpec baseSpec(double fallback) { return within(-1e4, 1e4, "m", fallback); }
 
 int materialOf(Reader& r, TerrainContext& t, const json& obj, const std::string& path) {
   const std::string name = r.string(obj, path, "material", "default");
@@ -29,22 +22,12 @@ int materialOf(Reader& r, TerrainContext& t, const json& obj, const std::string&
 
 void readMaterials(Reader& r, TerrainContext& t, const json& terrain) {
   const Material asphalt;
-  NumberSpec phiMax;
-  phiMax.min = 0.0;
-  phiMax.max = 5.0;
-  phiMax.fallback = asphalt.phiMax;
-  NumberSpec s0;
-  s0.min = 1e-6;
-  s0.max = 100.0;
-  s0.unit = "- (m/s for absolute slip)";
-  s0.fallback = asphalt.s0;
+  NumberSpec phiMax = within(0.0, 5.0, "-", asphalt.phiMax);
+  NumberSpec s0 = within(1e-6, 100.0, "- (m/s for absolute slip)", asphalt.s0);
   NumberSpec s1 = s0;
   s1.min = 1e-9;
   s1.fallback = asphalt.s1;
-  NumberSpec rolling;
-  rolling.min = 0.0;
-  rolling.max = 1.0;
-  rolling.fallback = asphalt.rolling;
+  NumberSpec rolling = within(0.0, 1.0, "-", asphalt.rolling);
   bool haveDefault = false;
   if (terrain.contains("materials")) {
     const json& ms = terrain["materials"];
@@ -248,15 +231,8 @@ bool hullPointsWithinLimit(Reader& r, const json& hulls, const std::string& path
 
 std::vector<PieceKind> makePieceKinds() {
   using F = PieceField;
-  NumberSpec yaw;
-  yaw.min = -10.0;
-  yaw.max = 10.0;
-  yaw.unit = "rad";
-  NumberSpec side;  // a wedge's length, width and height
-  side.min = 1e-3;
-  side.max = 1e4;
-  side.unit = "m";
-  side.fallback = 1;
+  NumberSpec yaw = within(-10.0, 10.0, "rad");
+  NumberSpec side = within(1e-3, 1e4, "m", 1);  // a wedge's length, width and height
   side.required = true;
   NumberSpec width = side;  // a profile's
   width.fallback = 4.0;
@@ -428,10 +404,7 @@ void readTrack1(Reader& r, const json& doc, TerrainContext& t) {
             "needs terrain.quads.left: Track1 nodes lie on the left row's plane intersections");
     return;
   }
-  NumberSpec lateralSpec;
-  lateralSpec.min = 0.0;
-  lateralSpec.max = 1.0;
-  lateralSpec.fallback = 0.5;
+  NumberSpec lateralSpec = within(0.0, 1.0, "-", 0.5);
   const double lateral = r.number(tj, "track1", "lateral", lateralSpec);
   Expected<std::vector<Track1Node>> nodes = makeTrack1(leftRow, lateral);
   if (!nodes) return r.addAll("track1", nodes.issues());
