@@ -262,7 +262,7 @@ describe('terrain editor', { timeout: 180_000 }, () => {
     // A link to another scenario, made with the page's own codec.
     // (A string, so that the test runner leaves the page's dynamic import alone.)
     const link = await page.evaluate(`(async () => {
-      const { encodeShare } = await import('/src/share_link.js');
+      const { encodeShare } = await import('/src/share/share_link.js');
       const s = structuredClone(window.__roverlab.doc.scenario);
       s.name = 'a colleague’s terrain';
       s.terrain.quads.right[7].m[2] = 0.1;  // the last segment: no shared point follows
