@@ -71,7 +71,8 @@ struct MeshHit {
 // The hit of a listed triangle (t as meshTriangle gives it) with the sphere
 // (p, radius); false when the triangle is `radius` or farther. The same
 // arithmetic as hitOf's for the triangle's vertices, so the same hit.
-inline bool meshTriangleHit(const double* t, const Vec3& p, double radius, MeshHit& h) {
+[[gnu::always_inline]] inline bool meshTriangleHit(const double* t, const Vec3& p, double radius,
+                                                   MeshHit& h) {
   const Vec3 n(t[kNx], t[kNy], t[kNz]);
   const Vec3 r = p - Vec3(t[kAx], t[kAy], t[kAz]);
   const double s = n.dot(r);
