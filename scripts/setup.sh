@@ -7,7 +7,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$ROOT"
 
-PACKAGES=(emscripten libeigen3-dev catch2 nlohmann-json3-dev libstb-dev libtinyobjloader-dev libbenchmark-dev chromium cmake g++ make clang-format)
+PACKAGES=(emscripten libeigen3-dev catch2 nlohmann-json3-dev libstb-dev libtinyobjloader-dev libbenchmark-dev librapidxml-dev chromium cmake g++ make clang-format)
 
 if command -v dpkg-query >/dev/null; then
   missing=()

@@ -4,6 +4,8 @@
 //                              [--csv FILE] [--csv-rate HZ]
 //   roverlab validate SCENARIO.json [--set PATH=VALUE]...
 //   roverlab presets
+//   roverlab robot PRESET [--set robot.params.NAME=VALUE]...
+//   roverlab robot ROBOT.urdf | ROBOT.json
 //
 // Exit status: 0 success; 1 invalid scenario (the {path, message} list is
 // printed as JSON); 2 usage error, unreadable file, failed write or any other
@@ -24,6 +26,7 @@
 #include <numeric>
 
 #include "scenario/json_input.h"
+#include "scenario/robot_reader.h"
 #include "sim/describe.h"
 #include "sim/run.h"
 #include "sim/telemetry.h"
@@ -38,7 +41,9 @@ const char* kUsage =
     "  roverlab run SCENARIO.json [--duration S] [--dt S] [--set PATH=VALUE]... [--csv FILE] "
     "[--csv-rate HZ]\n"
     "  roverlab validate SCENARIO.json [--set PATH=VALUE]...\n"
-    "  roverlab presets\n";
+    "  roverlab presets\n"
+    "  roverlab robot PRESET [--set robot.params.NAME=VALUE]...\n"
+    "  roverlab robot ROBOT.urdf | ROBOT.json\n";
 
 /// An error that is not the user's command line: a message, exit status 2.
 int failure(const std::string& message) {
@@ -73,6 +78,68 @@ struct Options {
 
 int presets() {
   std::cout << dumpJson(describePresets(), 2) << "\n";
+  return 0;
+}
+
+// `roverlab robot`: a preset's description (with its parameters set), or a
+// robot file's (a URDF read, a description normalised), compiled to check it,
+// as the JSON of docs/robot-format.md; warnings on stderr.
+int robot(const std::vector<std::string>& args) {
+  std::string name;
+  std::vector<std::string> sets;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--set") {
+      if (i + 1 >= args.size()) return usage("--set needs a value");
+      sets.push_back(args[++i]);
+    } else if (args[i].rfind("--", 0) == 0) {
+      return usage("unknown option " + args[i]);
+    } else if (name.empty()) {
+      name = args[i];
+    } else {
+      return usage("more than one robot");
+    }
+  }
+  if (name.empty()) return usage("no preset or robot file");
+  const auto isPreset = [&] {
+    for (const std::string& p : presetNames())
+      if (p == name) return true;
+    return false;
+  };
+  // The robot as a scenario's robot section: {"preset": ...} or {"file": ...}
+  // beside the current folder, read as a scenario reads it.
+  json robotSection;
+  if (isPreset()) {
+    robotSection = {{"preset", name}};
+  } else {
+    if (!sets.empty()) return usage("--set sets a preset's parameters (robot.params.NAME=VALUE)");
+    robotSection = {{"file", name}};
+  }
+  for (const std::string& set : sets)
+    if (set.rfind("robot.params.", 0) != 0)
+      return usage("--set sets a preset's parameters here: robot.params.NAME=VALUE, got '" + set +
+                   "'");
+  const json doc = {
+      {"format", kScenarioFormat},
+      {"version", kScenarioVersion},
+      {"terrain", {{"boxes", json::array({{{"centre", {0, 0, -0.5}}, {"size", {100, 100, 1}}}})}}},
+      {"robot", robotSection}};
+  Expected<std::string> text = applyOverrides(doc.dump(), sets);
+  if (!text) return printIssues(text.issues());
+  const ScenarioFiles files = [](const std::string& file,
+                                 std::string& error) -> std::optional<std::string> {
+    std::ifstream f(file, std::ios::binary);
+    if (!f) {
+      error = std::strerror(errno);
+      return std::nullopt;
+    }
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    return bytes;
+  };
+  Expected<Scenario> scenario = parseScenario(text.value(), files);
+  if (!scenario) return printIssues(scenario.issues());
+  std::cout << dumpJson(writeRobotDescription(scenario.value().robot.description), 2) << "\n";
+  for (const Issue& w : scenario.value().robot.warnings)
+    std::cerr << "roverlab: warning: " << w.path << ": " << w.message << "\n";
   return 0;
 }
 
@@ -161,6 +228,7 @@ int command(int argc, char** argv) {
   if (args.empty()) return usage("no command");
   o.command = args[0];
   if (o.command == "presets") return presets();
+  if (o.command == "robot") return robot(args);
   if (o.command != "run" && o.command != "validate")
     return usage("unknown command '" + o.command + "'");
   for (size_t i = 1; i < args.size(); ++i) {
@@ -218,7 +286,13 @@ int command(int argc, char** argv) {
                               : o.file.substr(0, o.file.rfind('/') + 1);
   const ScenarioFiles files = [&dir](const std::string& name,
                                      std::string& error) -> std::optional<std::string> {
-    std::ifstream f(name.empty() || name[0] == '/' ? name : dir + name, std::ios::binary);
+    if (!staysInFolder(name)) {
+      error =
+          "a file named in a scenario stays inside the scenario's folder (a relative name "
+          "without '..')";
+      return std::nullopt;
+    }
+    std::ifstream f(dir + name, std::ios::binary);
     if (!f) {
       error = std::strerror(errno);
       return std::nullopt;

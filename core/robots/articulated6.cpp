@@ -40,27 +40,28 @@ std::vector<ParamSpec> params() {
   return ps;
 }
 
-void build(const ParamValues& p, Robot& robot) {
+void build(const ParamValues& p, RobotDescription& robot) {
   const double half = p("wheelbase") / 2, quarter = p("wheelbase") / 4, h = p("fold_axis_height");
   const double y = p("track_width") / 2;
-  addWheel(robot, p, robot.base, "wheel_middle_left", Vec3(0, y, 0), true);
-  addWheel(robot, p, robot.base, "wheel_middle_right", Vec3(0, -y, 0), true);
+  addWheel(robot, p, "base", "wheel_middle_left", Vec3(0, y, 0), true);
+  addWheel(robot, p, "base", "wheel_middle_right", Vec3(0, -y, 0), true);
   for (const double side : {1.0, -1.0}) {
     const std::string end = side > 0 ? "front" : "rear";
     // Positive fold raises the section's wheels: about −y at the front, +y at the rear.
-    const int fold =
-        addLink(robot, "fold_" + end, robot.base, JointType::Revolute, Vec3(0, -side, 0),
-                Vec3(side * quarter, 0, h), p("fold_link_mass"), Vec3(0.1, 0.4, 0.1), Vec3::Zero());
-    const int ext =
-        addLink(robot, "section_" + end, fold, JointType::Prismatic, Vec3(side, 0, 0), Vec3::Zero(),
-                p("section_mass"), Vec3(0.3, 0.4, 0.15), Vec3(side * 0.1, 0, -h / 2));
-    addServo(robot, p, "fold_" + end, fold, "fold_gain", "fold_damping", "fold_torque_limit",
-             -p("max_fold"), p("max_fold"));
-    addServo(robot, p, "extend_" + end, ext, "extension_gain", "extension_damping",
+    const std::string fold = "fold_" + end, section = "section_" + end;
+    addLink(robot, fold, "base", JointKind::Revolute, Vec3(0, -side, 0), Vec3(side * quarter, 0, h),
+            p("fold_link_mass"), Vec3(0.1, 0.4, 0.1), Vec3::Zero());
+    addLink(robot, section, fold, JointKind::Prismatic, Vec3(side, 0, 0), Vec3::Zero(),
+            p("section_mass"), Vec3(0.3, 0.4, 0.15), Vec3(side * 0.1, 0, -h / 2));
+    addServo(robot, p, fold, fold, "fold_gain", "fold_damping", "fold_torque_limit", -p("max_fold"),
+             p("max_fold"));
+    addServo(robot, p, "extend_" + end, section, "extension_gain", "extension_damping",
              "extension_force_limit", 0.0, p("max_extension"));
-    addWheel(robot, p, ext, "wheel_" + end + "_left", Vec3(side * (half - quarter), y, -h), true);
-    addWheel(robot, p, ext, "wheel_" + end + "_right", Vec3(side * (half - quarter), -y, -h), true);
-    robot.sections.push_back(ext);
+    addWheel(robot, p, section, "wheel_" + end + "_left", Vec3(side * (half - quarter), y, -h),
+             true);
+    addWheel(robot, p, section, "wheel_" + end + "_right", Vec3(side * (half - quarter), -y, -h),
+             true);
+    robot.sections.push_back(section);
   }
 }
 

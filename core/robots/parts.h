@@ -11,12 +11,13 @@
 
 namespace roverlab {
 
-/// The preset parameters that set a stiffness and a damping of the model
-/// (names as in presetParams; empty where the preset fixes the value). The
+/// Where a stiffness and a damping of the model are set, as paths below the
+/// scenario's `robot` (a preset's "params.fold_gain", a description's
+/// "model.actuators[2].gain"; empty where a preset fixes the value). The
 /// validator names them when the step cannot resolve a coefficient.
 struct CoefficientParams {
-  std::string stiffness;  ///< e.g. "fold_gain"; for a speed controller its integral gain
-  std::string damping;    ///< e.g. "fold_damping"; for a speed controller its gain
+  std::string stiffness;  ///< e.g. "params.fold_gain"; for a speed controller its integral gain
+  std::string damping;    ///< e.g. "params.fold_damping"; for a speed controller its gain
 };
 
 /// A wheel: a body attached to its carrier by a revolute spin joint. Its frame
@@ -26,6 +27,8 @@ struct WheelModel {
   WheelShape shape;
   TireParams tire;
   TreadParams tread;
+  CoefficientParams tireParams,
+      treadParams;  ///< where tire and tread stiffness and damping are set
 };
 
 enum class ActuatorMode : unsigned char {

@@ -37,26 +37,21 @@ double compression(double k, double k3, double load) {
   return e;
 }
 
-void build(const ParamValues& p, Robot& robot) {
+void build(const ParamValues& p, RobotDescription& robot) {
   const double half = p("wheelbase") / 2, travel = p("suspension_travel");
   const double g = 9.81;
   // Static load of each candle: half the body's weight (the body is symmetric).
   const double k = p("suspension_stiffness"), k3 = p("suspension_cubic");
   const double preload = (k > 0 || k3 > 0) ? compression(k, k3, 0.5 * p("body_mass") * g) : 0.0;
   for (const double side : {1.0, -1.0}) {
-    const std::string end = side > 0 ? "front" : "rear";
-    const int hub = addLink(robot, "hub_" + end, robot.base, JointType::Prismatic, Vec3::UnitZ(),
-                            Vec3(side * half, 0, -p("axle_drop")), p("hub_mass"),
-                            Vec3(0.08, 0.08, 0.2), Vec3(0, 0, 0.1));
-    robot.springs.push_back({hub, k, p("suspension_damping"), -preload, k3});
-    robot.springs.back().params = {"suspension_stiffness", "suspension_damping"};
-    JointLimit stop;
-    stop.body = hub;
-    stop.lower = -travel;
-    stop.upper = travel;
-    stop.stiffness = 1e6;
-    stop.damping = 5e3;
-    robot.limits.push_back(stop);  // fixed bump stops
+    const std::string end = side > 0 ? "front" : "rear", hub = "hub_" + end;
+    JointDescription& j = addLink(robot, hub, "base", JointKind::Prismatic, Vec3::UnitZ(),
+                                  Vec3(side * half, 0, -p("axle_drop")), p("hub_mass"),
+                                  Vec3(0.08, 0.08, 0.2), Vec3(0, 0, 0.1));
+    j.spring = SpringDescription{k, -preload, k3};
+    j.damping = p("suspension_damping");
+    j.params = {ParamValues::path("suspension_stiffness"), ParamValues::path("suspension_damping")};
+    j.limit = LimitDescription{-travel, travel, 1e6, 5e3};  // fixed bump stops
     addWheel(robot, p, hub, "wheel_" + end, Vec3::Zero(), p(end + "_drive") > 0.5);
   }
 }

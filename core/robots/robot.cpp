@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "robots/compile.h"
 #include "robots/preset_kit.h"
 
 namespace roverlab {
@@ -69,100 +70,121 @@ std::vector<ParamSpec> wheelParams(double radius, double width, double mass, dou
   };
 }
 
-int addWheel(Robot& robot, const ParamValues& p, int parent, const std::string& name,
-             const Vec3& position, bool driven) {
-  Body b;
-  b.name = name;
-  b.parent = parent;
-  b.joint = JointType::Revolute;
-  b.axis = Vec3::UnitY();
-  b.tree.pos = position;
-  b.mass = p("wheel_mass");
+void addWheel(RobotDescription& robot, const ParamValues& p, const std::string& parent,
+              const std::string& name, const Vec3& position, bool driven) {
+  LinkDescription link;
+  link.name = name;
+  link.mass = p("wheel_mass");
   const double r = p("wheel_radius"), w = p("wheel_width");
-  const double iy = p("wheel_inertia");
-  const double ix = b.mass * (3 * r * r + w * w) / 12.0;  // solid disc about a diameter
-  b.inertia = Vec3(ix, iy, ix).asDiagonal();
-  const int body = addBody(robot.bodies, b);
-  WheelModel wheel;
-  wheel.body = body;
-  wheel.shape.radius = r;
-  wheel.shape.width = w;
+  const double ix = link.mass * (3 * r * r + w * w) / 12.0;  // solid disc about a diameter
+  // The disc's own inertia; wheel_inertia (the wheel with its drive train)
+  // replaces it about the axle.
+  link.inertia = Vec3(ix, 0.5 * link.mass * r * r, ix).asDiagonal();
+  robot.links.push_back(link);
+  JointDescription joint;
+  joint.name = name;
+  joint.kind = JointKind::Continuous;
+  joint.parent = parent;
+  joint.child = name;
+  joint.origin.xyz = position;
+  joint.axis = Vec3::UnitY();
+  robot.joints.push_back(joint);
+  WheelDescription wheel;
+  wheel.joint = name;
+  wheel.radius = r;
+  wheel.width = w;
+  wheel.spinInertia = p("wheel_inertia");
   wheel.tire.stiffness = p("tire_stiffness");
   wheel.tire.damping = p("tire_damping");
   wheel.tread.stiffness = p("tread_stiffness");
   wheel.tread.damping = p("tread_damping");
+  wheel.tireParams = {ParamValues::path("tire_stiffness"), ParamValues::path("tire_damping")};
+  wheel.treadParams = {ParamValues::path("tread_stiffness"), ParamValues::path("tread_damping")};
   robot.wheels.push_back(wheel);
   if (driven) {
-    Actuator a;
+    ActuatorDescription a;
     a.name = name;
-    a.body = body;
+    a.joint = name;
     a.mode = ActuatorMode::Speed;
     a.gain = p("motor_gain");
     a.integralGain = p("motor_integral_gain");
     a.limit = p("motor_torque_limit");
     // A PI speed controller: its gain damps the spin, its integral gain is a spring.
-    a.params = {"motor_integral_gain", "motor_gain"};
+    a.params = {ParamValues::path("motor_integral_gain"), ParamValues::path("motor_gain")};
     robot.actuators.push_back(a);
-    const int index = static_cast<int>(robot.actuators.size()) - 1;
-    (position.y() >= 0 ? robot.leftDrive : robot.rightDrive).push_back(index);
+    (position.y() >= 0 ? robot.controls.left : robot.controls.right).push_back(name);
   }
-  return body;
 }
 
-int addLink(Robot& robot, const std::string& name, int parent, JointType joint, const Vec3& axis,
-            const Vec3& position, double mass, const Vec3& box, const Vec3& boxCentre) {
-  Body b;
-  b.name = name;
-  b.parent = parent;
-  b.joint = joint;
-  b.axis = axis;
-  b.tree.pos = position;
-  b.mass = mass;
-  b.com = boxCentre;
-  b.inertia = boxInertia(mass, box);
-  const int body = addBody(robot.bodies, b);
-  if (box.minCoeff() > 0) robot.boxes.push_back({body, boxCentre, box});
-  return body;
+JointDescription& addLink(RobotDescription& robot, const std::string& name,
+                          const std::string& parent, JointKind joint, const Vec3& axis,
+                          const Vec3& position, double mass, const Vec3& box,
+                          const Vec3& boxCentre) {
+  LinkDescription link;
+  link.name = name;
+  link.mass = mass;
+  link.com = boxCentre;
+  link.inertia = boxInertia(mass, box);
+  if (box.minCoeff() > 0) {
+    CollisionShape shape;
+    shape.kind = ShapeKind::Box;
+    shape.origin.xyz = boxCentre;
+    shape.size = box;
+    link.collisions.push_back(shape);
+  }
+  robot.links.push_back(link);
+  JointDescription j;
+  j.name = name;
+  j.kind = joint;
+  j.parent = parent;
+  j.child = name;
+  j.origin.xyz = position;
+  j.axis = axis;
+  robot.joints.push_back(j);
+  return robot.joints.back();
 }
 
-void addServo(Robot& robot, const ParamValues& p, const std::string& name, int body,
-              const std::string& gain, const std::string& damping, const std::string& limit,
-              double lower, double upper) {
-  Actuator a;
+void addServo(RobotDescription& robot, const ParamValues& p, const std::string& name,
+              const std::string& joint, const std::string& gain, const std::string& damping,
+              const std::string& limit, double lower, double upper) {
+  ActuatorDescription a;
   a.name = name;
-  a.body = body;
+  a.joint = joint;
   a.mode = ActuatorMode::Position;
   a.gain = p(gain);
   a.damping = p(damping);
   a.limit = p(limit);
-  a.params = {gain, damping};
+  a.params = {ParamValues::path(gain), ParamValues::path(damping)};
   robot.actuators.push_back(a);
-  robot.joints[name] = static_cast<int>(robot.actuators.size()) - 1;
-  JointLimit l;
-  l.body = body;
-  l.lower = lower;
-  l.upper = upper;
-  l.stiffness = 50 * a.gain;
-  l.damping = 2 * a.damping;  // more would exceed the explicit step's damping limit on light links
-  l.params = {gain, damping};
-  robot.limits.push_back(l);
+  robot.controls.joints.push_back(name);
+  for (JointDescription& j : robot.joints)
+    if (j.name == joint) {
+      LimitDescription l;
+      l.lower = lower;
+      l.upper = upper;
+      l.stiffness = 50 * a.gain;
+      l.damping =
+          2 * a.damping;  // more would exceed the explicit step's damping limit on light links
+      l.params = a.params;
+      j.limit = l;
+    }
 }
 
-Expected<Robot> buildRobot(const std::string& preset,
-                           const std::map<std::string, double>& overrides, bool planar) {
+Expected<RobotDescription> describePreset(const std::string& preset,
+                                          const std::map<std::string, double>& overrides) {
   const PresetDef* def = findPreset(preset);
   if (!def) {
     std::string known;
     for (const std::string& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
-    return Expected<Robot>::failure("preset",
-                                    "unknown preset '" + preset + "' (known: " + known + ")");
+    return Expected<RobotDescription>::failure(
+        "preset", "unknown preset '" + preset + "' (known: " + known + ")");
   }
   std::vector<Issue> issues;
   std::map<std::string, double> values;
   for (const ParamSpec& s : def->params) values[s.name] = s.value;
   for (const auto& [name, value] : overrides) {
     auto it = values.find(name);
-    const std::string path = "params." + name;
+    const std::string path = ParamValues::path(name);
     if (it == values.end()) {
       issues.push_back({path, "unknown parameter of preset '" + preset + "'"});
       continue;
@@ -182,29 +204,37 @@ Expected<Robot> buildRobot(const std::string& preset,
   if (!issues.empty()) return issues;
   const ParamValues p(values);
 
-  Robot robot;
-  robot.preset = preset;
-  robot.planar = planar || def->planarByDefault;
+  RobotDescription robot;
+  robot.name = preset;
+  robot.base = "base";
+  robot.baseKind = !def->planarByDefault ? BaseKind::Free
+                   : def->pitchLocked    ? BaseKind::Carriage
+                                         : BaseKind::Planar;
   const Vec3 box = def->baseBox(p), centre = def->baseBoxCentre(p);
   const double mass = p(def->baseMass);
-  if (robot.planar) {
-    // x and z sliders (massless), then the pitch joint carrying the chassis.
-    const int x = addLink(robot, "base_x", -1, JointType::Prismatic, Vec3::UnitX(), Vec3::Zero(),
-                          0.0, Vec3::Zero(), Vec3::Zero());
-    const bool pitch = !def->pitchLocked;
-    const int z = addLink(robot, pitch ? "base_z" : "base", x, JointType::Prismatic, Vec3::UnitZ(),
-                          Vec3::Zero(), pitch ? 0.0 : mass, pitch ? Vec3::Zero() : box, centre);
-    robot.base = pitch ? addLink(robot, "base", z, JointType::Revolute, Vec3::UnitY(), Vec3::Zero(),
-                                 mass, box, centre)
-                       : z;
-  } else {
-    robot.base =
-        addLink(robot, "base", -1, JointType::Free, Vec3::UnitZ(), Vec3::Zero(), mass, box, centre);
-  }
-  robot.sections.push_back(robot.base);
+  LinkDescription base;
+  base.name = "base";
+  base.mass = mass;
+  base.com = centre;
+  base.inertia = boxInertia(mass, box);
+  CollisionShape shape;
+  shape.origin.xyz = centre;
+  shape.size = box;
+  base.collisions.push_back(shape);
+  robot.links.push_back(base);
   def->build(p, robot);
-  robot.maxWheelSpeed = p("max_wheel_speed");
+  robot.controls.maxWheelSpeed = p("max_wheel_speed");
   return robot;
+}
+
+Expected<Robot> buildRobot(const std::string& preset,
+                           const std::map<std::string, double>& overrides, bool planar) {
+  Expected<RobotDescription> d = describePreset(preset, overrides);
+  if (!d) return d.issues();
+  CompileOptions options;
+  options.path = "";
+  options.planar = planar;
+  return compileRobot(d.value(), options);
 }
 
 void setBasePose(const Robot& robot, MultibodyState& state, const Pose& pose) {

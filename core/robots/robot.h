@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dynamics/multibody.h"
+#include "robots/description.h"
 #include "robots/parts.h"
 
 namespace roverlab {
@@ -64,8 +65,14 @@ std::string presetDescription(const std::string& preset);
 /// Parameters of a preset with defaults; empty if the name is unknown.
 std::vector<ParamSpec> presetParams(const std::string& preset);
 
-/// Builds a preset with overrides. `planar` forces the planar base (x, z,
-/// pitch) on any preset. Issues name the parameter as `params.NAME` (unknown
+/// A preset's description with overrides (robots/description.h). Issues
+/// name the parameter as `params.NAME` (unknown name, non-finite, out of
+/// range) or `preset`.
+Expected<RobotDescription> describePreset(const std::string& preset,
+                                          const std::map<std::string, double>& overrides);
+
+/// Builds a preset with overrides: its description compiled (robots/compile.h). `planar` forces the
+/// planar base (x, z, pitch) on any preset. Issues name the parameter as `params.NAME` (unknown
 /// name, non-finite, out of range) or `preset`.
 Expected<Robot> buildRobot(const std::string& preset,
                            const std::map<std::string, double>& overrides, bool planar = false);

@@ -31,7 +31,7 @@ std::vector<ParamSpec> params() {
   return ps;
 }
 
-void build(const ParamValues& p, Robot& robot) {
+void build(const ParamValues& p, RobotDescription& robot) {
   const double y = p("track_width") / 2, arm = p("rocker_arm"), hp = p("pivot_height");
   const double px = p("pivot_spacing") / 2;
   const double pivotY = std::min(y - 0.5 * p("wheel_width") - 0.02, p("body_width") / 2 + 0.05);
@@ -39,18 +39,14 @@ void build(const ParamValues& p, Robot& robot) {
   for (const double side : {1.0, -1.0}) {
     for (const double x : {px, -px}) {
       const std::string name = "rocker_" + std::to_string(rocker++);
-      const int body = addLink(robot, name, robot.base, JointType::Revolute, Vec3::UnitY(),
-                               Vec3(x, side * pivotY, 0), p("rocker_mass"),
-                               Vec3(2 * arm, 0.06, 0.08), Vec3(0, 0, -hp / 2));
-      JointLimit l;
-      l.body = body;
-      l.lower = -p("rocker_range");
-      l.upper = p("rocker_range");
-      robot.limits.push_back(l);  // the bump stop's stiffness and damping are fixed
-      robot.springs.push_back({body, 0.0, p("rocker_damping"), 0.0});
-      robot.springs.back().params = {"", "rocker_damping"};
+      JointDescription& j = addLink(robot, name, "base", JointKind::Revolute, Vec3::UnitY(),
+                                    Vec3(x, side * pivotY, 0), p("rocker_mass"),
+                                    Vec3(2 * arm, 0.06, 0.08), Vec3(0, 0, -hp / 2));
+      j.limit = LimitDescription{-p("rocker_range"), p("rocker_range")};  // fixed bump stop
+      j.damping = p("rocker_damping");
+      j.params = {"", ParamValues::path("rocker_damping")};
       for (const double dx : {arm, -arm})
-        addWheel(robot, p, body, "wheel_" + std::to_string(wheel++),
+        addWheel(robot, p, name, "wheel_" + std::to_string(wheel++),
                  Vec3(dx, side * (y - pivotY), -hp), true);
     }
   }

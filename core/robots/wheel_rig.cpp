@@ -15,8 +15,8 @@ std::vector<ParamSpec> params() {
   return ps;
 }
 
-void build(const ParamValues& p, Robot& robot) {
-  addWheel(robot, p, robot.base, "wheel", Vec3::Zero(), true);
+void build(const ParamValues& p, RobotDescription& robot) {
+  addWheel(robot, p, "base", "wheel", Vec3::Zero(), true);
 }
 
 }  // namespace

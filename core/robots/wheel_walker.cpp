@@ -26,18 +26,18 @@ std::vector<ParamSpec> params() {
   return ps;
 }
 
-void build(const ParamValues& p, Robot& robot) {
+void build(const ParamValues& p, RobotDescription& robot) {
   const double spacing = p("hip_spacing"), length = p("leg_length");
   const char* names[] = {"1", "2", "3", "4"};  // front to rear
   for (int i = 0; i < 4; ++i) {
     // Positive swing moves the wheel forward and up (rotation about −y).
     const std::string leg = std::string("leg_") + names[i];
-    const int body = addLink(robot, leg, robot.base, JointType::Revolute, -Vec3::UnitY(),
-                             Vec3((1.5 - i) * spacing, 0, 0), p("leg_mass"),
-                             Vec3(0.05, 0.05, length), Vec3(0, 0, -length / 2));
-    addServo(robot, p, leg, body, "leg_gain", "leg_damping", "leg_torque_limit", -p("leg_range"),
+    addLink(robot, leg, "base", JointKind::Revolute, -Vec3::UnitY(),
+            Vec3((1.5 - i) * spacing, 0, 0), p("leg_mass"), Vec3(0.05, 0.05, length),
+            Vec3(0, 0, -length / 2));
+    addServo(robot, p, leg, leg, "leg_gain", "leg_damping", "leg_torque_limit", -p("leg_range"),
              p("leg_range"));
-    addWheel(robot, p, body, std::string("wheel_") + names[i], Vec3(0, 0, -length), true);
+    addWheel(robot, p, leg, std::string("wheel_") + names[i], Vec3(0, 0, -length), true);
   }
 }
 

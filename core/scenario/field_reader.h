@@ -70,7 +70,7 @@ class Reader {
     issues.push_back({path, message});
   }
   void addAll(const std::string& path, const std::vector<Issue>& more) {
-    for (const Issue& i : prefixed(path, more)) issues.push_back(i);
+    for (const Issue& i : path.empty() ? more : prefixed(path, more)) issues.push_back(i);
   }
 
   static std::string at(const std::string& path, const std::string& key) {

@@ -1,32 +1,120 @@
 #include "scenario/scenario.h"
 
 #include "control/controller.h"
+#include "robots/compile.h"
+#include "scenario/robot_reader.h"
 #include "scenario/terrain_reader.h"
+#include "scenario/urdf_reader.h"
 
 namespace roverlab {
 namespace {
 
-void readRobot(Reader& r, const json& doc, Scenario& s) {
-  if (!doc.contains("robot")) return r.add("robot", "is required: {\"preset\": ...}");
-  const json& rj = doc["robot"];
-  if (!r.object(rj, "robot", {"preset", "params", "pose"})) return;
-  s.robot.preset = r.string(rj, "robot", "preset", "", presetNames());
-  if (!rj.contains("preset"))
-    r.add("robot.preset", "is required (one of: " + join(presetNames()) + ")");
-  if (rj.contains("params")) {
-    const json& pj = rj["params"];
-    if (!pj.is_object()) {
-      r.add("robot.params", "must be an object of parameter values");
-    } else {
-      for (const auto& [name, v] : pj.items()) {
-        const std::string p = Reader::at("robot.params", name);
-        if (!v.is_number())
-          r.add(p, "must be a number, got " + typeName(v));
-        else
-          s.robot.params[name] = v.get<double>();
+// The folder part of a file name ("robots/" of "robots/leo.urdf"; "" for none).
+std::string folderOf(const std::string& name) {
+  const size_t slash = name.rfind('/');
+  return slash == std::string::npos ? std::string() : name.substr(0, slash + 1);
+}
+
+// The robot's description from its one source (RobotSpec).
+void readRobotSource(Reader& r, const json& rj, const ScenarioFiles& files, Scenario& s) {
+  RobotSpec& robot = s.robot;
+  const size_t before = r.issues.size();
+  const char* keys[] = {"preset", "model", "file", "urdf"};
+  int sources = 0;
+  for (const char* k : keys) sources += rj.contains(k);
+  if (sources != 1) {
+    r.add("robot", sources == 0 ? "needs one of \"preset\" (one of: " + join(presetNames()) +
+                                      "), \"model\", \"file\" or \"urdf\""
+                                : "gives several robots: keep one of \"preset\", \"model\", "
+                                  "\"file\" and \"urdf\"");
+    return;
+  }
+  if (rj.contains("params") && !rj.contains("preset"))
+    r.add("robot.params", "sets a preset's parameters; a model's are set in the model itself");
+  if (rj.contains("preset")) {
+    robot.source = RobotSource::Preset;
+    robot.preset = r.string(rj, "robot", "preset", "", presetNames());
+    if (rj.contains("params")) {
+      const json& pj = rj["params"];
+      if (!pj.is_object()) {
+        r.add("robot.params", "must be an object of parameter values");
+      } else {
+        for (const auto& [name, v] : pj.items()) {
+          const std::string p = Reader::at("robot.params", name);
+          if (!v.is_number())
+            r.add(p, "must be a number, got " + typeName(v));
+          else
+            robot.params[name] = v.get<double>();
+        }
       }
     }
+    if (robot.preset.empty() || r.issues.size() != before) return;
+    Expected<RobotDescription> d = describePreset(robot.preset, robot.params);
+    if (!d) return r.addAll("robot", d.issues());
+    robot.description = std::move(d).value();
+    return;
   }
+  if (rj.contains("model")) {
+    robot.source = RobotSource::Model;
+    Expected<RobotDescription> d = readRobotDescription(rj["model"], "robot.model");
+    if (!d) return r.addAll("", d.issues());
+    robot.description = std::move(d).value();
+    return;
+  }
+  const bool urdfText = rj.contains("urdf");
+  const std::string key = urdfText ? "urdf" : "file";
+  const std::string p = Reader::at("robot", key);
+  if (!rj[key].is_string()) return r.add(p, "must be a string, got " + typeName(rj[key]));
+  const std::string value = rj[key].get<std::string>();
+  std::string text = value, folder;
+  const auto endsWith = [&](const char* ext) {
+    const std::string e = ext;
+    return value.size() >= e.size() && value.compare(value.size() - e.size(), e.size(), e) == 0;
+  };
+  const bool urdf = urdfText || endsWith(".urdf") || endsWith(".URDF");
+  if (!urdf && !endsWith(".json"))
+    return r.add(p, "names '" + clipped(value) +
+                        "': a robot file is a description (.json) or a URDF (.urdf)");
+  if (!urdfText) {
+    robot.source = RobotSource::File;
+    robot.file = value;
+    if (!files)
+      return r.add(p,
+                   "names a file, which only the command-line tool reads; give the robot "
+                   "inline as \"model\" or \"urdf\"");
+    std::string error;
+    std::optional<std::string> bytes = files(value, error);
+    if (!bytes) return r.add(p, "cannot read '" + clipped(value) + "': " + error);
+    text = std::move(*bytes);
+    folder = folderOf(value);
+  } else {
+    robot.source = RobotSource::Urdf;
+  }
+  if (urdf) {
+    // Meshes are named relative to the URDF's own folder.
+    const ScenarioFiles beside =
+        !files ? ScenarioFiles()
+               : ScenarioFiles([files, folder](const std::string& name, std::string& error) {
+                   return files(folder + name, error);
+                 });
+    Expected<UrdfRobot> read = readUrdf(text, beside, p);
+    if (!read) return r.addAll("", read.issues());
+    robot.description = std::move(read.value().description);
+    robot.warnings = std::move(read.value().warnings);
+  } else {
+    Expected<json> doc = readJson(text);
+    if (!doc) return r.addAll(p, doc.issues());
+    Expected<RobotDescription> d = readRobotDescription(doc.value(), p);
+    if (!d) return r.addAll("", d.issues());
+    robot.description = std::move(d).value();
+  }
+}
+
+void readRobot(Reader& r, const json& doc, const ScenarioFiles& files, Scenario& s) {
+  if (!doc.contains("robot")) return r.add("robot", "is required: {\"preset\": ...}");
+  const json& rj = doc["robot"];
+  if (!r.object(rj, "robot", {"preset", "params", "pose", "model", "file", "urdf"})) return;
+  readRobotSource(r, rj, files, s);
   if (rj.contains("pose")) {
     const json& pj = rj["pose"];
     if (r.object(pj, "robot.pose", {"position", "yaw", "pitch", "roll"})) {
@@ -122,14 +210,18 @@ void readSimulation(Reader& r, const json& doc, Scenario& s) {
   sim.chassisContact = r.boolean(sj, "simulation", "chassis_contact", true);
 }
 
-// Checks that joint names in the control section exist on the robot.
+// Checks that the robot compiles and that joint names in the control
+// section exist on it.
 void checkJointNames(Reader& r, const Scenario& s) {
-  Expected<Robot> robot = buildRobot(s.robot.preset, s.robot.params, s.simulation.planar);
+  CompileOptions options;
+  options.path = descriptionPath(s.robot);
+  options.planar = s.simulation.planar;
+  Expected<Robot> robot = compileRobot(s.robot.description, options);
   if (!robot) return r.addAll("robot", robot.issues());
   std::vector<std::string> known;
   for (const auto& [name, i] : robot.value().joints) known.push_back(name);
   const std::string list =
-      known.empty() ? "this preset has no joint drives" : "known: " + join(known);
+      known.empty() ? "this robot has no joint drives" : "known: " + join(known);
   auto check = [&](const std::map<std::string, double>& joints, const std::string& path) {
     for (const auto& [name, v] : joints)
       if (!robot.value().joints.count(name))
@@ -141,6 +233,20 @@ void checkJointNames(Reader& r, const Scenario& s) {
 }
 
 }  // namespace
+
+std::string descriptionPath(const RobotSpec& robot) {
+  switch (robot.source) {
+    case RobotSource::Preset:
+      return "";
+    case RobotSource::Model:
+      return "model";
+    case RobotSource::File:
+      return "file";
+    case RobotSource::Urdf:
+      return "urdf";
+  }
+  return "";
+}
 
 TerrainInspection inspectTerrain(const std::string& text) {
   TerrainInspection out;
@@ -202,11 +308,12 @@ Expected<Scenario> parseScenario(const std::string& text, const ScenarioFiles& f
   s.track1 = t.track1;
   s.leftRow = t.rows[0];
   s.rightRow = t.rows[1];
-  readRobot(r, doc, s);
+  const size_t before = r.issues.size();
+  readRobot(r, doc, files, s);
+  const bool robotRead = r.issues.size() == before;
   readControl(r, doc, s);
   readSimulation(r, doc, s);
-  if (!s.robot.preset.empty())
-    checkJointNames(r, s);  // preset parameters too, alongside other issues
+  if (robotRead) checkJointNames(r, s);  // the robot compiled, alongside other issues
   if (!r.issues.empty()) return capped(r.issues);
   Expected<Terrain> terrain = std::move(t.builder).build();
   if (!terrain) return capped(terrainIssues(terrain.issues(), t.piecePaths));

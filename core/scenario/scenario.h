@@ -20,12 +20,27 @@ namespace roverlab {
 constexpr int kScenarioVersion = 1;
 constexpr const char* kScenarioFormat = "roverlab-scenario";
 
+/// Where a scenario's robot comes from: one of robot.preset (with
+/// robot.params), robot.model (a description inline), robot.file (a
+/// description or a URDF beside the scenario) or robot.urdf (URDF text).
+enum class RobotSource : unsigned char { Preset, Model, File, Urdf };
+
 struct RobotSpec {
-  std::string preset = "articulated6";
-  std::map<std::string, double> params;  ///< overrides of the preset's parameters
+  RobotSource source = RobotSource::Preset;
+  std::string preset = "articulated6";   ///< source Preset
+  std::map<std::string, double> params;  ///< source Preset: overrides of its parameters
+  std::string file;                      ///< source File: the name as written
+  /// The robot, whatever its source (a preset's with its parameters): what
+  /// the simulation compiles (robots/compile.h).
+  RobotDescription description;
+  std::vector<Issue> warnings;  ///< what reading the robot approximated or did not use
   Pose pose;
   bool placeOnGround = true;  ///< pose.position has no z: lower the robot until a wheel touches
 };
+
+/// The issue path of a robot's description as compileRobot names it below
+/// `robot` ("model", "file", "urdf"; "" for a preset).
+std::string descriptionPath(const RobotSpec& robot);
 
 /// A timed change of the control inputs (applied once simulated time ≥ time).
 struct ScriptEntry {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "robots/compile.h"
 #include "sim/step_stability.h"
 #include "world/stages.h"
 
@@ -112,13 +113,11 @@ std::vector<Issue> stabilityIssues(const Robot& robot, const MultibodyState& sta
       maxDt = std::min(maxDt, l.maxDt());
       continue;
     }
-    std::string unit;
-    for (const ParamSpec& p : presetParams(robot.preset))
-      if (p.name == l.param) unit = " " + p.unit;
-    issues.push_back(
-        {"robot.params." + l.param, "too large for the step of " + format(dt, 3) +
-                                        " s: " + describe(l) + "; at this step use at most " +
-                                        format(l.maxCoefficient(dt) / l.scale, 3) + unit});
+    const std::string unit =
+        l.damping ? (l.angular ? " N·m·s/rad" : " N·s/m") : (l.angular ? " N·m/rad" : " N/m");
+    issues.push_back({"robot." + l.param, "too large for the step of " + format(dt, 3) +
+                                              " s: " + describe(l) + "; at this step use at most " +
+                                              format(l.maxCoefficient(dt) / l.scale, 3) + unit});
   }
   if (!atDt.empty())
     issues.insert(issues.begin(), {"simulation.dt", "too large: use dt ≤ " + format(maxDt, 3) +
@@ -226,10 +225,16 @@ const char* outcomeName(RunOutcome outcome) {
 }
 
 Expected<Simulation> makeSimulation(const Scenario& scenario) {
-  Expected<Robot> built =
-      buildRobot(scenario.robot.preset, scenario.robot.params, scenario.simulation.planar);
+  CompileOptions options;
+  options.path = descriptionPath(scenario.robot);
+  options.planar = scenario.simulation.planar;
+  std::vector<Issue> robotWarnings = scenario.robot.warnings;  // full paths already
+  std::vector<Issue> compileWarnings;
+  Expected<Robot> built = compileRobot(scenario.robot.description, options, &compileWarnings);
   if (!built) return prefixed("robot", built.issues());
+  for (const Issue& w : prefixed("robot", compileWarnings)) robotWarnings.push_back(w);
   Simulation sim;
+  sim.warnings = robotWarnings;
   WorldModel& m = sim.model;
   m.robot = std::move(built).value();
   const Robot& robot = m.robot;

@@ -92,14 +92,14 @@ std::vector<StepLimit> stepLimits(const Robot& robot, const MultibodyState& stat
         0.5 * (mobility.topLeftCorner<2, 2>() + mobility.topLeftCorner<2, 2>().transpose());
     const double tangential =
         massFrom(Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d>(planar).eigenvalues()(1));
-    out.push_back({"tire_stiffness", "tire stiffness of wheel " + name, false, w.tire.stiffness,
-                   1.0, total / robot.wheels.size(), false});
-    out.push_back({"tire_damping", "tire damping of wheel " + name, true, w.tire.damping, 1.0,
+    out.push_back({w.tireParams.stiffness, "tire stiffness of wheel " + name, false,
+                   w.tire.stiffness, 1.0, total / robot.wheels.size(), false});
+    out.push_back({w.tireParams.damping, "tire damping of wheel " + name, true, w.tire.damping, 1.0,
                    normal, false});
-    out.push_back({"tread_stiffness", "tread stiffness of wheel " + name, false, w.tread.stiffness,
+    out.push_back({w.treadParams.stiffness, "tread stiffness of wheel " + name, false,
+                   w.tread.stiffness, 1.0, tangential, false});
+    out.push_back({w.treadParams.damping, "tread damping of wheel " + name, true, w.tread.damping,
                    1.0, tangential, false});
-    out.push_back({"tread_damping", "tread damping of wheel " + name, true, w.tread.damping, 1.0,
-                   tangential, false});
   }
   for (const Actuator& a : robot.actuators) {
     const Body& b = bodies[a.body];

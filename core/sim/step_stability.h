@@ -20,7 +20,8 @@ namespace roverlab {
 
 /// One coefficient of the model and the mass it moves.
 struct StepLimit {
-  std::string param;     ///< preset parameter that sets it ("" when fixed by the preset)
+  std::string
+      param;  ///< where it is set, below `robot` (robots/parts.h CoefficientParams); "" when fixed
   std::string what;      ///< e.g. "tire damping of wheel 'wheel_1'"
   bool damping = false;  ///< true: a damping c (c·dt/m ≤ 1); false: a stiffness k (ω·dt ≤ 0.5)
   double coefficient = 0.0;  ///< c (N·s/m or N·m·s/rad) or k (N/m or N·m/rad)

@@ -188,8 +188,44 @@ describe('presets', () => {
   });
 });
 
+describe('robot', () => {
+  test('a preset with its parameters set, as a description a scenario runs as robot.model', () => {
+    const r = roverlab('robot', 'wheel-rig', '--set', 'robot.params.wheel_radius=0.25');
+    expect(r.status, r.stderr).toBe(0);
+    const model = JSON.parse(r.stdout);
+    expect(model.name).toBe('wheel-rig');
+    expect(model.wheels).toHaveLength(1);
+    expect(model.wheels[0].radius).toBe(0.25);
+    const bad = roverlab('robot', 'wheel-rig', '--set', 'robot.params.wheel_radius=-1');
+    expect(bad.status).toBe(1);
+    expect(JSON.parse(bad.stdout).issues[0].path).toBe('robot.params.wheel_radius');
+    expect(roverlab('robot', 'wheel-rig', '--set', 'terrain.boxes=[]').status).toBe(2);
+  });
+
+  test('a URDF robot as a description, what was not used on stderr with its lines', () => {
+    const r = roverlab('robot', path.join(root, 'tests/data/robots/husky/husky.urdf'));
+    expect(r.status, r.stderr).toBe(0);
+    const model = JSON.parse(r.stdout);
+    expect(model.wheels).toHaveLength(4);
+    expect(r.stderr).toMatch(/warning: robot\.file: lines [0-9, ]+.*<gazebo> not used/);
+  });
+});
+
 describe('hostile use', () => {
   const flat = () => path.join(terrains, 'flat-wheel-rig.json');
+
+  test('a file named in a scenario stays inside the scenario\'s folder', () => {
+    const scenario = JSON.parse(readFileSync(flat(), 'utf8'));
+    for (const name of ['../husky.urdf', '/etc/passwd.urdf', 'a/../../b.urdf', 'file:///etc/x.urdf']) {
+      const file = path.join(tmp, 'outside.json');
+      writeFileSync(file, JSON.stringify({ ...scenario, robot: { file: name } }));
+      const r = roverlab('validate', file);
+      expect(r.status, name).toBe(1);
+      const issue = JSON.parse(r.stdout).issues[0];
+      expect(issue.path).toBe('robot.file');
+      expect(issue.message).toMatch(/stays inside the scenario's folder/);
+    }
+  });
 
   test('a CSV that cannot be written is exit status 2 with the reason', () => {
     const r = roverlab('run', flat(), '--duration', '0.5', '--csv', '/dev/full');

@@ -148,7 +148,7 @@ TEST_CASE("control and simulation sections", "[scenario]") {
   expectIssue({"control.script=[{\"t\": 2}, {\"t\": 1}]"}, "control.script[1].t",
               "must not be earlier than the previous entry");
   expectIssue({"control.joints={\"fold_front\": 1}"}, "control.joints.fold_front",
-              "this preset has no joint drives");
+              "this robot has no joint drives");
   expectIssue({"control.controller=\"autopilot\""}, "control.controller", "must be one of: none");
   expectIssue({"simulation.dt=0"}, "simulation.dt", "must be in [1e-06, 0.01] s");
   expectIssue({"simulation.mode=\"4d\""}, "simulation.mode", "must be one of: 3d, planar");
