@@ -206,6 +206,9 @@ MultibodyData makeData(const Multibody& model) {
   d.dInverse.assign(n, 0.0);
   d.uBias.assign(n, 0.0);
   d.freeInertia.resize(n);
+  d.responseForce.resize(n);
+  d.responseAccel.resize(n);
+  d.responseTau.assign(n, 0.0);
   return d;
 }
 
@@ -249,6 +252,57 @@ Vec3 worldAngularVelocity(const MultibodyData& data, int body) {
 void aba(const Multibody& model, const MultibodyState& state, MultibodyData& data) {
   forwardKinematics(model, state, data);
   abaFromKinematics(model, data);
+}
+
+void abaResponse(const Multibody& model, MultibodyData& data, const Eigen::VectorXd& tau,
+                 Eigen::Ref<Eigen::VectorXd> out) {
+  // Passes 2 and 3 of abaFromKinematics with no bias force and no velocity
+  // product: I^A, U and D depend on the poses only and are reused.
+  const int n = static_cast<int>(model.bodies.size());
+  std::vector<Vec6>& p = data.responseForce;
+  std::vector<Vec6>& acc = data.responseAccel;
+  for (int i = 0; i < n; ++i) p[i].setZero();
+  std::vector<double>& uTau = data.responseTau;
+  for (int i = n - 1; i >= 0; --i) {
+    const Body& b = model.bodies[i];
+    Vec6 pa = p[i];
+    switch (jointDofs(b.joint)) {
+      case 1: {
+        const Vec6& s = model.axis[i];
+        uTau[i] = tau[b.vIndex] - s.dot(p[i]);
+        pa += data.u[i] * (data.dInverse[i] * uTau[i]);
+        break;
+      }
+      case 6:
+        pa = tau.segment<6>(b.vIndex);
+        break;
+      default:
+        break;
+    }
+    if (b.parent >= 0) p[b.parent] += data.parentToBody[i].applyTransposeForce(pa);
+  }
+  for (int i = 0; i < n; ++i) {
+    const Body& b = model.bodies[i];
+    Vec6 a = b.parent >= 0 ? data.parentToBody[i].apply(acc[b.parent]) : Vec6(Vec6::Zero());
+    switch (jointDofs(b.joint)) {
+      case 1: {
+        const double qdd = data.dInverse[i] * (uTau[i] - data.u[i].dot(a));
+        out[b.vIndex] = qdd;
+        a += model.axis[i] * qdd;
+        break;
+      }
+      case 6: {
+        const Vec6 qdd = data.freeInertia[i].solve(tau.segment<6>(b.vIndex) - p[i] -
+                                                   data.articulatedInertia[i] * a);
+        out.segment<6>(b.vIndex) = qdd;
+        a += qdd;
+        break;
+      }
+      default:
+        break;
+    }
+    acc[i] = a;
+  }
 }
 
 void abaFromKinematics(const Multibody& model, MultibodyData& data) {

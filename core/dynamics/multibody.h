@@ -110,6 +110,8 @@ struct MultibodyData {
   std::vector<double> dInverse;               ///< 1-DOF joints: 1 / (S^T U)
   std::vector<double> uBias;                  ///< 1-DOF joints: τ − S^T p^A
   std::vector<Eigen::LLT<Mat6>> freeInertia;  ///< free joints: factorised I^A (S is the identity)
+  std::vector<Vec6> responseForce, responseAccel;  ///< scratch of abaResponse
+  std::vector<double> responseTau;                 ///< scratch of abaResponse: τ − Sᵀ p^A
 };
 
 MultibodyData makeData(const Multibody& model);
@@ -133,6 +135,13 @@ void aba(const Multibody& model, const MultibodyState& state, MultibodyData& dat
 /// The same for poses and velocities that forwardKinematics has already
 /// computed from the state (aba without repeating the kinematics).
 void abaFromKinematics(const Multibody& model, MultibodyData& data);
+
+/// The joint accelerations a joint-force vector `tau` alone would add (M⁻¹ τ:
+/// no gravity, velocity or applied force), from the articulated inertias the
+/// last abaFromKinematics left in `data`, into `out` (nv). Constraints on
+/// the joints (a mimic) use it to find their forces.
+void abaResponse(const Multibody& model, MultibodyData& data, const Eigen::VectorXd& tau,
+                 Eigen::Ref<Eigen::VectorXd> out);
 
 /// Advances positions q by the velocities v over dt: joint coordinates
 /// linearly, free-joint orientations by the exact rotation of the body-frame ω

@@ -210,7 +210,6 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
     if (jd.limit && (jd.kind == JointKind::Fixed || jd.kind == JointKind::Continuous))
       warn(where + ".limit",
            name + "a " + jointKindName(jd.kind) + " joint has no range: its limit is not used");
-    if (jd.mimic) fail(where + ".mimic", name + "mimic joints are not supported yet");
     if (jd.friction != 0)
       warn(where + ".friction", name + "Coulomb friction (" + format(jd.friction) +
                                     ") is not modelled: the joint has only its damping");
@@ -526,6 +525,36 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
       if (s.params.stiffness.empty() && s.params.damping.empty() && !options.path.empty())
         s.params = {p + ".spring.stiffness", p + ".damping"};
       robot.springs.push_back(s);
+    }
+  }
+
+  // Mimics: a moving joint follows another moving joint that follows none.
+  for (int j : order) {
+    const JointDescription& jd = d.joints[j];
+    if (!jd.mimic) continue;
+    const std::string where = "joints[" + std::to_string(j) + "].mimic";
+    const std::string name = "joint '" + jd.name + "'" + lineOf(jd.line) + ": ";
+    const auto leader = jointIndex.find(jd.mimic->joint);
+    if (jd.kind == JointKind::Fixed) {
+      fail(where, name + "a fixed joint cannot follow another");
+    } else if (leader == jointIndex.end()) {
+      fail(where + ".joint", name + "no joint named '" + jd.mimic->joint + "'");
+    } else if (leader->second == j) {
+      fail(where + ".joint", name + "a joint cannot follow itself");
+    } else if (d.joints[leader->second].kind == JointKind::Fixed) {
+      fail(where + ".joint", name + "follows '" + jd.mimic->joint + "', which is fixed");
+    } else if (d.joints[leader->second].mimic) {
+      fail(where + ".joint", name + "follows '" + jd.mimic->joint +
+                                 "', which follows another joint itself: follow that one");
+    } else if (!std::isfinite(jd.mimic->multiplier) || !std::isfinite(jd.mimic->offset)) {
+      fail(where, name + "multiplier and offset must be finite");
+    } else {
+      JointMimic m;
+      m.body = bodyOf[linkIndex[jd.child]];
+      m.leader = bodyOf[linkIndex[d.joints[leader->second].child]];
+      m.multiplier = jd.mimic->multiplier;
+      m.offset = jd.mimic->offset;
+      robot.mimics.push_back(m);
     }
   }
 

@@ -69,4 +69,14 @@ struct JointSpring {
   CoefficientParams params = {};  ///< the preset parameters that set stiffness, damping
 };
 
+/// A joint that follows another (URDF <mimic>, a rocker differential):
+/// q = multiplier · q_leader + offset, held by a constraint force
+/// (world/mimic_constraints.cpp) at every force evaluation.
+struct JointMimic {
+  int body = -1;            ///< the following joint's body
+  int leader = -1;          ///< the leading joint's body
+  double multiplier = 1.0;  ///< (-; m/rad or rad/m between kinds)
+  double offset = 0.0;      ///< rad (m)
+};
+
 }  // namespace roverlab

@@ -228,10 +228,10 @@ bool hasControlBytes(const std::string& bytes) {
 }
 
 // ---------------------------------------------------------------------------
-// Quickhull (Barber, Dobkin, Huhdanpaa 1996) over triangles: each face keeps
-// the points above it (a linked list through next_) and its farthest one;
-// the farthest point of a face is added by removing the faces it sees and
-// fanning new faces from it to their horizon.
+// Quickhull over triangles: each face keeps the points above it (a linked
+// list through next_) and its farthest one; the farthest point of a face is
+// added by removing the faces it sees and fanning new faces from it to their
+// horizon.
 
 struct Face {
   int v[3] = {0, 0, 0};    // CCW seen from outside

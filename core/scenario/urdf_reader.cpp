@@ -1,8 +1,16 @@
 #include "scenario/urdf_reader.h"
 
+// RapidXML reports a parse error by calling parse_error_handler rather than by
+// throwing: the WebAssembly build catches no C++ exception. The handler
+// leaves the parser by longjmp, past frames that hold nothing to destroy
+// (pointers and characters; the nodes are in the document's pool, which the
+// document frees). Every file that includes RapidXML must define
+// RAPIDXML_NO_EXCEPTIONS alike.
+#define RAPIDXML_NO_EXCEPTIONS
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +29,23 @@
 #include "scenario/json_input.h"
 #include "scenario/robot_reader.h"
 #include "scenario/stl_reader.h"
+
+namespace roverlab {
+namespace {
+
+// Where the parse that runs on this thread returns to on an error, and the error.
+thread_local std::jmp_buf* parseReturn = nullptr;
+thread_local const char* parseWhat = nullptr;
+thread_local char* parseWhere = nullptr;
+
+}  // namespace
+}  // namespace roverlab
+
+void rapidxml::parse_error_handler(const char* what, void* where) {
+  roverlab::parseWhat = what;
+  roverlab::parseWhere = static_cast<char*>(where);
+  std::longjmp(*roverlab::parseReturn, 1);
+}
 
 namespace roverlab {
 namespace {
@@ -549,16 +574,17 @@ bool UrdfReader::parse() {
   buffer_.assign(text_.begin(), text_.end());
   buffer_.push_back('\0');
   doc_ = std::make_unique<rapidxml::xml_document<char>>();
-  try {
+  std::jmp_buf here;
+  parseReturn = &here;
+  if (setjmp(here) == 0) {
     doc_->parse<rapidxml::parse_validate_closing_tags>(buffer_.data());
-  } catch (const rapidxml::parse_error& e) {
-    errors_.push_back({path_, at(e.where<char>()) + "not well-formed XML: " + e.what()});
-    return false;
-  } catch (const std::exception& e) {
-    errors_.push_back({path_, std::string("the XML could not be parsed: ") + e.what()});
-    return false;
+    parseReturn = nullptr;
+    return true;
   }
-  return true;
+  parseReturn = nullptr;  // back from parse_error_handler
+  errors_.push_back(
+      {path_, (parseWhere ? at(parseWhere) : std::string()) + "not well-formed XML: " + parseWhat});
+  return false;
 }
 
 // Every element's attributes are distinct (RapidXML keeps repeats).

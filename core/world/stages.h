@@ -33,6 +33,14 @@ void bodyContactStage(const WorldModel& model, WorldData& data);
 /// for the end of the step into data.integrals.
 void jointForceStage(const WorldModel& model, const WorldState& state, WorldData& data);
 
+/// Mimic constraints after the articulated-body algorithm: each following
+/// joint's acceleration made to keep q = multiplier · q_leader + offset, by
+/// the constraint forces λ (a K × K solve over the responses M⁻¹ Jᵀ of the
+/// K mimics; the drift of q and v pulled back critically damped in
+/// kMimicTime). Adds Jᵀ λ to data.bodies.tau and M⁻¹ Jᵀ λ to
+/// data.bodies.acceleration.
+void mimicStage(const WorldModel& model, const WorldState& state, WorldData& data);
+
 /// Integration of the accelerations over model.dt: semi-implicit Euler from
 /// the evaluation already made, or classical RK4 (which evaluates the
 /// stages itself through `evaluate`). Leaves data.wheels, data.boxes and

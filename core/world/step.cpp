@@ -74,6 +74,10 @@ WorldState initialState(const WorldModel& model) {
   s.targets.assign(model.robot.actuators.size(), 0.0);
   s.integrals.assign(model.robot.actuators.size(), 0.0);
   s.tread.resize(model.robot.wheels.size());
+  // Followers start where their leaders (at 0) put them.
+  for (const JointMimic& m : model.robot.mimics)
+    s.bodies.q[model.robot.bodies.bodies[m.body].qIndex] =
+        m.multiplier * s.bodies.q[model.robot.bodies.bodies[m.leader].qIndex] + m.offset;
   reserveState(s);
   return s;
 }
@@ -86,6 +90,12 @@ WorldData makeWorldData(const WorldModel& model) {
   d.integrals.assign(model.robot.actuators.size(), 0.0);
   d.wheels.resize(model.robot.wheels.size());
   for (WheelResult& r : d.wheels) reserveWheel(r);
+  const Eigen::Index mimics = static_cast<Eigen::Index>(model.robot.mimics.size());
+  d.mimic.response = Eigen::MatrixXd::Zero(bodies.nv, mimics);
+  d.mimic.coupling = Eigen::MatrixXd::Zero(mimics, mimics);
+  d.mimic.unit = Eigen::VectorXd::Zero(bodies.nv);
+  d.mimic.rhs = d.mimic.lambda = Eigen::VectorXd::Zero(mimics);
+  d.mimic.solver = Eigen::LLT<Eigen::MatrixXd>(mimics);
   d.boxes.resize(model.boxes.size());
   for (BoxResult& r : d.boxes) r.contacts.reserve(kContactsReserved);
   d.wheelScratch.near.reserve(kNearReserved);
@@ -137,6 +147,7 @@ void evaluate(const WorldModel& model, const WorldState& state, WorldData& data)
   bodyContactStage(model, data);                                     // 4. body contacts
   jointForceStage(model, state, data);                               // 5. joint forces
   abaFromKinematics(model.robot.bodies, data.bodies);                // 6. articulated-body dynamics
+  mimicStage(model, state, data);                                    //    and mimic constraints
 }
 
 bool step(const WorldModel& model, WorldState& state, WorldData& data) {

@@ -86,6 +86,14 @@ struct BoxResult {
   double normalLoad = 0.0;            ///< sum of the normal force magnitudes (N)
 };
 
+/// Buffers of the mimic constraints (world/mimic_constraints.cpp), sized once.
+struct MimicScratch {
+  Eigen::MatrixXd response;  ///< nv × K: M⁻¹ Jᵀ, one column per mimic
+  Eigen::MatrixXd coupling;  ///< K × K: J M⁻¹ Jᵀ
+  Eigen::VectorXd unit, rhs, lambda;
+  Eigen::LLT<Eigen::MatrixXd> solver;
+};
+
 /// Buffers of the RK4 step, kept between steps so that it allocates nothing.
 struct Rk4Scratch {
   Eigen::VectorXd q0, v0, v2, v3, v4, a1, a2, a3, a4,
@@ -104,6 +112,7 @@ struct WorldData {
   std::vector<BoxResult> boxes;      ///< per model.boxes
   WheelContactScratch wheelScratch;  ///< buffers of the wheel contact queries
   BodyContactScratch bodyScratch;    ///< buffers of the body contact queries
+  MimicScratch mimic;                ///< buffers of the mimic constraints
   std::string error;        ///< set when the state became non-finite; the step refuses to go on
   MultibodyState previous;  ///< scratch: the state at the start of the step being taken
   WorldState stage;         ///< scratch: the state at an RK4 stage

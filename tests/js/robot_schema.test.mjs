@@ -65,6 +65,7 @@ const SAMPLE = {
       joint: 'wheel_1',
       radius: 0.25,
       width: 0.2,
+      spin_inertia: 0.3,
       tire: { stiffness: 2e5, damping: 2e3, rolling_radius_ratio: 0.97, slip_speed_floor: 0.001 },
       tread: { stiffness: 2e5, damping: 2e3, stiction_speed: 0.001, rolling_breakaway: 0.002, rolling_damping_time: 0.02 },
     },

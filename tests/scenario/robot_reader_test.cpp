@@ -137,6 +137,7 @@ class Differences {
       text(p + ".joint", x.joint, y.joint);
       number(p + ".radius", x.radius, y.radius);
       number(p + ".width", x.width, y.width);
+      number(p + ".spin_inertia", x.spinInertia, y.spinInertia);
       number(p + ".tire.stiffness", x.tire.stiffness, y.tire.stiffness);
       number(p + ".tire.damping", x.tire.damping, y.tire.damping);
       number(p + ".tire.rolling_radius_ratio", x.tire.rollingRadiusRatio,
@@ -305,6 +306,7 @@ RobotDescription everyField() {
   wheel.joint = "axle";
   wheel.radius = 0.25;
   wheel.width = 0.2;
+  wheel.spinInertia = 0.35;
   wheel.tire = {3e5, 2.5e3, 0.95, 0.002};
   wheel.tread = {3e5, 2.5e3, 0.002, 0.003, 0.03};
   d.wheels.push_back(wheel);
@@ -417,6 +419,7 @@ RobotDescription randomDescription(RandomDoubles& r) {
   for (WheelDescription& w : d.wheels) {
     w.radius = r(0, 10, true);
     w.width = r(0, 5, true);
+    w.spinInertia = r(0, 1e6);
     w.tire = {r(1e3, 1e8), r(0, 1e6), r(0, 1, true), r(0, 10, true)};
     w.tread = {r(1e3, 1e8), r(0, 1e6), r(0, 10, true), r(0, 1, true), r(0, 10)};
   }
