@@ -3,13 +3,14 @@
 // global operator new sees every heap allocation of this test binary; from
 // the first step on there is none, for both integrators, over every scenario
 // in terrains/ (contacts appearing and vanishing, body contact, the
-// step-climb controller).
+// step-climb controller), and for a robot with a mimic joint.
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <new>
 
+#include "support/imported_robots.h"
 #include "support/scenario_files.h"
 
 namespace {
@@ -49,4 +50,14 @@ TEST_CASE("steps make no heap allocation, with either integrator", "[world][allo
       CHECK(added == 0);
     }
   }
+}
+
+TEST_CASE("a step with mimic constraints allocates nothing", "[world][allocation][mimic]") {
+  Simulation sim = testing::leoOverBump();
+  REQUIRE(!sim.model.robot.mimics.empty());
+  const long before = allocations.load();
+  long taken = 0;
+  while (sim.state.bodies.time < 1.0 && advance(sim)) ++taken;
+  CHECK(taken > 0);
+  CHECK(allocations.load() - before == 0);
 }
