@@ -199,8 +199,7 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
     } else {
       parentJoint[child->second] = j;
     }
-    if (jd.kind != JointKind::Fixed &&
-        (!jd.axis.allFinite() || !(jd.axis.norm() > 1e-9) || !jd.origin.xyz.allFinite()))
+    if (jd.kind != JointKind::Fixed && (!jd.axis.allFinite() || !(jd.axis.norm() > 1e-9)))
       fail(where + ".axis", name + "the axis must be finite and not zero");
     if (!jd.origin.xyz.allFinite() || !jd.origin.rpy.allFinite())
       fail(where + ".origin", name + "origin must be finite");
@@ -237,9 +236,13 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
     while (parentJoint[k] >= 0) {
       k = linkIndex[d.joints[parentJoint[k]].parent];
       if (std::find(path.begin(), path.end(), k) != path.end()) {
+        // The loop's links, at most 8 of them named.
         std::string loop;
-        for (size_t s = std::find(path.begin(), path.end(), k) - path.begin(); s < path.size(); ++s)
+        const size_t first = std::find(path.begin(), path.end(), k) - path.begin();
+        for (size_t s = first; s < path.size() && s < first + 8; ++s)
           loop += "'" + d.links[path[s]].name + "' → ";
+        if (path.size() - first > 8)
+          loop += "… (" + std::to_string(path.size() - first) + " links) → ";
         fail("joints", "joints form a loop: " + loop + "'" + d.links[k].name + "'");
         break;
       }
@@ -587,6 +590,29 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
       fail("sections[" + std::to_string(s) + "]", "no link named '" + d.sections[s] + "'");
     else
       robot.sections.push_back(bodyOf[l->second]);
+  }
+  if (!issues.empty()) return issues;
+
+  // Every joint must have an inertia to accelerate at the start pose: the
+  // articulated-body algorithm's D = Sᵀ I^A S (kg·m² or kg) of a joint whose
+  // motion a coaxial joint below it takes, or that moves only massless
+  // links, is zero and its acceleration undefined.
+  MultibodyData data = makeData(robot.bodies);
+  aba(robot.bodies, neutralState(robot.bodies), data);
+  for (int b = 0; b < nBodies; ++b) {
+    const Body& body = robot.bodies.bodies[b];
+    const bool singular =
+        jointDofs(body.joint) == 1
+            ? !(std::isfinite(data.dInverse[b]) && data.dInverse[b] > 0 &&
+                1 / data.dInverse[b] > 1e-12)
+            : jointDofs(body.joint) == 6 && data.freeInertia[b].info() != Eigen::Success;
+    if (!singular || b < virtualBodies) continue;
+    const std::string what = bodyJoint[b] >= 0 ? "joint '" + d.joints[bodyJoint[b]].name + "'"
+                                               : "the base '" + d.base + "'";
+    fail(bodyJoint[b] >= 0 ? "joints[" + std::to_string(bodyJoint[b]) + "]" : "base",
+         what +
+             " has no inertia about its axis at the start pose (its links are massless, or a "
+             "joint below it on the same axis takes its motion): its acceleration is undefined");
   }
   if (!issues.empty()) return issues;
   return robot;

@@ -151,9 +151,12 @@ describe('docs/scenario.schema.json', () => {
       for (const key of Object.keys(node.properties ?? {}))
         if (!alternatives(node).has(key)) expect(Object.keys(value), `${p} lacks ${key}`).toContain(key);
     }
-    // Alternatives appear across the record's objects, but for "file" (the command-line tool's).
+    // Alternatives appear across the record's objects, but for "file" (the
+    // command-line tool's) and the robot's sources other than its preset (the
+    // test below).
     for (const [node, keys] of seen)
-      for (const key of alternatives(node)) if (key !== 'file') expect([...keys], `no object has ${key}`).toContain(key);
+      for (const key of alternatives(node))
+        if (!['file', 'model', 'urdf'].includes(key)) expect([...keys], `no object has ${key}`).toContain(key);
   });
 
   test('at every object, the parser reads exactly the fields the schema names (an extra key is refused with its list)', () => {
@@ -179,8 +182,9 @@ describe('docs/scenario.schema.json', () => {
 
   test('every field of the schema is read: a wrong value is refused at its path', () => {
     const doc = fullDocument();
-    for (const { path: p, steps, node } of objectsOf(schema, doc))
+    for (const { path: p, steps, node, value } of objectsOf(schema, doc))
       for (const key of Object.keys(node.properties ?? {})) {
+        if (alternatives(node).has(key) && !(key in value)) continue; // another document's
         const bad = edited(doc, steps, (o) => { o[key] = { zz: 'x' }; });
         const at = joinKey(p, key);
         expect(validate(bad), at).toBe(false);
@@ -203,5 +207,39 @@ describe('docs/scenario.schema.json', () => {
         expect(listed.sort(), at).toEqual([...values].sort());
       }
     expect(enums).toBe(7);  // preset, controller, mode, slip, integrator, and each mesh's up
+  });
+});
+
+describe("the robot's sources other than a preset", () => {
+  // A two-wheel robot as URDF text and as a description (robot-format.md).
+  const urdf = `<robot name="pair">
+  <link name="base"><inertial><mass value="10"/><inertia ixx="0.2" iyy="0.3" izz="0.4" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><box size="0.4 0.3 0.1"/></geometry></collision></link>
+  <link name="l"><inertial><mass value="4"/><inertia ixx="0.05" iyy="0.08" izz="0.05" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin rpy="1.5707963267948966 0 0"/><geometry><cylinder radius="0.19" length="0.04"/></geometry></collision></link>
+  <link name="r"><inertial><mass value="4"/><inertia ixx="0.05" iyy="0.08" izz="0.05" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin rpy="1.5707963267948966 0 0"/><geometry><cylinder radius="0.19" length="0.04"/></geometry></collision></link>
+  <joint name="jl" type="continuous"><parent link="base"/><child link="l"/><origin xyz="0 0.2 0"/><axis xyz="0 1 0"/></joint>
+  <joint name="jr" type="continuous"><parent link="base"/><child link="r"/><origin xyz="0 -0.2 0"/><axis xyz="0 1 0"/></joint>
+</robot>`;
+  const model = JSON.parse(readFileSync(path.join(root, 'docs/robot-format.md'), 'utf8').match(/## Example[\s\S]*?```json\n([\s\S]*?)```/)[1]);
+  const withRobot = (robot) => {
+    const doc = fullDocument();
+    doc.robot = { ...robot, pose: { position: [0, 0] } };
+    doc.control.joints = {};
+    doc.control.script = [];
+    return doc;
+  };
+
+  test.each([['model', model], ['urdf', urdf]])('robot.%s validates and parses; a wrong value is refused at its path', (key, value) => {
+    const doc = withRobot({ [key]: value });
+    expect(validate(doc), JSON.stringify(validate.errors, null, 1)).toBe(true);
+    expect(issuesOf(doc)).toEqual([]);
+    const bad = withRobot({ [key]: 3 });
+    expect(validate(bad)).toBe(false);
+    expect(issuesOf(bad).some((i) => i.path.startsWith(`robot.${key}`))).toBe(true);
+    const two = withRobot({ [key]: value, preset: 'articulated6' });
+    expect(validate(two)).toBe(false);
+    expect(issuesOf(two).map((i) => i.path)).toContain('robot');
   });
 });
