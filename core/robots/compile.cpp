@@ -298,6 +298,13 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
     }
     for (int l : links) addMass(mass[b], d.links[l], placement[l]);
   }
+  // A refusal of body b at the joint that makes it (or the base).
+  const auto failBody = [&](int b, const std::string& message) {
+    const std::string what = bodyJoint[b] >= 0 ? "joint '" + d.joints[bodyJoint[b]].name + "'"
+                                               : "the base '" + d.base + "'";
+    fail(bodyJoint[b] >= 0 ? "joints[" + std::to_string(bodyJoint[b]) + "]" : "base",
+         what + message);
+  };
   // Every moving joint must carry mass: its body or one below it.
   std::vector<char> carries(nBodies, 0);
   std::vector<int> parentBody(nBodies, -1);
@@ -309,10 +316,7 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
   }
   for (int b = 0; b < nBodies; ++b) {
     if (carries[b]) continue;
-    const std::string what = bodyJoint[b] >= 0 ? "joint '" + d.joints[bodyJoint[b]].name + "'"
-                                               : "the base '" + d.base + "'";
-    fail(bodyJoint[b] >= 0 ? "joints[" + std::to_string(bodyJoint[b]) + "]" : "base",
-         what +
+    failBody(b,
              " moves nothing with mass: its acceleration is undefined (give the links below "
              "it a mass)");
   }
@@ -607,10 +611,7 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
                 1 / data.dInverse[b] > 1e-12)
             : jointDofs(body.joint) == 6 && data.freeInertia[b].info() != Eigen::Success;
     if (!singular || b < virtualBodies) continue;
-    const std::string what = bodyJoint[b] >= 0 ? "joint '" + d.joints[bodyJoint[b]].name + "'"
-                                               : "the base '" + d.base + "'";
-    fail(bodyJoint[b] >= 0 ? "joints[" + std::to_string(bodyJoint[b]) + "]" : "base",
-         what +
+    failBody(b,
              " has no inertia about its axis at the start pose (its links are massless, or a "
              "joint below it on the same axis takes its motion): its acceleration is undefined");
   }

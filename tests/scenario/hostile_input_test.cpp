@@ -29,13 +29,6 @@ Issue firstIssue(const std::string& text) {
   return s.issues().front();
 }
 
-std::string repeat(const std::string& s, int n) {
-  std::string out;
-  out.reserve(s.size() * n);
-  for (int i = 0; i < n; ++i) out += s;
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("bytes that are not UTF-8 are refused with their offset", "[scenario][hostile]") {
@@ -59,15 +52,16 @@ TEST_CASE("bytes that are not UTF-8 are refused with their offset", "[scenario][
 TEST_CASE("nesting deeper than the limit is refused without recursion", "[scenario][hostile]") {
   for (const auto& [open, close] :
        {std::pair<std::string, std::string>{"[", "]"}, {"{\"a\": ", "}"}}) {
-    const std::string deep =
-        kHead + "\"x\": " + repeat(open, 100000) + "1" + repeat(close, 100000) + "}";
+    const std::string deep = kHead + "\"x\": " + testing::repeat(open, 100000) + "1" +
+                             testing::repeat(close, 100000) + "}";
     const Issue i = firstIssue(deep);
     CHECK(i.message == "nested more than 64 levels deep");
     CHECK(i.path.rfind("x", 0) == 0);
     CHECK(i.path.size() < 200);
   }
   // 64 levels are allowed (an unknown field, so the reader says that instead).
-  const std::string ok = kHead + "\"x\": " + repeat("[", 63) + repeat("]", 63) + "}";
+  const std::string ok =
+      kHead + "\"x\": " + testing::repeat("[", 63) + testing::repeat("]", 63) + "}";
   CHECK(firstIssue(ok).message.rfind("unknown field", 0) == 0);
 }
 
@@ -99,14 +93,14 @@ TEST_CASE("messages quote at most 80 characters of the user's text", "[scenario]
   const Issue key = firstIssue(withTerrain("{\"" + std::string(5000, 'k') + "\": 1}"));
   CHECK(key.path.size() < 120);
   // Cut on a character boundary.
-  CHECK(invalidUtf8Offset(clipped(repeat("Ω", 200))) == std::string::npos);
+  CHECK(invalidUtf8Offset(clipped(testing::repeat("Ω", 200))) == std::string::npos);
 }
 
 TEST_CASE("documents beyond the size and value limits are refused", "[scenario][hostile]") {
   const std::string big(kMaxDocumentBytes + 1, ' ');
   CHECK(firstIssue(big).message.find("the limit is") != std::string::npos);
   const std::string many =
-      kHead + "\"x\": [" + repeat("0,", static_cast<int>(kMaxJsonValues)) + "0]}";
+      kHead + "\"x\": [" + testing::repeat("0,", static_cast<int>(kMaxJsonValues)) + "0]}";
   CHECK(firstIssue(many).message.find("more than") != std::string::npos);
   std::string keys = kHead + "\"x\": {";
   for (int k = 0; k <= static_cast<int>(kMaxObjectKeys); ++k)

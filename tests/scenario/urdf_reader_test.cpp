@@ -150,13 +150,6 @@ double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string repeat(const std::string& s, int n) {
-  std::string out;
-  out.reserve(s.size() * n);
-  for (int i = 0; i < n; ++i) out += s;
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("Leo Rover: links, joints, the rockers' mimic, wheels from cylinders", "[urdf]") {
@@ -728,9 +721,10 @@ TEST_CASE("URDF refusals: hostile documents, each quickly and with its line", "[
   CHECK(quick(many + "</robot>\n") ==
         "the robot has 10000 links and 0 joints; the limit is 1000 of each");
   // Nesting without end, elements without number.
-  CHECK(quick("<robot name=\"r\">" + repeat("<a>", 100000) + repeat("</a>", 100000) + "</robot>") ==
+  CHECK(quick("<robot name=\"r\">" + testing::repeat("<a>", 100000) +
+              testing::repeat("</a>", 100000) + "</robot>") ==
         "line 1: elements are nested more than 256 levels deep, the limit");
-  CHECK(quick("<robot name=\"r\">" + repeat("<a b=\"1\"/>", 300000) + "</robot>") ==
+  CHECK(quick("<robot name=\"r\">" + testing::repeat("<a b=\"1\"/>", 300000) + "</robot>") ==
         "line 1: the document has more than 500000 elements and attributes, the limit");
   // Not XML text, not a URDF, xacro.
   CHECK(quick(std::string("<robot>\n\0</robot>", 17)) ==

@@ -38,6 +38,14 @@ inline const roverlab::ScenarioFiles kDataFiles =
   return bytes;
 };
 
+/// `s` n times over.
+inline std::string repeat(const std::string& s, int n) {
+  std::string out;
+  out.reserve(s.size() * n);
+  for (int i = 0; i < n; ++i) out += s;
+  return out;
+}
+
 inline std::string readText(const std::filesystem::path& path) {
   std::ifstream in(path);
   REQUIRE(in.good());
