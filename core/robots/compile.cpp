@@ -221,12 +221,14 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
   std::vector<int> order;  // joints, parents first
   std::vector<char> placed(nLinks, 0);
   placed[base] = 1;
+  std::vector<int> parentOf(nJoints), childOf(nJoints);  // link indices
+  for (int j = 0; j < nJoints; ++j)
+    parentOf[j] = linkIndex[d.joints[j].parent], childOf[j] = linkIndex[d.joints[j].child];
   for (bool more = true; more;) {
     more = false;
-    for (int j = 0; j < nJoints; ++j) {
-      const int p = linkIndex[d.joints[j].parent], c = linkIndex[d.joints[j].child];
-      if (placed[p] && !placed[c]) placed[c] = 1, order.push_back(j), more = true;
-    }
+    for (int j = 0; j < nJoints; ++j)
+      if (placed[parentOf[j]] && !placed[childOf[j]])
+        placed[childOf[j]] = 1, order.push_back(j), more = true;
   }
   for (int i = 0; i < nLinks; ++i) {
     if (placed[i]) continue;

@@ -62,6 +62,9 @@ constexpr std::size_t kMaxNoteKinds = 100;
 constexpr double kLoopRate = 50.0;
 /// Smallest inertia (kg·m²) or mass (kg) the default gains are computed for.
 constexpr double kMinDriveInertia = 0.01;
+// ω of a joint's range stop (rad/s): stiff against the motion, ω·dt = 0.04
+// at the default step.
+constexpr double kStopRate = 100.0;
 /// A wheel's default torque limit at the joint when <limit effort> is not given (N·m).
 constexpr double kDefaultEffort = 100.0;
 /// controls.maxWheelSpeed when no wheel joint gives a velocity limit (rad/s).
@@ -1556,6 +1559,26 @@ Expected<UrdfRobot> UrdfReader::read() {
   for (const Node* r : children(robot, "ros2_control")) readRos2Control(r);
   makeDrives(d, poses, childJoints);
   if (!errors_.empty()) return failed();
+
+  // Tires and joint stops sized to the robot (urdf_reader.h).
+  double mass = 0;
+  for (const LinkRead& l : links_) mass += l.d.mass;
+  if (!d.wheels.empty() && mass > 0) {
+    const double share = mass / static_cast<double>(d.wheels.size()), weight = share * 9.81;
+    for (WheelDescription& w : d.wheels) {
+      const double stiffness = std::clamp(weight / (0.02 * w.radius), 1e3, 1e8);
+      const double damping = std::clamp(std::sqrt(stiffness * share), 0.0, 1e6);
+      w.tire.stiffness = w.tread.stiffness = stiffness;
+      w.tire.damping = w.tread.damping = damping;
+    }
+  }
+  for (int j = 0; j < static_cast<int>(joints_.size()); ++j) {
+    JointRead& joint = joints_[j];
+    if (joint.dropped || !joint.d.limit) continue;
+    const double inertia = std::max(axisInertia(j, poses, childJoints, true), kMinDriveInertia);
+    joint.d.limit->stiffness = inertia * kStopRate * kStopRate;
+    joint.d.limit->damping = 2 * inertia * kStopRate;
+  }
 
   for (LinkRead& l : links_) {
     const bool dropped = std::any_of(joints_.begin(), joints_.end(), [&](const JointRead& j) {

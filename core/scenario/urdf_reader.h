@@ -43,7 +43,15 @@
 //   one, a wheel fitted to the child's mesh collisions: width = their extent
 //   along the axis, radius = the largest distance from the line along the
 //   axis through the centre of their extent (a warning gives the numbers).
-//   Neither: a warning, and no wheel. Tire and tread keep their defaults.
+//   Neither: a warning, and no wheel.
+// - Tire and tread sized to the robot (the description's defaults suit a
+//   100 kg rover): with m = the robot's mass over its wheel count (kg) and W =
+//   m·g, the tire stiffness c_t = W / (0.02 r) (a 2 % static deflection),
+//   its damping b_t = √(c_t·m) (half-critical on that mass), within the
+//   ranges of robot-format.md; the tread the same (σ0 = c_t, σ1 = b_t).
+// - A joint's range stop (revolute and prismatic limits): stiffness J·ω²,
+//   damping 2·J·ω with ω = 100 rad/s, J the inertia of the child's subtree
+//   about the axis (its mass for a prismatic joint) but at least 0.01.
 // - Every wheel gets a speed actuator (its transmission's, or one named after
 //   the joint): gain = 50 s⁻¹ × J, J = the wheel link's moment of inertia
 //   about the axle but at least 0.01 kg·m², so the speed loop's time constant

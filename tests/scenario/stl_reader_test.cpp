@@ -191,7 +191,8 @@ TEST_CASE("STL refusals say what is wrong and where", "[urdf][stl]") {
   const auto t0 = std::chrono::steady_clock::now();
   CHECK(message(std::string(kMaxStlBytes + 1, 'x')) ==
         "the file is 67108865 bytes; the limit is 67108864 bytes (64 MiB)");
-  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(100));
+  CHECK(std::chrono::steady_clock::now() - t0 <
+        std::chrono::seconds(1));  // refused within a second
 }
 
 TEST_CASE("hull vertices: the corners of a box with points inside and on it", "[urdf][stl]") {

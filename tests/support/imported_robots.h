@@ -8,10 +8,10 @@
 
 namespace testing {
 
-// The Leo Rover from its URDF (tests/data/robots/leo_rover), with tire, tread
-// and rocker-stop coefficients for its 6.5 kg (the description defaults are a
-// 100 kg rover's) on a 0.2 m-thick floor with a 3 cm bump under its left
-// wheels, driving at 4 rad/s.
+// The Leo Rover from its URDF (tests/data/robots/leo_rover) as the reader
+// sizes it (tires and rocker stops for its 5.5 kg), at the default step, on
+// a 0.2 m-thick floor with a 3 cm bump under its left wheels, driving at
+// 4 rad/s.
 inline roverlab::Simulation leoOverBump() {
   using namespace roverlab;
   const Expected<UrdfRobot> leo =
@@ -27,18 +27,12 @@ inline roverlab::Simulation leoOverBump() {
     "terrain": {"boxes": [{"centre": [0, 0, -0.1], "size": [20, 4, 0.2]},
                           {"centre": [0.5, 0.25, 0.015], "size": [0.3, 0.3, 0.03]}]},
     "robot": {"preset": "wheel-rig", "pose": {"position": [0, 0]}},
-    "control": {"wheel_speed": 4}, "simulation": {"dt": 1e-4}})";
+    "control": {"wheel_speed": 4}})";
   Expected<Scenario> scenario = parseScenario(text);
   REQUIRE(scenario.ok());
   Scenario s = scenario.value();
   s.robot.source = RobotSource::Model;
   s.robot.description = leo.value().description;
-  for (JointDescription& j : s.robot.description.joints)
-    if (j.limit) j.limit->stiffness = 200, j.limit->damping = 5;
-  for (WheelDescription& w : s.robot.description.wheels) {
-    w.tire.stiffness = w.tread.stiffness = 2e4;
-    w.tire.damping = w.tread.damping = 100;
-  }
   Expected<Simulation> sim = makeSimulation(s);
   INFO(sim.message());
   REQUIRE(sim.ok());
