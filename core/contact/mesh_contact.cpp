@@ -61,8 +61,8 @@ constexpr int kMaxHits = 64;
 // SurfaceHit is made only for the hits kept (surfaceHitOf).
 struct MeshHit {
   Vec3 closest;        // nearest point of the triangle (m)
-  Vec3 gap;            // the centre − closest (m)
-  double distance;     // from the centre (m)
+  double d2;           // its distance from the centre, squared (m²): the square root is
+                       // taken only for the hits kept and where two hits tie (nearerThan)
   int at;              // the triangle's place in the near list
   signed char c0, c1;  // the triangle's corners (0..2) the nearest point is on: an edge
                        // c0 → c1; a corner c0 with c1 = −1; the inside c0 = −1
@@ -85,14 +85,13 @@ struct MeshHit {
   } else {
     h.closest = Vec3(t[kAx], t[kAy], t[kAz]) + Vec3(qx, qy, qz);
   }
-  // The distance, gap.norm(), against the radius: by its square where that
-  // is far from the radius' (by more than its rounding), so that the square
-  // root is off the way to the answer.
-  h.gap = p - h.closest;
-  const double d2 = h.gap.squaredNorm(), r2 = radius * radius;
+  // The distance, |p − closest|, against the radius: by its square where
+  // that is far from the radius' (by more than its rounding), so that the
+  // square root is off the way to the answer.
+  const double d2 = (p - h.closest).squaredNorm(), r2 = radius * radius;
   if (d2 >= r2 * (1 + 1e-12)) return false;
-  h.distance = std::sqrt(d2);
-  if (d2 > r2 * (1 - 1e-12) && h.distance >= radius) return false;
+  if (d2 > r2 * (1 - 1e-12) && std::sqrt(d2) >= radius) return false;
+  h.d2 = d2;
   h.c0 = static_cast<signed char>(c0);
   h.c1 = static_cast<signed char>(c1);
   return true;
@@ -100,15 +99,15 @@ struct MeshHit {
 
 // The SurfaceHit of a listed triangle's hit: the list's items and numbers of
 // the triangle, as hitOf makes it.
-void surfaceHitOf(const NearList& list, const MeshHit& x, SurfaceHit& h) {
+void surfaceHitOf(const NearList& list, const Vec3& centre, const MeshHit& x, SurfaceHit& h) {
   const int* item = list.items.data() + kMeshListedItems * x.at;
   const double* t = list.planes.data() + kMeshListedNumbers * x.at + kNearListBound;
   const Vec3 n(t[kNx], t[kNy], t[kNz]);
   h.feature = item[0];
   h.closest = x.closest;
   h.face = n;
-  h.distance = x.distance;
-  h.normal = x.distance > 1e-12 ? Vec3(x.gap / x.distance) : n;
+  h.distance = std::sqrt(x.d2);
+  h.normal = h.distance > 1e-12 ? Vec3((centre - x.closest) / h.distance) : n;
   h.boundary = x.c0 >= 0;
   h.samples[0] = x.c0 >= 0 ? item[1 + x.c0] : -1;
   h.samples[1] = x.c0 >= 0 && x.c1 >= 0 ? item[1 + x.c1] : -1;
@@ -148,6 +147,15 @@ void linkCorners(NearList& list) {
   }
 }
 
+// A difference of two hits' squared distances (m²) above which the nearer
+// by the squares is nearer by the distances by more than isSurfaceGhost's
+// 1e-6 tol: hits are within radius·(1 + 1e-12), so their distances then
+// differ by 1e-6 tol + 1e-11 radius, far above their rounding. The squares
+// decide alone beyond it, without a square root.
+double tieOf(double radius, double tol) {
+  return 2 * radius * (1 + 1e-9) * (1e-6 * tol + 1e-11 * radius);
+}
+
 // True when hit `c` (on its triangle's edge or corner) is a ghost
 // (isSurfaceGhost's rule, with the same arithmetic): another triangle
 // through that edge or corner, by the vertex ids, is nearer to the centre
@@ -156,15 +164,25 @@ void linkCorners(NearList& list) {
 // c's edge or corner are tried (`hitAt`: the hit of each listed feature whose
 // bit is set in `hitMask`), else all n hits; either from hits[first] (the
 // nearest, which most often is that triangle) on.
+//
+// `tie` (tieOf) is the difference of two hits' squared distances within
+// which their distances decide which is nearer.
 bool isMeshGhost(const NearList& list, const MeshHit* hits, int n, int first, std::uint64_t hitMask,
-                 const signed char* hitAt, const MeshHit& c, double span2, double tol) {
+                 const signed char* hitAt, const MeshHit& c, double tie, double span2, double tol) {
   const double* f = list.planes.data() + kMeshListedNumbers * c.at + kNearListBound;
   const Vec3 face(f[kNx], f[kNy], f[kNz]);
-  const double nearer = c.distance - 1e-6 * tol;  // only hits nearer than this count
+  // Only hits nearer than c by more than 1e-6 tol count: by the distances
+  // (their square roots) as isSurfaceGhost decides, where the squares differ
+  // by `tie` or less (tieOf); beyond it the squares decide alone.
+  const auto nearer = [&](const MeshHit& t) {
+    const double ahead2 = c.d2 - t.d2;
+    if (ahead2 <= 0) return false;
+    return ahead2 > tie || std::sqrt(t.d2) < std::sqrt(c.d2) - 1e-6 * tol;
+  };
   const double reach2 = span2 + tol;
   // t (a triangle through c's edge or corner) makes c a ghost.
   const auto covers = [&](const MeshHit& t) {
-    if (t.distance >= nearer) return false;
+    if (!nearer(t)) return false;
     const Vec3 apart = t.closest - c.closest;
     if (apart.head<2>().squaredNorm() > reach2) return false;
     return continuesOrTurnsAway(face.dot(apart), apart.squaredNorm(), tol * tol);
@@ -184,7 +202,7 @@ bool isMeshGhost(const NearList& list, const MeshHit* hits, int n, int first, st
   const long s0 = item[1 + c.c0], s1 = c.c1 >= 0 ? item[1 + c.c1] : -1;
   for (int k = first, tried = 0; tried < n; ++tried, k = k + 1 < n ? k + 1 : 0) {
     const MeshHit& t = hits[k];
-    if (t.distance >= nearer) continue;
+    if (!nearer(t)) continue;
     const int* corners = list.items.data() + kMeshListedItems * t.at + 1;
     const auto has = [&](long v) {
       return v < 0 || v == corners[0] || v == corners[1] || v == corners[2];
@@ -235,7 +253,9 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
             meshTriangle(v, t);
             if (!meshTriangleHit(t, c, r, x)) continue;
             closest = x.closest;
-            normal = x.distance > 1e-12 ? Vec3(x.gap / x.distance) : Vec3(t[kNx], t[kNy], t[kNz]);
+            const double distance = std::sqrt(x.d2);
+            normal =
+                distance > 1e-12 ? Vec3((c - x.closest) / distance) : Vec3(t[kNx], t[kNy], t[kNz]);
           } else {
             // Walls as open polygons here: a centre behind one may come out in front.
             m.wall(f - triangles, v);
@@ -322,27 +342,28 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
         }
       }
     };
+    int first = 0;  // the nearest hit
+    const bool linked = list->linked;
     inReach([&](int at, const double* numbers) {
       if (!compact || !meshTriangleHit(numbers, centre, radius, hits[n])) return;
       hits[n].at = at;
-      if (list->linked) hitMask |= std::uint64_t{1} << at, hitAt[at] = static_cast<signed char>(n);
+      if (hits[n].d2 < hits[first].d2) first = n;
+      if (linked) hitMask |= std::uint64_t{1} << at, hitAt[at] = static_cast<signed char>(n);
       compact = ++n < kMaxHits;
     });
     if (compact && all.empty()) {
       // Triangles only: each hit's ghost check reads the hits of the
       // triangles through its edge or corner, and only the hits kept are
       // made in full.
-      int first = 0;  // the nearest hit
-      for (int k = 1; k < n; ++k)
-        if (hits[k].distance < hits[first].distance) first = k;
       std::vector<int>& order = scratch.order;
       order.clear();
+      const double tie = tieOf(radius, tol);
       for (int k = 0; k < n; ++k) {
         if (hits[k].c0 >= 0 &&
-            isMeshGhost(*list, hits, n, first, hitMask, hitAt, hits[k], span2, tol))
+            isMeshGhost(*list, hits, n, first, hitMask, hitAt, hits[k], tie, span2, tol))
           continue;
         order.push_back(static_cast<int>(all.size()));
-        surfaceHitOf(*list, hits[k], h);
+        surfaceHitOf(*list, centre, hits[k], h);
         all.push_back(h);
       }
       mergeSurfaceContacts(all, order, tol, out);
@@ -352,7 +373,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
     // against all the others.
     if (compact) {
       for (int k = 0; k < n; ++k) {
-        surfaceHitOf(*list, hits[k], h);
+        surfaceHitOf(*list, centre, hits[k], h);
         all.push_back(h);
       }
     } else {
@@ -361,7 +382,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
       inReach([&](int at, const double* numbers) {
         if (!meshTriangleHit(numbers, centre, radius, x)) return;
         x.at = at;
-        surfaceHitOf(*list, x, h);
+        surfaceHitOf(*list, centre, x, h);
         all.push_back(h);
       });
     }

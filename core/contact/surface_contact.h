@@ -370,6 +370,10 @@ bool isSurfaceGhost(const Surface& s, double span2, const SurfaceHit& c, double 
 /// (the face's own normal where the centre is right over a seam). Sorts `order`.
 inline void mergeSurfaceContacts(const std::vector<SurfaceHit>& all, std::vector<int>& order,
                                  double tol, std::vector<SurfaceHit>& out) {
+  if (order.size() == 1) {  // most queries: one contact
+    out.push_back(all[order[0]]);
+    return;
+  }
   // Nearest first (ties in feature order, so the result does not depend on
   // the order the candidates were found in).
   std::sort(order.begin(), order.end(), [&](int a, int b) {
