@@ -1,6 +1,6 @@
 // The WebAssembly module (embind): every function and class the browser app
 // and the Node tests call, registered in one place. The entry points live in
-// one file per area (world_api, editor_api, rocker_api, crawler_api); their
+// one file per area (world_api, editor_api, robot_api, rocker_api, crawler_api); their
 // conventions in js_values.h.
 #include <emscripten/bind.h>
 
@@ -8,6 +8,7 @@
 
 #include "bindings/crawler_api.h"
 #include "bindings/editor_api.h"
+#include "bindings/robot_api.h"
 #include "bindings/rocker_api.h"
 #include "bindings/world_api.h"
 
@@ -44,4 +45,5 @@ EMSCRIPTEN_BINDINGS(roverlab) {
   emscripten::function("moveTrack1Node", &roverlab::moveTrack1NodeJs);
   emscripten::function("rockerPlayback", &roverlab::rockerPlaybackJs);
   emscripten::function("crawlerLinkContact", &roverlab::crawlerLinkContactJs);
+  emscripten::function("importRobot", &roverlab::importRobotJs);
 }

@@ -248,9 +248,11 @@ const char* climbPhaseName(ClimbPhase phase) {
 Expected<StepClimbRig> makeStepClimbRig(const Robot& robot) {
   const auto fail = [&](const std::string& why) {
     return Expected<StepClimbRig>::failure("control.controller",
-                                           "step-climb drives the articulated6 robot; " + why);
+                                           "step-climb drives an articulated6-like robot (three "
+                                           "sections, drives fold_front, extend_front, fold_rear, "
+                                           "extend_rear, two motored wheels per section); " +
+                                               why);
   };
-  if (robot.preset != "articulated6") return fail("this robot is '" + robot.preset + "'");
   StepClimbRig rig;
   const std::vector<Body>& bodies = robot.bodies.bodies;
   const char* ends[2] = {"front", "rear"};

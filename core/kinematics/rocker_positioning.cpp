@@ -422,7 +422,13 @@ std::string stanceProblem(const RockerPose& pose, const RockerGeometry& g) {
 
 Expected<RockerModel> makeRockerModel(const Scenario& scenario) {
   std::vector<Issue> issues;
-  if (scenario.robot.preset != "rocker8")
+  // The geometry comes from the rocker8 preset's parameters.
+  if (scenario.robot.source != RobotSource::Preset)
+    issues.push_back({"robot",
+                      "rocker positioning models the rocker8 preset from its parameters, "
+                      "got a robot from robot." +
+                          robotSourceName(scenario.robot.source)});
+  else if (scenario.robot.preset != "rocker8")
     issues.push_back({"robot.preset", "rocker positioning models the rocker8 rover, got '" +
                                           scenario.robot.preset + "'"});
   if (scenario.leftRow.empty())

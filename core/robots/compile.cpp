@@ -333,7 +333,7 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
   }
 
   Robot robot;
-  robot.preset = d.name;
+  robot.name = d.name;
   robot.planar = planar;
   // The planar base: massless sliders along x (and z), then the base link on
   // the last degree of freedom (pitch about y, or z for a carriage).

@@ -40,7 +40,7 @@ struct BodyBox {
 /// A built robot: everything of a WorldModel except the terrain and the
 /// simulation settings, plus how its controls map to actuators.
 struct Robot {
-  std::string preset;
+  std::string name;  ///< the robot's name (its description's; a preset's is the preset's)
   Multibody bodies;
   std::vector<WheelModel> wheels;
   std::vector<Actuator> actuators;

@@ -42,7 +42,9 @@ void build(const ParamValues& p, RobotDescription& robot) {
       JointDescription& j = addLink(robot, name, "base", JointKind::Revolute, Vec3::UnitY(),
                                     Vec3(x, side * pivotY, 0), p("rocker_mass"),
                                     Vec3(2 * arm, 0.06, 0.08), Vec3(0, 0, -hp / 2));
-      j.limit = LimitDescription{-p("rocker_range"), p("rocker_range")};  // fixed bump stop
+      LimitDescription stop;  // fixed bump stop
+      stop.lower = -p("rocker_range"), stop.upper = p("rocker_range");
+      j.limit = stop;
       j.damping = p("rocker_damping");
       j.params = {"", ParamValues::path("rocker_damping")};
       for (const double dx : {arm, -arm})

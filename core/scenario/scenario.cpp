@@ -234,10 +234,10 @@ void checkJointNames(Reader& r, const Scenario& s) {
 
 }  // namespace
 
-std::string descriptionPath(const RobotSpec& robot) {
-  switch (robot.source) {
+std::string robotSourceName(RobotSource source) {
+  switch (source) {
     case RobotSource::Preset:
-      return "";
+      return "preset";
     case RobotSource::Model:
       return "model";
     case RobotSource::File:
@@ -246,6 +246,10 @@ std::string descriptionPath(const RobotSpec& robot) {
       return "urdf";
   }
   return "";
+}
+
+std::string descriptionPath(const RobotSpec& robot) {
+  return robot.source == RobotSource::Preset ? "" : robotSourceName(robot.source);
 }
 
 TerrainInspection inspectTerrain(const std::string& text) {

@@ -25,9 +25,12 @@ constexpr const char* kScenarioFormat = "roverlab-scenario";
 /// description or a URDF beside the scenario) or robot.urdf (URDF text).
 enum class RobotSource : unsigned char { Preset, Model, File, Urdf };
 
+/// The source's key in the scenario: "preset", "model", "file" or "urdf".
+std::string robotSourceName(RobotSource source);
+
 struct RobotSpec {
   RobotSource source = RobotSource::Preset;
-  std::string preset = "articulated6";   ///< source Preset
+  std::string preset;                    ///< source Preset: its name
   std::map<std::string, double> params;  ///< source Preset: overrides of its parameters
   std::string file;                      ///< source File: the name as written
   /// The robot, whatever its source (a preset's with its parameters): what

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "robots/robot.h"
+#include "scenario/robot_reader.h"
 #include "sim/frame.h"
 #include "world/state_hash.h"
 
@@ -103,7 +104,11 @@ json describeModel(const Simulation& sim, const Scenario& scenario) {
   m["sections"] = sim.model.robot.sections;
   m["columns"] = telemetryColumns(sim);
   m["layout"] = layoutOf(frameLayout(sim));
-  m["preset"] = sim.model.robot.preset;
+  m["robot"] = sim.model.robot.name;
+  m["source"] = robotSourceName(scenario.robot.source);
+  m["preset"] =
+      scenario.robot.source == RobotSource::Preset ? json(scenario.robot.preset) : json(nullptr);
+  m["robotDescription"] = writeRobotDescription(scenario.robot.description);
   m["controller"] = sim.controllerKind ? sim.controllerKind->name : std::string("none");
   // names of the controller's phases, by its telemetry value
   m["phases"] = sim.controllerKind ? json(sim.controllerKind->phases) : json::array();
@@ -130,7 +135,7 @@ json describeRun(const Simulation& sim, const RunStats& stats, double wallSecond
   out["ok"] = sim.outcome == RunOutcome::Ok;
   out["outcome"] = outcomeName(sim.outcome);
   if (!sim.data.error.empty()) out["error"] = sim.data.error;
-  out["preset"] = sim.model.robot.preset;
+  out["robot"] = sim.model.robot.name;
   out["time_s"] = round6(sim.state.bodies.time);
   out["base"] = {{"position_m", rounded(worldPoint(d, base, Vec3::Zero()))},
                  {"yaw_rad", round6(std::atan2(x.y(), x.x()))},

@@ -25,7 +25,10 @@ nlohmann::json describePresets();
 /// terrain meshes (binary, added by the front end): bodies and their boxes
 /// (`boxes`: [{ centre, size }] in the body frame), wheels, Track1 of the
 /// scenario, joint drives (with `lower` and `upper` when limited), sections,
-/// telemetry columns, the frame layout (sim/frame.h), preset, controller, its
+/// telemetry columns, the frame layout (sim/frame.h); the robot's name
+/// (`robot`), its source (`source`: "preset", "model", "file" or "urdf"),
+/// `preset` (null for another source) and its whole description
+/// (`robotDescription`, the JSON form of docs/robot-format.md); controller, its
 /// phase names and the column of its phase (`phaseColumn`), planar, base, maxWheelSpeed, mass, dt,
 /// duration, warnings, name and description.
 nlohmann::json describeModel(const Simulation& sim, const Scenario& scenario);

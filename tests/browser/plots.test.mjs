@@ -309,7 +309,7 @@ describe('the plot dock', () => {
     expect(comments).toEqual(
       expect.arrayContaining([
         '# scenario: articulated6 climbs the 0.65 m step',
-        '# robot preset: articulated6',
+        '# robot name: articulated6 (a preset)',
         '# dt_s: 0.0004',
         '# duration_s: 30',
         expect.stringMatching(/^# simulation: \{.*"dt":0\.0004/),

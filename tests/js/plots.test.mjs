@@ -126,7 +126,7 @@ describe('CSV and export names', () => {
     t.append(new Float64Array([0, 1 / 3, 0.01, 2]));
     const comments = csvComments({
       scenario: { name: 'flat', robot: { preset: 'wheel-rig', params: { wheel_radius: 0.2 } }, simulation: { dt: 0.001 } },
-      model: { preset: 'wheel-rig', dt: 0.001, duration: null },
+      model: { preset: 'wheel-rig', robot: 'wheel-rig', dt: 0.001, duration: null },
       telemetry: t,
       version: '1.2.3',
       date: new Date('2026-01-02T03:04:05Z'),
@@ -135,7 +135,7 @@ describe('CSV and export names', () => {
     expect(lines).toEqual([
       '# Roverlab 1.2.3 telemetry',
       '# scenario: flat',
-      '# robot preset: wheel-rig',
+      '# robot name: wheel-rig (a preset)',
       '# robot: {"preset":"wheel-rig","params":{"wheel_radius":0.2}}',
       '# control: {}',
       '# simulation: {"dt":0.001}',

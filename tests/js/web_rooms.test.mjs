@@ -15,7 +15,7 @@ export const ROOMS = {
   common: 0,    // issues, files and export names, PNG files, keyboard focus, signals
   scenario: 1,  // the scenario catalogue, "based on" descriptions, rejected work
   share: 2,     // share links and their codecs, the address bar
-  import: 2,    // heightmap and mesh files read into terrains
+  import: 2,    // heightmap and mesh files read into terrains, URDF files into robots
   sim: 3,       // the WASM core, the worker and its host, the page's client of it
   runs: 4,      // a run's data: telemetry, frames, outcome, pinned runs' data and storage
   plots: 5,     // the plot dock and its charts
@@ -56,7 +56,7 @@ describe('web/src rooms', () => {
   test('only the simulation client posts to the worker', () => {
     const posting = modules.filter(({ text }) => /\.postMessage\(/.test(text)).map((m) => m.rel);
     expect(posting.sort()).toEqual(['sim/sim_client.js', 'sim/sim_worker.js']);  // the worker posts its answers back
-    const messages = /\{\s*type:\s*'(?:load|decode|presets|play|pause|seek|step|reset|controller|speed|tick|joint|wheels)'/;
+    const messages = /\{\s*type:\s*'(?:load|decode|importRobot|presets|play|pause|seek|step|reset|controller|speed|tick|joint|wheels)'/;
     const ends = ['sim/sim_client.js', 'sim/sim_host.js'];  // the protocol's two ends (the host answers in kind)
     const building = modules.filter(({ rel, text }) => !ends.includes(rel) && messages.test(text)).map((m) => m.rel);
     expect(building).toEqual([]);

@@ -191,7 +191,7 @@ bool sameParams(const CoefficientParams& a, const CoefficientParams& b) {
 
 // Every field of two robots, numbers bit for bit.
 void requireIdentical(const Robot& a, const Robot& b) {
-  CHECK(a.preset == b.preset);
+  CHECK(a.name == b.name);
   CHECK(a.base == b.base);
   CHECK(a.planar == b.planar);
   CHECK(a.maxWheelSpeed == b.maxWheelSpeed);

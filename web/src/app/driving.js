@@ -12,12 +12,12 @@ const JOINT_KEYS = [
 ];
 
 export class Driver {
-  /** client: the simulation worker's client (sim_client.js). */
-  constructor(model, client) {
+  /** client: the simulation worker's client (sim_client.js); targets: the scenario's control.joints (the drives' targets at the start). */
+  constructor(model, client, targets = {}) {
     this.model = model;
     this.client = client;
     this.keys = new Set();
-    this.targets = Object.fromEntries(model.joints.map((j) => [j.name, 0]));
+    this.targets = Object.fromEntries(model.joints.map((j) => [j.name, Number.isFinite(targets[j.name]) ? targets[j.name] : 0]));
     this.manual = false;
     this.speed = Math.min(model.maxWheelSpeed, 5);
   }

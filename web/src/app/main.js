@@ -18,6 +18,7 @@ import { PinnedRuns } from '../panels/pinned_runs.js';
 import { Plots } from '../plots/plots.js';
 import { wireRecording } from './recording.js';
 import { rejectedAtStart } from '../scenario/rejected_work.js';
+import { RobotTab } from '../panels/robot_tab.js';
 import { Run } from './run.js';
 import { DEFAULT_ID, scenarios } from '../scenario/scenarios.js';
 import { Stage } from '../view/scene.js';
@@ -59,7 +60,7 @@ const corePromise = loadCore();  // a core on this thread too: the editor's geom
 const client = new SimClient({ state, signals, banners, speed: () => state.speed });
 const run = new Run({ state, signals, stage, plots: new Plots($('plot-dock'), { state, signals }), client, banners });
 const sharing = new Sharing({ state, doc, stage, client, banners, saved: restored });
-const picker = wirePickers({ state, signals, doc, initialId: opening.id });
+const picker = wirePickers({ state, signals, doc, client, banners, initialId: opening.id });
 wireControls({ state, signals, run, client, doc, banners });
 watchViewQuality({ state, signals, stage });
 wireTerrainColour({ stage });
@@ -74,7 +75,8 @@ wireTabs({ state, signals });
 const editorTab = new EditorTab({ state, signals, doc, stage, client, run, banners, sharing });
 const stanceTab = new StanceTab({ state, signals, doc, stage, run, picker, corePromise });
 wireCrawlerTab({ state, signals, corePromise });
-wireHelp({ state, signals, editorTab, stanceTab, picker });
+const robotTab = new RobotTab({ state, signals, doc });
+wireHelp({ state, signals, editorTab, stanceTab, robotTab, picker });
 wireTouchDrive({ state, signals });
 
 // Start: the worker builds the document's scenario; the editor waits for the page's core.

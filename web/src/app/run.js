@@ -252,7 +252,7 @@ export class Run {
     state.history.capacity = Math.max(1000, Math.floor(FRAME_BYTES / (8 * model.layout.size)));
     state.telemetry = new Telemetry(model.columns);
     state.latest = state.previous = null;
-    state.driver = new Driver(model, this.client);
+    state.driver = new Driver(model, this.client, state.scenario?.control?.joints);
     $('help').textContent = state.driver.help();
     this.plots.setModel(model);
     state.startBase = null;

@@ -9,7 +9,8 @@ import * as THREE from 'three';
 /**
  * Fields (all read-only):
  *   ready          a frame of a built scenario is on show
- *   preset, scenario (its name), scenarioId (the picker's), wheelRadius, scrubbing, playing,
+ *   preset (null for a robot from its description), robot (its name), scenario (its name), scenarioId (the picker's),
+ *                  wheelRadius, scrubbing, playing,
  *   time           newest simulated time (s); shownTime: the time on show (interpolated or scrubbed)
  *   base           the base's position in the newest frame; shownBase: in the frame on show; startBase: at t = 0;
  *                  wheelCentres: each wheel's centre in the newest frame
@@ -54,6 +55,7 @@ export function installTestHooks({ state, signals, stage, doc, picker }) {
     const o = model.layout.poses + model.layout.pose * model.base;
     Object.assign(run, {
       preset: model.preset,
+      robot: model.robot,
       scenario: state.scenario?.name,
       scenarioId: picker.id,
       wheelRadius: model.wheels[0]?.radius,
@@ -170,6 +172,6 @@ export function installTestHooks({ state, signals, stage, doc, picker }) {
 
 // The run's snapshot fields (see the frame listener above).
 const RUN_FIELDS = [
-  'preset', 'scenario', 'scenarioId', 'wheelRadius', 'scrubbing', 'time', 'shownTime', 'base', 'shownBase', 'wheelCentres', 'startBase',
+  'preset', 'robot', 'scenario', 'scenarioId', 'wheelRadius', 'scrubbing', 'time', 'shownTime', 'base', 'shownBase', 'wheelCentres', 'startBase',
   'frames', 'samples', 'playing', 'realTimeFactor', 'stepMs', 'firstFrameMs', 'shownContacts',
 ];

@@ -34,7 +34,7 @@ const seconds = (t) => String(Number(t.toFixed(3)));
 
 /**
  * The CSV's comment lines: the app and its version, the scenario's name, its
- * robot (preset, parameters, pose), control and simulation (dt, duration)
+ * robot (its name; its preset, parameters and pose, or its description), control and simulation (dt, duration)
  * blocks as JSON, the rows' count, interval and time range, and when they were exported.
  */
 export function csvComments({ scenario, model, telemetry, version, date }) {
@@ -45,7 +45,7 @@ export function csvComments({ scenario, model, telemetry, version, date }) {
   return [
     `Roverlab ${version} telemetry`,
     `scenario: ${scenario?.name ?? model.name ?? ''}`,
-    `robot preset: ${model.preset}`,
+    `robot name: ${model.robot} (${model.preset ? 'a preset' : `its description, robot.${model.source}`})`,
     `robot: ${json(scenario?.robot)}`,
     `control: ${json(scenario?.control)}`,
     `simulation: ${json(scenario?.simulation)}`,

@@ -12,6 +12,7 @@ import { loadScenarioFile, saveScenario } from '../common/files.js';
 import { HeightmapFields } from './heightmap_fields.js';
 import { acceptDrops, importHeightmap } from '../import/heightmap_import.js';
 import { importMesh } from '../import/mesh_import.js';
+import { importRobot } from '../import/robot_import.js';
 
 export class EditorTab {
   constructor(deps, $ = (id) => document.getElementById(id)) {
@@ -66,6 +67,7 @@ export class EditorTab {
       onImage: (file) => importHeightmap({ doc, client, banners }, file),
       onMesh: (file) => importMesh({ doc, client, banners }, file),
       onScenario: (text, name) => loadScenarioFile({ doc, client, banners }, text, name),
+      onRobot: (files) => importRobot({ doc, client, banners }, files),
     });
     state.editorReady = true;
     this.refresh(null);

@@ -22,6 +22,7 @@
 
 import { fractalNoise, mulberry32 } from './fractal_noise.js';
 import { basedOn } from '../scenario/based_on.js';
+import { robotName } from '../scenario/scenarios.js';
 
 export { mulberry32 };
 
@@ -513,7 +514,7 @@ export function applyTemplate(scenario, id, values = {}) {
   const s = structuredClone(scenario);
   // Named and described by what is on screen (based_on.js).
   const base = basedOn(scenario.name);
-  const preset = scenario.robot?.preset ?? 'robot';
+  const preset = robotName(scenario);
   const set = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
   s.name = `${preset} on “${base}”`;
   s.description = `Based on “${base}”: its robot and settings on the terrain of the template “${template.name}”${set ? ` (${set})` : ''}: ${template.description}`;

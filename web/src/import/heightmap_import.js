@@ -4,6 +4,8 @@
 // white 0.5 m above black, the robot 1 m inside its west edge, half-way across.
 // The rest of the scenario (robot, control, simulation, materials) is kept.
 import { formatIssues } from '../common/issues.js';
+import { holdsRobot } from './robot_import.js';
+import { robotName } from '../scenario/scenarios.js';
 
 /** Cell size (m) and height of white over black (m) of an imported image. */
 export const IMPORT_CELL = 0.05;
@@ -31,7 +33,7 @@ export function pngHeader(bytes) {
 export function scenarioWithHeightmap(scenario, { width, height, bits }, png, name) {
   const [x, y] = scenario.robot?.pose?.position ?? [0, 0];
   const out = structuredClone(scenario);
-  out.name = `${scenario.robot?.preset ?? 'robot'} on ${name}`;
+  out.name = `${robotName(scenario)} on ${name}`;
   out.description = `Terrain imported from ${name}: a ${width} × ${height} heightmap of ${IMPORT_CELL} m cells, white ${IMPORT_RISE} m above black.`;
   out.terrain = {
     ...(scenario.terrain?.materials ? { materials: scenario.terrain.materials } : {}),
@@ -78,8 +80,8 @@ export async function importHeightmap({ doc, client, banners }, file) {
   });
 }
 
-/** Files dropped on `target`: a PNG or an OBJ mesh is imported as the terrain, a JSON file loaded as the scenario. */
-export function acceptDrops(target, { onImage, onMesh, onScenario }) {
+/** Files dropped on `target`: a URDF (with its meshes) or a .zip imported as the robot, a PNG or an OBJ mesh as the terrain, a JSON file loaded as the scenario. */
+export function acceptDrops(target, { onImage, onMesh, onScenario, onRobot }) {
   target.addEventListener('dragover', (event) => {
     if ([...(event.dataTransfer?.types ?? [])].includes('Files')) event.preventDefault();
   });
@@ -87,7 +89,8 @@ export function acceptDrops(target, { onImage, onMesh, onScenario }) {
     const file = event.dataTransfer?.files?.[0];
     if (!file) return;
     event.preventDefault();
-    if (/\.png$/i.test(file.name) || file.type === 'image/png') onImage(file);
+    if (holdsRobot(event.dataTransfer.files)) onRobot([...event.dataTransfer.files]);
+    else if (/\.png$/i.test(file.name) || file.type === 'image/png') onImage(file);
     else if (/\.obj$/i.test(file.name)) onMesh(file);
     else onScenario(await file.text(), file.name);
   });

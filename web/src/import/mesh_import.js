@@ -10,6 +10,7 @@
 // materials are kept. The editor's mesh form (editor/mesh_fields.js) then
 // sets the placement.
 import { formatIssues } from '../common/issues.js';
+import { robotName } from '../scenario/scenarios.js';
 
 /** Largest OBJ text the app embeds (bytes): the scenario document's limit is 16 MiB. */
 export const MAX_OBJ_BYTES = 15 * 1024 * 1024;
@@ -63,7 +64,7 @@ export function scenarioWithMesh(scenario, bounds, obj, name) {
   const [gx0, gyMid, lowest] =
     up === 'z' ? [low[0], (low[1] + high[1]) / 2, min[2]] : [low[0], -(low[2] + high[2]) / 2, min[1]];
   const out = structuredClone(scenario);
-  out.name = `${scenario.robot?.preset ?? 'robot'} on ${name}`;
+  out.name = `${robotName(scenario)} on ${name}`;
   out.description = importDescription(name, up);
   out.terrain = {
     ...(scenario.terrain?.materials ? { materials: scenario.terrain.materials } : {}),

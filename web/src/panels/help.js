@@ -33,12 +33,20 @@ export const TAB_HELP = {
       'correction? The contact mode n, the kind v of the first contact and the correction update as you type or drag.',
     tryLabel: 'Try this: a link that meets the obstacle’s corner A',
   },
+  robot: {
+    text:
+      'The robot on show as its description: each link under its parent through its joint (type, axis, range, drives, ' +
+      'wheel), with the joints’ values as the run plays. The sliders set the joint drives’ targets at the start; a robot ' +
+      'of its own (robot.model) has its masses, wheel sizes and drive gains and limits here to change. Each change ' +
+      'restarts the run; Ctrl+Z undoes it.',
+    tryLabel: 'Try this: articulated6 before the step, its front section folded up from the start',
+  },
 };
 
 /** The scenario the Simulate tab's button opens. */
 export const TRY_SCENARIO = 'climb-articulated6';
 
-export function wireHelp({ state, signals, editorTab, stanceTab, picker }, $ = (id) => document.getElementById(id)) {
+export function wireHelp({ state, signals, editorTab, stanceTab, robotTab, picker }, $ = (id) => document.getElementById(id)) {
   const storage = (() => {
     try {
       return window.localStorage;
@@ -52,6 +60,7 @@ export function wireHelp({ state, signals, editorTab, stanceTab, picker }, $ = (
     edit: () => editorTab.tryTemplate('stairs'),
     stance: () => stanceTab.openExample(),
     crawler: () => state.crawler?.showExample('vertex-a'),
+    robot: () => robotTab.tryExample(),
   };
   let current = null;
   const show = (tab) => {

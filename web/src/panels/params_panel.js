@@ -49,7 +49,7 @@ function heading(container, text) {
 /** Rebuilds the panel for a scenario (object) and its preset's parameter specs. */
 export function renderParams(container, { scenario, specs, onChange }) {
   container.textContent = '';
-  heading(container, `Robot: ${scenario.robot.preset}`);
+  heading(container, scenario.robot.preset ? `Robot: ${scenario.robot.preset}` : `Robot: ${scenario.robot.model?.name ?? 'own'} (its description: no preset parameters)`);
   const overrides = scenario.robot.params ?? {};
   for (const p of specs) {
     field(

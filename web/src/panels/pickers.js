@@ -4,10 +4,16 @@
 // them the scenario's description, the document's own: it follows every
 // change (a robot change rewrites it, "Based on …"), and a click edits it
 // (Enter or leaving the field keeps the text: an undoable command, saved and
-// shared with the scenario; Escape drops the typing).
+// shared with the scenario; Escape drops the typing). The robot picker also
+// names a scenario's own robot and imports one (import/robot_import.js).
 import { renderParams } from './params_panel.js';
+import { importRobot } from '../import/robot_import.js';
 import { scenarios, withMaterial, withParam, withPreset, withSimulation } from '../scenario/scenarios.js';
 import { releaseAfterPointerUse } from '../common/keyboard_focus.js';
+
+// The robot picker's values for the scenario's own robot and for "Import robot…".
+const OWN_ROBOT = ':own';
+const IMPORT_ROBOT = ':import';
 
 /**
  * Wires the pickers; returns the scenario picker, the one way other modules
@@ -15,7 +21,7 @@ import { releaseAfterPointerUse } from '../common/keyboard_focus.js';
  * scenario), show(id) names it without opening it, pick(id) opens it as a
  * pick by hand does.
  */
-export function wirePickers({ state, signals, doc, initialId }, $ = (id) => document.getElementById(id)) {
+export function wirePickers({ state, signals, doc, client, banners, initialId }, $ = (id) => document.getElementById(id)) {
   const select = $('scenario');
   const mine = document.createElement('option');
   mine.value = '';
@@ -34,9 +40,30 @@ export function wirePickers({ state, signals, doc, initialId }, $ = (id) => docu
     const file = scenarios.find((s) => s.id === select.value);
     if (file) doc.replace(`open ${file.id}`, JSON.parse(file.text), { restart: true });
   });
-  $('preset').addEventListener('change', () =>
-    doc.replace(`robot ${$('preset').value}`, withPreset(doc.scenario, $('preset').value), { restart: true }),
-  );
+  // The robot picker: the presets, the scenario's own robot (a description,
+  // shown while it runs) and "Import robot…", which asks for a URDF with its
+  // meshes (or a .zip of them).
+  const robotPicker = $('preset');
+  const own = document.createElement('option');
+  own.value = OWN_ROBOT;
+  own.hidden = true;
+  const importing = document.createElement('option');
+  importing.value = IMPORT_ROBOT;
+  importing.textContent = 'Import robot…';
+  importing.title = 'A URDF with its STL meshes (several files, or a .zip)';
+  robotPicker.append(own, importing);
+  let shown = '';  // the picker's value for the robot running
+  robotPicker.addEventListener('change', () => {
+    const value = robotPicker.value;
+    robotPicker.value = shown;
+    if (value === IMPORT_ROBOT) $('robot-files').click();
+    else if (value !== OWN_ROBOT) doc.replace(`robot ${value}`, withPreset(doc.scenario, value), { restart: true });
+  });
+  $('robot-files').addEventListener('change', (event) => {
+    const files = [...event.target.files];
+    event.target.value = '';  // the same files may be picked again
+    if (files.length) importRobot({ doc, client, banners }, files);
+  });
   // The scenario picker names a file only while the scenario is that file as opened.
   doc.onChange((scenario, info) => {
     if (info.kind !== 'preview' && info.label !== `open ${select.value}`) select.value = '';
@@ -48,7 +75,7 @@ export function wirePickers({ state, signals, doc, initialId }, $ = (id) => docu
       o.value = p.preset;
       o.textContent = p.preset;
       o.title = p.description;
-      $('preset').append(o);
+      robotPicker.insertBefore(o, own);
     }
   });
 
@@ -91,7 +118,10 @@ export function wirePickers({ state, signals, doc, initialId }, $ = (id) => docu
   });
   showDescription(doc.scenario);
   signals.scenarioLoaded.add((model) => {
-    $('preset').value = model.preset;
+    own.hidden = Boolean(model.preset);
+    own.textContent = model.preset ? '' : `${model.robot} (own)`;
+    shown = model.preset ?? OWN_ROBOT;
+    robotPicker.value = shown;
     const specs = state.presets.find((p) => p.preset === model.preset)?.params ?? [];
     renderParams($('params'), { scenario: state.scenario, specs, onChange: onParamChange });
   });

@@ -62,7 +62,7 @@ export class PinnedRuns {
     const { model } = state;
     const pinned = {
       scenario: structuredClone(state.scenario),
-      model: { name: model.name, preset: model.preset, dt: model.dt, duration: model.duration, wheels: model.wheels.map((w) => w.name) },
+      model: { name: model.name, preset: model.preset, robot: model.robot, dt: model.dt, duration: model.duration, wheels: model.wheels.map((w) => w.name) },
       outcome: describeOutcome(state, last, stopped).text,
       telemetry: copy,
     };
@@ -175,7 +175,7 @@ export class PinnedRuns {
         const detail = document.createElement('small');
         detail.textContent = `0–${until.toFixed(2)} s${run.telemetry.stride > 1 ? `, every ${ms(run.telemetry.interval)}` : ''}: ${run.outcome || 'no outcome'}`;
         text.append(detail);
-        text.title = `${run.label}\n${run.scenario?.name ?? run.model.name}, robot ${run.model.preset}\n${detail.textContent}`;
+        text.title = `${run.label}\n${run.scenario?.name ?? run.model.name}, robot ${run.model.robot ?? run.model.preset}\n${detail.textContent}`;
         const remove = document.createElement('button');
         remove.className = 'pin-remove';
         remove.textContent = '×';

@@ -6,6 +6,7 @@
 // first, the union of their columns, an empty cell where a run lacks a
 // column). The panel and the store are pinned_runs.js and pinned_store.js.
 import { SAMPLE_SECONDS, csvNumber } from './telemetry.js';
+import { robotName } from '../scenario/scenarios.js';
 
 /** The most runs pinned at once. */
 export const MAX_PINS = 8;
@@ -40,7 +41,7 @@ export function differences(pinned, current, defaultOf = () => undefined) {
   if (!current) return [];
   const out = [];
   if (pinned.name !== current.name) out.push(pinned.name ?? 'unnamed scenario');
-  if (pinned.robot?.preset !== current.robot?.preset) out.push(`robot ${pinned.robot?.preset}`);
+  if (robotName(pinned) !== robotName(current) || Boolean(pinned.robot?.preset) !== Boolean(current.robot?.preset)) out.push(`robot ${robotName(pinned)}`);
   if (out.length) return out;
   const blocks = [
     ['robot', pinned.robot, current.robot],

@@ -1,6 +1,7 @@
 // The scenarios shipped in terrains/ (bundled at build time) and the edits the
-// app makes to a scenario: switching the robot, setting a preset parameter,
-// a ground material property or a simulation setting.
+// app makes to a scenario: switching the robot (a preset or a description),
+// setting a preset parameter, a ground material property or a simulation
+// setting.
 import { basedOn } from './based_on.js';
 
 export const DEFAULT_ID = 'climb-articulated6';
@@ -20,24 +21,39 @@ const clone = (x) => structuredClone(x);
 /** The same scenario with another robot preset (its parameters at their defaults, placed on the
  * ground); its name and description say so, and what it is based on. */
 export function withPreset(scenario, preset) {
+  return withRobot(scenario, { preset }, preset, 'its parameters at their defaults');
+}
+
+/**
+ * The same scenario with another robot, `source` being its robot fields
+ * ({ preset } or { model }: a description, docs/robot-format.md), named `name`,
+ * placed on the ground where the robot stood; `what` says in the description
+ * what the robot is. A named controller is kept only for the same preset (it
+ * was made for that robot); joint targets and scripts name the old robot's
+ * joints, so they go.
+ */
+export function withRobot(scenario, source, name, what) {
   const s = clone(scenario);
   const base = basedOn(scenario.name);
-  // A named controller drives the robot it was made for (step-climb: articulated6); another robot is driven by hand.
   const controller = s.control?.controller;
-  const dropped = controller && scenario.robot?.preset !== preset ? controller : null;
+  const dropped = controller && !(source.preset && scenario.robot?.preset === source.preset) ? controller : null;
   if (dropped) delete s.control.controller;
-  s.name = `${preset} on “${base}”`;
+  const made = scenario.robot?.preset ?? scenario.robot?.model?.name ?? 'another robot';
+  s.name = `${name} on “${base}”`;
   s.description =
-    `Based on “${base}”: the ${preset} robot, its parameters at their defaults, on that scenario's terrain, ` +
-    `with its ${dropped ? `simulation settings (without its ${dropped} controller, made for ${scenario.robot.preset}: drive it with the keys)` : 'control and simulation settings'}.`;
+    `Based on “${base}”: the ${name} robot, ${what}, on that scenario's terrain, ` +
+    `with its ${dropped ? `simulation settings (without its ${dropped} controller, made for ${made}: drive it with the keys)` : 'control and simulation settings'}.`;
   const position = s.robot?.pose?.position ?? [0, 0];
-  s.robot = { preset, pose: { position: position.slice(0, 2), yaw: s.robot?.pose?.yaw ?? 0 } };
+  s.robot = { ...source, pose: { position: position.slice(0, 2), yaw: s.robot?.pose?.yaw ?? 0 } };
   if (s.control) {
     delete s.control.joints;
     delete s.control.script;
   }
   return s;
 }
+
+/** The scenario's robot's name: its preset's, or its description's. */
+export const robotName = (scenario) => scenario.robot?.preset ?? scenario.robot?.model?.name ?? 'robot';
 
 export function withParam(scenario, name, value) {
   const s = clone(scenario);

@@ -32,6 +32,7 @@ export class SimClient {
     // Share links being read in the worker: id → resolve(answer).
     this.decodes = new Map();
     this.decodeCount = 0;
+    this.robotImports = new Map();
     this.progressTimer = null;
     $('progress-cancel').addEventListener('click', () => this.restart('Building was cancelled'));
   }
@@ -42,8 +43,8 @@ export class SimClient {
   }
 
   /** The one place a message goes to the worker (sim_host.js reads them). */
-  post(message) {
-    this.worker.postMessage(message);
+  post(message, transfer = []) {
+    this.worker.postMessage(message, transfer);
   }
 
   /** Plays the run (`extend`: on past the scenario's duration). */
@@ -124,6 +125,17 @@ export class SimClient {
     this.watchLoads();
   }
 
+  /**
+   * A URDF's text and its mesh files ({ name: Uint8Array }, transferred) read
+   * in the worker into a robot description: { ok, model, warnings } or
+   * { ok: false, issues }.
+   */
+  importRobot(urdf, files) {
+    const id = ++this.decodeCount;
+    this.post({ type: 'importRobot', urdf, files, id }, Object.values(files).map((bytes) => bytes.buffer));
+    return new Promise((resolve) => this.robotImports.set(id, resolve));
+  }
+
   /** decodeShare(fragment) in the worker: { ok, scenario (JSON text), camera } or { ok: false, code, message }. */
   decode(fragment) {
     const id = ++this.decodeCount;
@@ -180,6 +192,9 @@ export class SimClient {
     this.worker.terminate();
     this.loads.clear();
     this.decodes.clear();  // a link being read is dropped with the worker
+    for (const resolve of this.robotImports.values())
+      resolve({ ok: false, issues: [{ path: 'robot.urdf', message: `was not read: ${why}` }] });
+    this.robotImports.clear();
     this.start();
     const back = pending.some((e) => e.restore) || !this.running ? null : this.running;
     this.load(back ?? defaultScenario(), { restore: true });
@@ -202,6 +217,10 @@ export class SimClient {
       case 'decoded':
         this.decodes.get(data.id)?.(data);
         this.decodes.delete(data.id);
+        return;
+      case 'robotImported':
+        this.robotImports.get(data.id)?.(data);
+        this.robotImports.delete(data.id);
         return;
       case 'presets':
         if (state.presets.length) return;  // a restarted worker: the picker is filled already

@@ -35,10 +35,16 @@
 //   { type: 'decode', fragment, id }    a share link's fragment, read here (share_link.js's
 //                                       decodeShare: unpacking and parsing up to 1 MiB);
 //                                       answers 'decoded' with the same id
+//   { type: 'importRobot', urdf, files, id }
+//                                       a URDF's text and its mesh files ({ name: Uint8Array }) read
+//                                       into a robot description (core.importRobot); answers
+//                                       'robotImported' with the same id
 // Messages out (worker → main):
 //   { type: 'presets', presets }        core.presets(): every preset with its parameter specs
 //   { type: 'decoded', id, ok, scenario, camera } or { type: 'decoded', id, ok: false, code, message }
 //                                       scenario: the link's scenario as JSON text; camera or null
+//   { type: 'robotImported', id, ok, model, warnings } or { type: 'robotImported', id, ok: false, issues }
+//                                       model: the robot's description (docs/robot-format.md)
 //   { type: 'model', model, id, buildMs }
 //                                       the World's model() (sim/frame.h layout, columns, ...),
 //                                       its terrain as { box, mesh } (mesh: terrain_geometry.js's
@@ -215,6 +221,11 @@ export function createSimHost(core, post, schedule = null) {
               : { type: 'decoded', id, ok: false, code: d.code, message: d.message },
           ),
         );
+        return;
+      }
+      case 'importRobot': {
+        const result = core.importRobot(message.urdf, message.files ?? {});
+        post({ type: 'robotImported', id: message.id, ...result });
         return;
       }
       case 'play':
