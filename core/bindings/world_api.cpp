@@ -127,7 +127,7 @@ bool World::setController(bool on) { return sim_ && roverlab::setControllerOn(*s
 val World::model() const {
   if (!sim_) return val::object();
   val m = jsonToJs(describeModel(*sim_, scenario_));
-  m.set("terrain", terrainToJs(sim_->model.terrain));
+  m.set("terrain", terrainToJs(*sim_->model.terrain));
   return m;
 }
 

@@ -210,14 +210,16 @@ void readSimulation(Reader& r, const json& doc, Scenario& s) {
   sim.chassisContact = r.boolean(sj, "simulation", "chassis_contact", true);
 }
 
-// Checks that the robot compiles and that joint names in the control
-// section exist on it.
-void checkJointNames(Reader& r, const Scenario& s) {
+// Compiles the robot (once: RobotSpec::compiled) and checks that the joint
+// names in the control section exist on it.
+void compileAndCheck(Reader& r, Scenario& s) {
   CompileOptions options;
   options.path = descriptionPath(s.robot);
   options.planar = s.simulation.planar;
-  Expected<Robot> robot = compileRobot(s.robot.description, options);
+  std::vector<Issue> warnings;
+  Expected<Robot> robot = compileRobot(s.robot.description, options, &warnings);
   if (!robot) return r.addAll("robot", robot.issues());
+  for (const Issue& w : prefixed("robot", warnings)) s.robot.warnings.push_back(w);
   std::vector<std::string> known;
   for (const auto& [name, i] : robot.value().joints) known.push_back(name);
   const std::string list =
@@ -230,6 +232,7 @@ void checkJointNames(Reader& r, const Scenario& s) {
   check(s.control.joints, "control");
   for (size_t i = 0; i < s.control.script.size(); ++i)
     check(s.control.script[i].joints, Reader::at("control.script", i));
+  s.robot.compiled = std::make_shared<const Robot>(std::move(robot).value());
 }
 
 }  // namespace
@@ -317,11 +320,11 @@ Expected<Scenario> parseScenario(const std::string& text, const ScenarioFiles& f
   const bool robotRead = r.issues.size() == before;
   readControl(r, doc, s);
   readSimulation(r, doc, s);
-  if (robotRead) checkJointNames(r, s);  // the robot compiled, alongside other issues
+  if (robotRead) compileAndCheck(r, s);  // alongside other issues
   if (!r.issues.empty()) return capped(r.issues);
   Expected<Terrain> terrain = std::move(t.builder).build();
   if (!terrain) return capped(terrainIssues(terrain.issues(), t.piecePaths));
-  s.terrain = std::move(terrain).value();
+  s.terrain = std::make_shared<const Terrain>(std::move(terrain).value());
   return s;
 }
 

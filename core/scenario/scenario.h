@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,7 +37,11 @@ struct RobotSpec {
   /// The robot, whatever its source (a preset's with its parameters): what
   /// the simulation compiles (robots/compile.h).
   RobotDescription description;
-  std::vector<Issue> warnings;  ///< what reading the robot approximated or did not use
+  /// The description compiled (robots/compile.h, with simulation.planar)
+  /// once, when the scenario is read: what every world made from it starts from.
+  std::shared_ptr<const Robot> compiled;
+  /// What reading and compiling the robot approximated or did not use (full paths).
+  std::vector<Issue> warnings;
   Pose pose;
   bool placeOnGround = true;  ///< pose.position has no z: lower the robot until a wheel touches
 };
@@ -68,9 +73,14 @@ struct SimulationSpec {
   bool chassisContact = true;  ///< body boxes collide with the terrain (contact/body_contact.h)
 };
 
+/// A scenario as read (parseScenario): read-only from then on. Its terrain is
+/// built and its robot compiled from what was read, so a change is made to
+/// the JSON, which is read again.
 struct Scenario {
   std::string name, description;
-  Terrain terrain;
+  /// Built once when the scenario is read, then shared by every world made
+  /// from it (makeSimulation) and never copied.
+  std::shared_ptr<const Terrain> terrain;
   std::vector<Quad> leftRow,
       rightRow;                    ///< terrain.quads rows as quads ([KJ2025] editor); may be empty
   std::vector<Track1Node> track1;  ///< empty when the terrain has no left quad row

@@ -40,7 +40,7 @@ WheelDepth wheelDepth(const WorldModel& model, const WorldState& state) {
     const Vec3 centre = worldPoint(kinematics, wheel.body, Vec3::Zero());
     const Vec3 axle =
         worldRotation(kinematics, wheel.body) * model.robot.bodies.bodies[wheel.body].axis;
-    wheelTouches(model.terrain, wheel.shape, centre, axle, scratch, contacts);
+    wheelTouches(*model.terrain, wheel.shape, centre, axle, scratch, contacts);
     for (const WheelContact& c : contacts) {
       d.anyContact = true;
       if (c.deflection > d.deflection) d.deflection = c.deflection;
@@ -225,18 +225,13 @@ const char* outcomeName(RunOutcome outcome) {
 }
 
 Expected<Simulation> makeSimulation(const Scenario& scenario) {
-  CompileOptions options;
-  options.path = descriptionPath(scenario.robot);
-  options.planar = scenario.simulation.planar;
-  std::vector<Issue> robotWarnings = scenario.robot.warnings;  // full paths already
-  std::vector<Issue> compileWarnings;
-  Expected<Robot> built = compileRobot(scenario.robot.description, options, &compileWarnings);
-  if (!built) return prefixed("robot", built.issues());
-  for (const Issue& w : prefixed("robot", compileWarnings)) robotWarnings.push_back(w);
+  // parseScenario compiled the robot and built the terrain, once.
+  if (!scenario.robot.compiled || !scenario.terrain)
+    return Expected<Simulation>::failure("robot", "the scenario was not read by parseScenario");
   Simulation sim;
-  sim.warnings = robotWarnings;
+  sim.warnings = scenario.robot.warnings;  // full paths already
   WorldModel& m = sim.model;
-  m.robot = std::move(built).value();
+  m.robot = *scenario.robot.compiled;
   const Robot& robot = m.robot;
   m.terrain = scenario.terrain;
   m.bodyContact.enabled = scenario.simulation.chassisContact;
@@ -272,7 +267,7 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
     // wheel radius until a wheel touches, then bisect to the first touch.
     double radius = 1e300;
     for (const WheelModel& w : m.robot.wheels) radius = std::min(radius, w.shape.radius);
-    const double top = m.terrain.box.max.z() + 10.0, bottom = m.terrain.box.min.z() - 10.0;
+    const double top = m.terrain->box.max.z() + 10.0, bottom = m.terrain->box.min.z() - 10.0;
     auto touches = [&](double z) {
       pose.position.z() = z;
       setBasePose(robot, sim.state.bodies, pose);
@@ -329,7 +324,7 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   for (const auto& [name, target] : scenario.control.joints) setJointTarget(sim, name, target);
 
   // The run checks: the energy balance and the terrain's lowest point.
-  sim.floor = m.terrain.box.min.z();
+  sim.floor = m.terrain->box.min.z();
   forwardKinematics(m.robot.bodies, sim.state.bodies, sim.data.bodies);
   sim.energy.initial = mechanicalEnergy(m.robot.bodies, sim.data.bodies);
   double mass = 0;

@@ -28,11 +28,11 @@ void bodyContactStage(const WorldModel& model, WorldData& data) {
     motion.origin = worldPoint(data.bodies, box.body, Vec3::Zero());
     const Mat3 rotation = worldRotation(data.bodies, box.body);
     const OrientedBox placed = worldBox(box, motion.origin, rotation);
-    if (!boxNearTerrain(model.terrain, box, motion.origin, placed, scratch.near[b], scratch))
+    if (!boxNearTerrain(*model.terrain, box, motion.origin, placed, scratch.near[b], scratch))
       continue;
     motion.velocity = worldPointVelocity(data.bodies, box.body, Vec3::Zero());
     motion.omega = worldAngularVelocity(data.bodies, box.body);
-    boxContacts(model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
+    boxContacts(*model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
     Vec6& ext = data.bodies.externalForce[box.body];
     for (const BodyContact& c : res.contacts) {
       checkBodyContactLaw(c, data.law);

@@ -122,9 +122,9 @@ WorldData makeWorldData(const WorldModel& model) {
   body.box.order.reserve(2 * kBoxPointsReserved);
   body.box.hull.reserve(kBoxPointsReserved);
   if (model.bodyContact.enabled && !model.boxes.empty()) {
-    body.features.resize(model.terrain.pieces.size());
-    for (size_t i = 0; i < model.terrain.pieces.size(); ++i)
-      pieceFeatures(model.terrain, static_cast<int>(i), body.features[i]);
+    body.features.resize(model.terrain->pieces.size());
+    for (size_t i = 0; i < model.terrain->pieces.size(); ++i)
+      pieceFeatures(*model.terrain, static_cast<int>(i), body.features[i]);
   }
   d.previous = neutralState(bodies);
   d.stage = initialState(model);

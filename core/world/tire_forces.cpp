@@ -61,13 +61,13 @@ void tireForceStage(const WorldModel& model, const WorldState& state, WorldData&
       k.op = c.point - res.centre;
       k.deflection = c.deflection;
       k.share = c.share;
-      const int material = model.terrain.materialOf(c.piece);
-      const Material& ground = model.terrain.materials[material];
+      const int material = model.terrain->materialOf(c.piece);
+      const Material& ground = model.terrain->materials[material];
       TireForces f = tireForces(wheel.tire, ground, k, model.slip);
       // The tangential force and the rolling resistance go through the tread
       // element: [GKS2025]'s laws in steady slip and rolling, springs at rest,
       // the force never beyond the adhesion curve's peak (contact/tread.h).
-      const double peak = model.terrain.peakAdhesion[material];
+      const double peak = model.terrain->peakAdhesion[material];
       const TreadState before = previousTread(state.tread[w], c);
       TreadState next{c.piece, c.normal, Vec3::Zero(), 0.0};
       const Vec3 tangential =

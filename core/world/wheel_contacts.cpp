@@ -11,7 +11,7 @@ void wheelContactStage(const WorldModel& model, WorldData& data) {
     res.centre = worldPoint(data.bodies, wheel.body, Vec3::Zero());
     res.axle = worldRotation(data.bodies, wheel.body) * bodies[wheel.body].axis;
     useWheelNearLists(data.wheelScratch, w);
-    wheelContacts(model.terrain, wheel.shape, res.centre, res.axle, data.wheelScratch,
+    wheelContacts(*model.terrain, wheel.shape, res.centre, res.axle, data.wheelScratch,
                   res.contacts);
   }
 }

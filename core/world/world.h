@@ -8,6 +8,7 @@
 //   (dynamics/multibody) → integrate (world/integrate).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,9 @@ enum class Integrator : unsigned char {
 
 struct WorldModel {
   Robot robot;  ///< bodies, wheels, actuators, limits, springs and how the controls map to them
-  Terrain terrain;
+  /// The terrain, shared with the scenario it was read from: a world and its
+  /// resets never copy it (a 2049² heightmap is 34 MB).
+  std::shared_ptr<const Terrain> terrain;
   std::vector<ContactBox>
       boxes;  ///< robot.boxes in the form body contact uses (when bodyContact.enabled)
   BodyContactSettings bodyContact;

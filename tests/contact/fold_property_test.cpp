@@ -20,7 +20,7 @@ Terrain terrainFrom(const std::string& terrain) {
   Simulation sim = testing::simulationFromText(
       R"({"format": "roverlab-scenario", "version": 1, "terrain": {)" + terrain +
       R"(}, "robot": {"preset": "wheel-rig", "pose": {"position": [0.3, 0]}}})");
-  return sim.model.terrain;
+  return *sim.model.terrain;
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ TEST_CASE("inline heights make a heightfield: rows along +y, columns along +x",
           "height_scale": 2, "height_offset": -1, "color": "#336699"})"));
   INFO(s.message());
   REQUIRE(s.ok());
-  const Heightfield& f = s.value().terrain.heightfields.at(0);
+  const Heightfield& f = s.value().terrain->heightfields.at(0);
   CHECK(f.nx == 3);
   CHECK(f.ny == 2);
   CHECK(f.sample(2, 1).isApprox(Vec3(2, 2.25, 9), 1e-12));  // 2·5 − 1
@@ -87,7 +87,7 @@ TEST_CASE("8- and 16-bit grey PNGs read as heights, the image's top row the fiel
                     base64(dataFile("grey8.png")) + R"("})"));
   INFO(embedded.message());
   REQUIRE(embedded.ok());
-  const Heightfield& f = embedded.value().terrain.heightfields.at(0);
+  const Heightfield& f = embedded.value().terrain->heightfields.at(0);
   CHECK(f.nx == 4);
   CHECK(f.ny == 3);
   CHECK(f.height(3, 0) == Approx(2.55).epsilon(1e-6));  // the image's bottom-right pixel
@@ -98,7 +98,7 @@ TEST_CASE("8- and 16-bit grey PNGs read as heights, the image's top row the fiel
                     testing::kDataFiles);
   INFO(file.message());
   REQUIRE(file.ok());
-  CHECK(file.value().terrain.heightfields.at(0).height(2, 1) == Approx(6.5535).epsilon(1e-6));
+  CHECK(file.value().terrain->heightfields.at(0).height(2, 1) == Approx(6.5535).epsilon(1e-6));
 }
 
 TEST_CASE("bad heightmaps are refused at their paths", "[scenario][heightfield]") {

@@ -123,7 +123,7 @@ TEST_CASE("--set paths are bounded by the arrays they address", "[scenario][host
   const Expected<std::string> append =
       applyOverrides(text, {R"(terrain.boxes[1]={"centre": [0, 0, 0.1], "size": [1, 1, 0.2]})"});
   REQUIRE(append.ok());
-  CHECK(parseScenario(append.value()).value().terrain.pieces.size() == 2);
+  CHECK(parseScenario(append.value()).value().terrain->pieces.size() == 2);
   // Values that must be JSON and are not, and bytes that are not UTF-8.
   const Expected<std::string> overflow = applyOverrides(text, {"control.wheel_speed=1e400"});
   REQUIRE_FALSE(overflow.ok());

@@ -71,8 +71,8 @@ TEST_CASE("OBJ text: faces fanned into triangles, other records ignored", "[scen
 TEST_CASE("an embedded mesh is placed by scale, yaw and offset", "[scenario][mesh]") {
   const Scenario s = parsed(std::string(R"({"obj": )") + kSquare +
                             R"(, "scale": 2, "yaw": 1.5707963267948966, "offset": [1, 2, 0.25]})");
-  REQUIRE(s.terrain.meshes.size() == 1);
-  const TriMesh& m = s.terrain.meshes[0];
+  REQUIRE(s.terrain->meshes.size() == 1);
+  const TriMesh& m = s.terrain->meshes[0];
   CHECK(m.triangleCount() == 2);
   CHECK(m.wallCount() == 4);
   // (1, 0, 0) scaled to (2, 0, 0), turned to (0, 2, 0), moved to (1, 4, 0.25).
@@ -88,7 +88,7 @@ TEST_CASE("an embedded mesh is placed by scale, yaw and offset", "[scenario][mes
 
 TEST_CASE("a y-up OBJ file beside the scenario", "[scenario][mesh]") {
   const Scenario s = parsed(R"({"file": "steps.obj", "up": "y"})");
-  const TriMesh& m = s.terrain.meshes[0];
+  const TriMesh& m = s.terrain->meshes[0];
   CHECK(m.triangleCount() == 4);
   double z;
   Vec3 n;

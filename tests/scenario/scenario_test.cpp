@@ -139,7 +139,7 @@ TEST_CASE("every piece kind: its fields in order, required ones named, its colou
   const Expected<Scenario> s = parseScenario(text.value());
   REQUIRE(s.ok());
   std::vector<std::uint32_t> colours;
-  for (const TerrainPiece& p : s.value().terrain.pieces) colours.push_back(p.color);
+  for (const TerrainPiece& p : s.value().terrain->pieces) colours.push_back(p.color);
   CHECK(colours ==
         std::vector<std::uint32_t>{0xb86b3c, 0x6f9a58, 0x8f7a66, 0x6a8fb8, 0x6a8fb8 & 0xf0f0f0});
 }
@@ -200,7 +200,7 @@ TEST_CASE("overrides: paths and values", "[scenario]") {
   const Expected<Scenario> s = parseScenario(ok.value());
   REQUIRE(s.ok());
   CHECK(s.value().robot.params.at("wheel_radius") == 0.2);
-  CHECK(s.value().terrain.pieces[0].shape.box.min.z() == Approx(-1.5));
+  CHECK(s.value().terrain->pieces[0].shape.box.min.z() == Approx(-1.5));
   const Expected<std::string> bad = applyOverrides(kValid, {"novalue", "a..b=1", "x[1=2"});
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.issues().size() == 3);

@@ -31,7 +31,7 @@ double deepestCorner(const Simulation& sim) {
       const Vec3 local(i & 1 ? box.half.x() : -box.half.x(), i & 2 ? box.half.y() : -box.half.y(),
                        i & 4 ? box.half.z() : -box.half.z());
       const Vec3 p = o + r * (box.centre + local);
-      for (const TerrainPiece& piece : sim.model.terrain.pieces) {
+      for (const TerrainPiece& piece : sim.model.terrain->pieces) {
         const PointDistance d = pointDistance(piece.shape, p, 0.0);
         if (d.feature == Feature::Inside) deepest = std::max(deepest, -d.distance);
       }

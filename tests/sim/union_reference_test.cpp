@@ -52,7 +52,7 @@ TEST_CASE("wheel loads on heightmaps and meshes in motion are the union law's ov
   for (const char* name : {"heightmap-ditch-planar-vehicle.json", "rough-field-rocker8.json",
                            "rubble-articulated6.json"}) {
     Simulation sim = testing::simulationOf(name);
-    const Terrain& terrain = sim.model.terrain;
+    const Terrain& terrain = *sim.model.terrain;
     double worst = 0;
     long compared = 0, shared = 0;
     for (long step = 1; sim.state.bodies.time < 6.0; ++step) {

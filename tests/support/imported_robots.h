@@ -2,7 +2,10 @@
 // into runnable simulations.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include "robots/compile.h"
+#include "scenario/robot_reader.h"
 #include "scenario/urdf_reader.h"
 #include "support/scenario_files.h"
 
@@ -23,17 +26,16 @@ inline roverlab::Simulation leoOverBump() {
                });
   INFO(leo.message());
   REQUIRE(leo.ok());
-  const char* text = R"({"format": "roverlab-scenario", "version": 1,
+  nlohmann::json doc = nlohmann::json::parse(R"({"format": "roverlab-scenario", "version": 1,
     "terrain": {"boxes": [{"centre": [0, 0, -0.1], "size": [20, 4, 0.2]},
                           {"centre": [0.5, 0.25, 0.015], "size": [0.3, 0.3, 0.03]}]},
-    "robot": {"preset": "wheel-rig", "pose": {"position": [0, 0]}},
-    "control": {"wheel_speed": 4}})";
-  Expected<Scenario> scenario = parseScenario(text);
+    "robot": {"pose": {"position": [0, 0]}},
+    "control": {"wheel_speed": 4}})");
+  doc["robot"]["model"] = writeRobotDescription(leo.value().description);
+  Expected<Scenario> scenario = parseScenario(doc.dump());
+  INFO(scenario.message());
   REQUIRE(scenario.ok());
-  Scenario s = scenario.value();
-  s.robot.source = RobotSource::Model;
-  s.robot.description = leo.value().description;
-  Expected<Simulation> sim = makeSimulation(s);
+  Expected<Simulation> sim = makeSimulation(scenario.value());
   INFO(sim.message());
   REQUIRE(sim.ok());
   return std::move(sim).value();
