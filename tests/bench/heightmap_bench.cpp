@@ -221,8 +221,8 @@ double nsPerQuery(const std::string& text, long steps, double& contacts, std::st
     const Clock::time_point t0 = Clock::now();
     for (size_t q = 0; q < at.size(); ++q) {
       useWheelNearLists(sim.data.wheelScratch, q % wheels.size());
-      found += wheelContacts(*sim.model.terrain, wheels[q % wheels.size()].shape, at[q][0], at[q][1],
-                             sim.data.wheelScratch, out);
+      found += wheelContacts(*sim.model.terrain, wheels[q % wheels.size()].shape, at[q][0],
+                             at[q][1], sim.data.wheelScratch, out);
     }
     passes.push_back(since(t0) * 1e9 / static_cast<double>(at.size()));
   }

@@ -64,10 +64,9 @@ TEST_CASE("describeRun: the summary's keys", "[describe]") {
   updateKinematics(sim);
   stats.sample(sim);
   const json s = describeRun(sim, stats, 0.5);
-  for (const char* key :
-       {"ok", "outcome", "robot", "time_s", "base", "wheels", "max_abs_pitch_rad", "flipped",
-        "flipped_at_s", "warnings", "body_contacts", "contact_law", "steps", "wall_s",
-        "steps_per_s", "real_time_factor"})
+  for (const char* key : {"ok", "outcome", "robot", "time_s", "base", "wheels", "max_abs_pitch_rad",
+                          "flipped", "flipped_at_s", "warnings", "body_contacts", "contact_law",
+                          "steps", "wall_s", "steps_per_s", "real_time_factor"})
     CHECK(s.contains(key));
   CHECK(s["ok"] == true);
   CHECK(s["outcome"] == "ok");
