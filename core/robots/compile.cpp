@@ -209,9 +209,6 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
     if (jd.limit && (jd.kind == JointKind::Fixed || jd.kind == JointKind::Continuous))
       warn(where + ".limit",
            name + "a " + jointKindName(jd.kind) + " joint has no range: its limit is not used");
-    if (jd.friction != 0)
-      warn(where + ".friction", name + "Coulomb friction (" + format(jd.friction) +
-                                    ") is not modelled: the joint has only its damping");
   }
   if (!issues.empty()) return issues;
 
@@ -535,6 +532,7 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
         s.params = {p + ".spring.stiffness", p + ".damping"};
       robot.springs.push_back(s);
     }
+    if (jd.friction > 0) robot.frictions.push_back({body, jd.friction, 0.0});
   }
 
   // Mimics: a moving joint follows another moving joint that follows none.

@@ -69,6 +69,21 @@ struct JointSpring {
   CoefficientParams params = {};  ///< the preset parameters that set stiffness, damping
 };
 
+/// Coulomb friction on a 1-DOF joint: τ = −F · clamp(v / v_s, −1, 1), the
+/// full F once the joint slides faster than v_s, proportional below it (a
+/// joint under a torque smaller than F creeps at most at v_s·τ/F). makeSimulation
+/// sets v_s for the step: the band's damping F/v_s is at most half of what
+/// the step resolves on the joint's inertia (sim/step_stability.h), and v_s is
+/// at least kFrictionSlipFloor.
+struct JointFriction {
+  int body = -1;
+  double force = 0.0;      ///< F: N·m (N)
+  double slipSpeed = 0.0;  ///< v_s: rad/s (m/s), set for the step (setFrictionBands)
+};
+
+/// The smallest friction band v_s (rad/s or m/s).
+constexpr double kFrictionSlipFloor = 1e-3;
+
 /// A joint that follows another (URDF <mimic>, a rocker differential):
 /// q = multiplier · q_leader + offset, held by a constraint force
 /// (world/mimic_constraints.cpp) at every force evaluation.

@@ -46,8 +46,9 @@ struct Robot {
   std::vector<Actuator> actuators;
   std::vector<JointLimit> limits;
   std::vector<JointSpring> springs;
-  std::vector<JointMimic> mimics;  ///< joints that follow others
-  std::vector<BodyBox> boxes;      ///< shapes of the non-wheel bodies
+  std::vector<JointFriction> frictions;  ///< Coulomb friction of the joints that have it
+  std::vector<JointMimic> mimics;        ///< joints that follow others
+  std::vector<BodyBox> boxes;            ///< shapes of the non-wheel bodies
   std::vector<int> leftDrive,
       rightDrive;  ///< actuator indices of driven wheels per side (y ≥ 0 is left)
   std::map<std::string, int> joints;  ///< named position actuators (e.g. "fold_front")

@@ -251,6 +251,7 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   Pose pose = scenario.robot.pose;
   const std::string where = "robot.pose.position";
   setBasePose(robot, sim.state.bodies, pose);  // effective masses depend on the orientation only
+  setFrictionBands(m.robot, sim.state.bodies, m.dt);
   const std::vector<Issue> unstable = stabilityIssues(robot, sim.state.bodies, m.dt);
   if (!unstable.empty()) return unstable;
   const double defaultDt = SimulationSpec{}.dt;

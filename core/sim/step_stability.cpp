@@ -134,6 +134,13 @@ std::vector<StepLimit> stepLimits(const Robot& robot, const MultibodyState& stat
     out.push_back(
         {p.damping, "joint limit damping of " + name, true, l.damping, cScale, inertia, angular});
   }
+  for (const JointFriction& f : robot.frictions) {
+    if (!(f.slipSpeed > 0)) continue;  // its band is set for the step (setFrictionBands)
+    const double inertia = loads.jointInertia(bodies[f.body].vIndex);
+    out.push_back({"", "friction band of '" + bodies[f.body].name + "'", true,
+                   f.force / f.slipSpeed, 1.0, inertia,
+                   bodies[f.body].joint == JointType::Revolute});
+  }
   for (const JointSpring& s : robot.springs) {
     const double inertia = loads.jointInertia(bodies[s.body].vIndex);
     const bool angular = bodies[s.body].joint == JointType::Revolute;
@@ -151,6 +158,15 @@ std::vector<StepLimit> stepLimits(const Robot& robot, const MultibodyState& stat
     out.push_back({p.damping, "spring damping of " + name, true, s.damping, 1.0, inertia, angular});
   }
   return out;
+}
+
+void setFrictionBands(Robot& robot, const MultibodyState& state, double dt) {
+  if (robot.frictions.empty()) return;
+  UnitLoads loads(robot.bodies, state);
+  for (JointFriction& f : robot.frictions) {
+    const double inertia = loads.jointInertia(robot.bodies.bodies[f.body].vIndex);
+    f.slipSpeed = std::max(kFrictionSlipFloor, 2 * f.force * dt / (kMaxDampingDt * inertia));
+  }
 }
 
 }  // namespace roverlab

@@ -46,4 +46,9 @@ constexpr double kMaxDampingDt = 1.0;
 /// together).
 std::vector<StepLimit> stepLimits(const Robot& robot, const MultibodyState& state);
 
+/// Sets each joint friction's band v_s (robots/parts.h, JointFriction) for
+/// step dt in the configuration `state`: F·dt / v_s ≤ kMaxDampingDt/2 of the
+/// joint's inertia, and v_s ≥ kFrictionSlipFloor.
+void setFrictionBands(Robot& robot, const MultibodyState& state, double dt);
+
 }  // namespace roverlab

@@ -1,5 +1,5 @@
-// Stage 5 of the step: joint forces of actuators, limits and passive springs
-// on 1-DOF joints (world/stages.h; robots/parts.h gives each law).
+// Stage 5 of the step: joint forces of actuators, limits, Coulomb friction
+// and passive springs on 1-DOF joints (world/stages.h; robots/parts.h gives each law).
 #include <algorithm>
 #include <cmath>
 
@@ -51,6 +51,10 @@ void jointForceStage(const WorldModel& model, const WorldState& state, WorldData
       tau[b.vIndex] -= std::max(0.0, lim.stiffness * (x - lim.upper) + lim.damping * xd);
     if (x < lim.lower)
       tau[b.vIndex] += std::max(0.0, lim.stiffness * (lim.lower - x) - lim.damping * xd);
+  }
+  for (const JointFriction& f : robot.frictions) {
+    const int i = bodies[f.body].vIndex;
+    tau[i] -= f.force * std::clamp(v[i] / f.slipSpeed, -1.0, 1.0);
   }
   for (const JointSpring& s : robot.springs) {
     const Body& b = bodies[s.body];
