@@ -55,8 +55,12 @@ describe('the app', () => {
 
   test('every preset can be picked and plays', async () => {
     await choose('#scenario', 'flat-articulated6');
-    const presets = await page.$$eval('#preset option', (options) => options.map((o) => o.value));
+    const options = await page.$$eval('#preset option', (list) => list.map((o) => ({ value: o.value, hidden: o.hidden, text: o.textContent })));
+    // The presets, then the scenario's own robot (hidden while a preset runs) and "Import robot…".
+    const presets = options.filter((o) => !o.value.startsWith(':')).map((o) => o.value);
     expect(presets.sort()).toEqual(['articulated6', 'planar-vehicle', 'rocker8', 'wheel-rig', 'wheel-walker']);
+    expect(options.slice(-2).map((o) => [o.value, o.hidden])).toEqual([[':own', true], [':import', false]]);
+    expect(options.at(-1).text).toBe('Import robot…');
     for (const p of presets) await choose('#preset', p);
     expect(errors).toEqual([]);
   }, 120_000);
