@@ -272,6 +272,13 @@ void requireIdentical(const Robot& a, const Robot& b) {
     CHECK(x.cubic == y.cubic);
     CHECK(sameParams(x.params, y.params));
   }
+  REQUIRE(a.frictions.size() == b.frictions.size());
+  for (size_t i = 0; i < a.frictions.size(); ++i) {
+    INFO("friction " << i);
+    CHECK(a.frictions[i].body == b.frictions[i].body);
+    CHECK(a.frictions[i].force == b.frictions[i].force);
+    CHECK(a.frictions[i].slipSpeed == b.frictions[i].slipSpeed);
+  }
   REQUIRE(a.mimics.size() == b.mimics.size());
   for (size_t i = 0; i < a.mimics.size(); ++i) {
     INFO("mimic " << i);
