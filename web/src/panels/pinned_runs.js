@@ -97,10 +97,12 @@ export class PinnedRuns {
   /** Writes a run's record; a refusal (quota, storage off) is said once in a banner. */
   save(run) {
     run.kept = false;
+    const write = (run.writes = (run.writes ?? 0) + 1);  // only the latest write marks the run kept
+    this.publish();
     this.store
       .then((s) => s.put(recordOf(run)))
       .then(
-        () => (run.kept = true),
+        () => (run.kept = write === run.writes),
         (error) => this.storageFailed(error),
       )
       .then(() => this.publish());
