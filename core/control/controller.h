@@ -31,6 +31,29 @@ class Controller {
   virtual std::unique_ptr<Controller> clone() const = 0;
 };
 
+/// Owns a running controller; a copy is a clone with the same internal state,
+/// so a run's state (sim/simulation.h, RunState) copies whole.
+class OwnedController {
+ public:
+  OwnedController() = default;
+  OwnedController(std::unique_ptr<Controller> c)
+      : c_(std::move(c)) {}  // NOLINT: implicit by design
+  OwnedController(const OwnedController& o) : c_(o.c_ ? o.c_->clone() : nullptr) {}
+  OwnedController(OwnedController&&) noexcept = default;
+  OwnedController& operator=(const OwnedController& o) {
+    if (this != &o) c_ = o.c_ ? o.c_->clone() : nullptr;
+    return *this;
+  }
+  OwnedController& operator=(OwnedController&&) noexcept = default;
+  ~OwnedController() = default;
+
+  explicit operator bool() const { return c_ != nullptr; }
+  Controller* operator->() const { return c_.get(); }
+
+ private:
+  std::unique_ptr<Controller> c_;
+};
+
 /// A registered kind of controller.
 struct ControllerKind {
   std::string name;                 ///< as written in a scenario's control.controller

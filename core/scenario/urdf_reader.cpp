@@ -565,7 +565,10 @@ class UrdfReader {
   void readTransmission(const Node* n);
   void readRos2Control(const Node* n);
   WheelFit fitWheel(const JointRead& joint);
-  void makeDrives(RobotDescription& d, const std::vector<LinkFrame>& poses,
+  // Moves joint j's child link frame by `shift` (in that frame) and every
+  // quantity given in it back by as much: nothing moves in the world.
+  void shiftChildFrame(int j, const Vec3& shift, const std::vector<std::vector<int>>& childJoints);
+  void makeDrives(RobotDescription& d, std::vector<LinkFrame>& poses,
                   const std::vector<std::vector<int>>& childJoints);
   double axisInertia(int joint, const std::vector<LinkFrame>& poses,
                      const std::vector<std::vector<int>>& childJoints, bool subtree) const;
@@ -1282,7 +1285,18 @@ double UrdfReader::axisInertia(int j, const std::vector<LinkFrame>& poses,
   return total;
 }
 
-void UrdfReader::makeDrives(RobotDescription& d, const std::vector<LinkFrame>& poses,
+void UrdfReader::shiftChildFrame(int j, const Vec3& shift,
+                                 const std::vector<std::vector<int>>& childJoints) {
+  Origin& origin = joints_[j].d.origin;
+  origin.xyz += rpyRotation(origin.rpy) * shift;
+  const int c = linkIndex_.at(joints_[j].d.child);
+  LinkDescription& link = links_[c].d;
+  link.com -= shift;
+  for (CollisionShape& s : link.collisions) s.origin.xyz -= shift;
+  for (int k : childJoints[c]) joints_[k].d.origin.xyz -= shift;
+}
+
+void UrdfReader::makeDrives(RobotDescription& d, std::vector<LinkFrame>& poses,
                             const std::vector<std::vector<int>>& childJoints) {
   double slowest = INFINITY;
   std::vector<const JointRead*> passive;
@@ -1312,7 +1326,7 @@ void UrdfReader::makeDrives(RobotDescription& d, const std::vector<LinkFrame>& p
     a.limit = effort / gear;
 
     if (joint.d.kind == JointKind::Continuous) {
-      const WheelFit fit = fitWheel(joint);
+      WheelFit fit = fitWheel(joint);
       if (fit.ok) {
         const int c = linkIndex_[joint.d.child];
         WheelDescription w;
@@ -1320,22 +1334,44 @@ void UrdfReader::makeDrives(RobotDescription& d, const std::vector<LinkFrame>& p
         w.radius = fit.radius;
         w.width = fit.width;
         d.wheels.push_back(w);
-        if (fit.centre.norm() > kCentreTolerance) {
-          const Vec3 axis = joint.d.axis.normalized();
-          const double along = fit.centre.dot(axis);
+        const Vec3 axis = joint.d.axis.normalized();
+        const Vec3 along = fit.centre.dot(axis) * axis;
+        if (along.norm() > kCentreTolerance) {
+          // The wheel's link frame moves along the axle to the tyre's centre:
+          // exact, since a shift along the axis commutes with the turn about it.
+          shiftChildFrame(j, along, childJoints);
+          poses[c].pos += poses[c].rot * along;
+          fit.centre -= along;
           warn(joint.node, "joint " + inQuotes(joint.d.name) + ": the wheel's centre is " +
-                               format(fit.centre) + " m in link " + inQuotes(joint.d.child) + ", " +
-                               format(fit.centre.norm(), 4) + " m from its origin (" +
-                               format(along, 4) + " m along the axle, " +
-                               format((fit.centre - along * axis).norm(), 4) +
-                               " m off it); the wheel is modelled about the link's origin");
+                               format(along.norm(), 4) + " m along the axle from link " +
+                               inQuotes(joint.d.child) +
+                               "'s origin; the link's frame is moved there (its mass, shapes "
+                               "and child joints stay where they are)");
         }
-        const Vec3 axle = poses[c].rot * joint.d.axis.normalized();
-        if (axle.y() < 0)
+        if (fit.centre.norm() > kCentreTolerance)
+          warn(joint.node, "joint " + inQuotes(joint.d.name) + ": the wheel's centre is " +
+                               format(fit.centre.norm(), 4) + " m off the axle in link " +
+                               inQuotes(joint.d.child) +
+                               "; the wheel is modelled as round about the axle");
+        const Vec3 axle = poses[c].rot * axis;
+        const bool mimicked = std::any_of(joints_.begin(), joints_.end(), [&](const JointRead& o) {
+          return o.d.mimic && o.d.mimic->joint == joint.d.name;
+        });
+        if (axle.y() < 0 && !joint.d.mimic && !mimicked) {
+          // Reversed, the joint turns the other way for the same motion: a
+          // positive speed drives forwards on both sides (q is negated; a
+          // continuous joint has no limits to follow it).
+          joints_[j].d.axis = -joint.d.axis;
           warn(joint.node, "joint " + inQuotes(joint.d.name) + ": the wheel's axle points right (" +
                                format(axle) +
-                               " in the base frame): a positive speed turns it backwards, where a "
-                               "wheel whose axle points left turns forwards");
+                               " in the base frame); its axis is reversed so that a positive "
+                               "speed drives forwards, as on the left");
+        } else if (axle.y() < 0) {
+          warn(joint.node, "joint " + inQuotes(joint.d.name) + ": the wheel's axle points right (" +
+                               format(axle) +
+                               " in the base frame) and a mimic ties it: a positive speed turns it "
+                               "backwards");
+        }
         if (dr && dr->mode && *dr->mode != ActuatorMode::Speed)
           warn(dr->node, dr->source + " drives wheel joint " + inQuotes(joint.d.name) + " by " +
                              modeName(*dr->mode) +

@@ -15,20 +15,10 @@ namespace roverlab {
 
 /// A copy of a Simulation's changing parts; the model stays shared.
 struct Checkpoint {
-  WorldState state;
-  size_t nextScript = 0;
-  double leftSpeed = 0.0, rightSpeed = 0.0;  ///< (rad/s)
-  long steps = 0;
-  std::unique_ptr<Controller> controller;
-  double nextControl = 0.0;  ///< (s)
-  bool controllerOn = true;
-  RunOutcome outcome = RunOutcome::Ok;
-  EnergyBudget energy;
-  ContactLawStats law;
-  std::string error;
-  /// The contacts evaluated by the last step (the controller reads them before the next one).
-  std::vector<WheelResult> wheels;
-  std::vector<BoxResult> boxes;
+  RunState run;
+  StepResults
+      results;  ///< the last step's contacts (the controller reads them before the next one)
+  double time() const { return run.state.bodies.time; }
 };
 
 /// The simulation as it stands now.

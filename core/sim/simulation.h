@@ -34,21 +34,27 @@ struct EnergyBudget {
   double slack = 0.0;      ///< allowed excess for stored spring energy and integration error (J)
 };
 
-struct Simulation {
-  WorldModel model;
+/// What a run changes as it goes, beside the step's results (WorldData's
+/// StepResults): a checkpoint copies both whole (sim/checkpoint.h).
+struct RunState {
   WorldState state;
-  WorldData data;
-  ControlSpec control;
-  double duration = 0.0;                     ///< (s)
   size_t nextScript = 0;                     ///< first script entry not applied yet
   double leftSpeed = 0.0, rightSpeed = 0.0;  ///< wheel speed commands (rad/s), before clamping
   long steps = 0;
-  const ControllerKind* controllerKind = nullptr;  ///< control.controller's kind; null for "none"
-  std::unique_ptr<Controller> controller;          ///< its running instance
-  double nextControl = 0.0;                        ///< time of the controller's next update (s)
-  bool controllerOn = true;  ///< the named controller drives (off: the commands stay as last set)
+  OwnedController controller;  ///< control.controller's running instance; empty for "none"
+  double nextControl = 0.0;    ///< time of the controller's next update (s)
+  bool controllerOn = true;    ///< the named controller drives (off: the commands stay as last set)
   RunOutcome outcome = RunOutcome::Ok;
   EnergyBudget energy;
+};
+
+/// A running scenario: what it was built from, and its RunState.
+struct Simulation : RunState {
+  WorldModel model;
+  WorldData data;
+  ControlSpec control;
+  double duration = 0.0;                           ///< (s)
+  const ControllerKind* controllerKind = nullptr;  ///< control.controller's kind; null for "none"
   double floor = 0.0;           ///< lowest point of the terrain, terrain.box.min.z (m)
   std::vector<Issue> warnings;  ///< valid settings worth a word (a step far above the default)
   std::vector<double> row;      ///< scratch: the telemetry row of the last frame (sim/frame.h)

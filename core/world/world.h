@@ -107,18 +107,25 @@ struct Rk4Scratch {
   std::vector<double> integrals;  ///< controller state, advanced once per step
 };
 
-struct WorldData {
-  MultibodyData bodies;
+/// What the steps so far found: the laws checked, the last step's contacts
+/// (telemetry, views and controllers read them), a stop's message. Part of
+/// the run's state: a checkpoint copies it whole (sim/checkpoint.h).
+struct StepResults {
   ContactLawStats law;
-  std::vector<double> integrals;  ///< actuator integrals at the end of the step being taken
   std::vector<WheelResult> wheels;
-  std::vector<BoxResult> boxes;      ///< per model.boxes
+  std::vector<BoxResult> boxes;  ///< per model.boxes
+  std::string error;  ///< set when the state became non-finite; the step refuses to go on
+};
+
+/// The step's results and its buffers.
+struct WorldData : StepResults {
+  MultibodyData bodies;
+  std::vector<double> integrals;     ///< actuator integrals at the end of the step being taken
   WheelContactScratch wheelScratch;  ///< buffers of the wheel contact queries
   BodyContactScratch bodyScratch;    ///< buffers of the body contact queries
   MimicScratch mimic;                ///< buffers of the mimic constraints
-  std::string error;        ///< set when the state became non-finite; the step refuses to go on
-  MultibodyState previous;  ///< scratch: the state at the start of the step being taken
-  WorldState stage;         ///< scratch: the state at an RK4 stage
+  MultibodyState previous;           ///< scratch: the state at the start of the step being taken
+  WorldState stage;                  ///< scratch: the state at an RK4 stage
   Rk4Scratch rk4;
 };
 

@@ -207,6 +207,18 @@ TEST_CASE("Leo Rover: links, joints, the rockers' mimic, wheels from cylinders",
     CHECK(w.width == 0.04);
   }
   CHECK(d.wheels[0].joint == "wheel_FL_joint");
+  // The tyre sits 44.85 mm along the axle from the wheel link's origin: the
+  // link's frame moves there (the joint's origin by as much along the axle,
+  // the link's shapes and centre of mass back), so the wheel turns about the
+  // tyre's centre and nothing moves in the world.
+  const JointDescription& fl_joint = joint(d, "wheel_FL_joint");
+  CHECK(fl_joint.origin.xyz.x() == Approx(-0.15256));
+  CHECK(fl_joint.origin.xyz.y() == Approx(-0.08214 + 0.04485));
+  CHECK(fl_joint.origin.xyz.z() == Approx(-0.08802));
+  const LinkDescription& fl_link = link(d, "wheel_FL_link");
+  for (const CollisionShape& s : fl_link.collisions)
+    if (s.kind == ShapeKind::Cylinder && s.radius == 0.0625)
+      CHECK(s.origin.xyz.norm() == Approx(0).margin(1e-12));
   CHECK(d.controls.left == std::vector<std::string>{"wheel_FL_motor", "wheel_RL_motor"});
   CHECK(d.controls.right == std::vector<std::string>{"wheel_FR_motor", "wheel_RR_motor"});
   CHECK(d.controls.maxWheelSpeed == 6.0);
@@ -229,8 +241,9 @@ TEST_CASE("Leo Rover: links, joints, the rockers' mimic, wheels from cylinders",
                    "about the axle; the wheel is the one of largest radius (radius 0.0625 m, "
                    "width 0.04 m)"));
   CHECK(hasWarningPart(r,
-                       "line 177: joint 'wheel_FL_joint': the wheel's centre is (0, 0.04485, "
-                       "0) m in link 'wheel_FL_link'"));
+                       "line 177: joint 'wheel_FL_joint': the wheel's centre is 0.04485 m "
+                       "along the axle from link 'wheel_FL_link''s origin; the link's frame is "
+                       "moved there"));
   CHECK(hasWarning(r,
                    "lines 230, 237, 245, 252, 260, 268, 276, 284, 293, 338 and 2 more: "
                    "<gazebo> not used"));
@@ -508,6 +521,8 @@ TEST_CASE("URDF drives: transmissions, gear ratios, ros2_control, speed defaults
   CHECK(d.controls.joints == std::vector<std::string>{"s"});
   // The right wheel's axle points right in the base frame: said.
   CHECK(hasWarningPart(r, "joint 'wr': the wheel's axle points right"));
+  CHECK(hasWarningPart(r, "its axis is reversed so that a positive speed drives forwards"));
+  CHECK(joint(d, "wr").axis == Vec3(0, 1, 0));
   CHECK_FALSE(hasWarningPart(r, "joint 'wl': the wheel's axle points right"));
 }
 
