@@ -6,6 +6,7 @@
 //   roverlab presets
 //   roverlab robot PRESET [--set robot.params.NAME=VALUE]...
 //   roverlab robot ROBOT.urdf | ROBOT.json
+//   roverlab study STUDY.json [--jobs N] [--out RESULTS.csv] [--json]  (cli/study_command.h)
 //
 // Exit status: 0 success; 1 invalid scenario (the {path, message} list is
 // printed as JSON); 2 usage error, unreadable file, failed write or any other
@@ -25,6 +26,8 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 
+#include "cli/study_command.h"
+#include "scenario/folder_files.h"
 #include "scenario/json_input.h"
 #include "scenario/robot_reader.h"
 #include "sim/describe.h"
@@ -43,7 +46,8 @@ const char* kUsage =
     "  roverlab validate SCENARIO.json [--set PATH=VALUE]...\n"
     "  roverlab presets\n"
     "  roverlab robot PRESET [--set robot.params.NAME=VALUE]...\n"
-    "  roverlab robot ROBOT.urdf | ROBOT.json\n";
+    "  roverlab robot ROBOT.urdf | ROBOT.json\n"
+    "  roverlab study STUDY.json [--jobs N] [--out RESULTS.csv] [--json]\n";
 
 /// An error that is not the user's command line: a message, exit status 2.
 int failure(const std::string& message) {
@@ -63,9 +67,6 @@ int printIssues(const std::vector<Issue>& issues) {
 
 /// --csv-rate bounds (samples per simulated second).
 constexpr double kMinCsvRate = 1e-3, kMaxCsvRate = 1e6;
-/// Largest heightmap image file read (bytes): a 2049 × 2049 16-bit PNG is at
-/// most about 8.4 MB.
-constexpr size_t kMaxImageBytes = size_t{64} << 20;
 
 volatile std::sig_atomic_t interrupted = 0;
 extern "C" void onInterrupt(int) { interrupted = 1; }
@@ -112,7 +113,7 @@ int robot(const std::vector<std::string>& args) {
     robotSection = {{"preset", name}};
   } else {
     if (!sets.empty()) return usage("--set sets a preset's parameters (robot.params.NAME=VALUE)");
-    robotSection = {{"file", name}};
+    robotSection = {{"file", name.substr(folderOf(name).size())}};
   }
   for (const std::string& set : sets)
     if (set.rfind("robot.params.", 0) != 0)
@@ -125,16 +126,8 @@ int robot(const std::vector<std::string>& args) {
       {"robot", robotSection}};
   Expected<std::string> text = applyOverrides(doc.dump(), sets);
   if (!text) return printIssues(text.issues());
-  const ScenarioFiles files = [](const std::string& file,
-                                 std::string& error) -> std::optional<std::string> {
-    std::ifstream f(file, std::ios::binary);
-    if (!f) {
-      error = std::strerror(errno);
-      return std::nullopt;
-    }
-    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    return bytes;
-  };
+  // A robot file is read as a scenario beside it reads it: its meshes from its folder.
+  const ScenarioFiles files = filesInFolder(isPreset() ? std::string() : folderOf(name));
   Expected<Scenario> scenario = parseScenario(text.value(), files);
   if (!scenario) return printIssues(scenario.issues());
   std::cout << dumpJson(writeRobotDescription(scenario.value().robot.description), 2) << "\n";
@@ -229,6 +222,7 @@ int command(int argc, char** argv) {
   o.command = args[0];
   if (o.command == "presets") return presets();
   if (o.command == "robot") return robot(args);
+  if (o.command == "study") return studyCommand(args);
   if (o.command != "run" && o.command != "validate")
     return usage("unknown command '" + o.command + "'");
   for (size_t i = 1; i < args.size(); ++i) {
@@ -265,49 +259,12 @@ int command(int argc, char** argv) {
     }
   }
   if (o.file.empty()) return usage("no scenario file");
-  std::ifstream in(o.file, std::ios::binary);
-  if (!in) return failure("cannot read " + o.file + ": " + std::strerror(errno));
-  // Reads at most one chunk past the document size limit, so that a huge
-  // file is refused without being read whole.
-  std::string content;
-  char chunk[1 << 16];
-  while (content.size() <= kMaxDocumentBytes && in.read(chunk, sizeof chunk))
-    content.append(chunk, sizeof chunk);
-  if (in.bad()) return failure("cannot read " + o.file + ": " + std::strerror(errno));
-  if (content.size() <= kMaxDocumentBytes) content.append(chunk, static_cast<size_t>(in.gcount()));
-  if (content.size() > kMaxDocumentBytes)
-    return printIssues({{"", "the file is larger than the limit of " +
-                                 std::to_string(kMaxDocumentBytes) + " bytes (16 MiB)"}});
-  Expected<std::string> doc = applyOverrides(content, o.sets);
+  Expected<std::string> content = readDocument(o.file);
+  if (!content) return printIssues(content.issues());
+  Expected<std::string> doc = applyOverrides(content.value(), o.sets);
   if (!doc) return printIssues(doc.issues());
-  // Heightmap files are named relative to the scenario's directory.
-  const std::string dir = o.file.find('/') == std::string::npos
-                              ? std::string()
-                              : o.file.substr(0, o.file.rfind('/') + 1);
-  const ScenarioFiles files = [&dir](const std::string& name,
-                                     std::string& error) -> std::optional<std::string> {
-    if (!staysInFolder(name)) {
-      error =
-          "a file named in a scenario stays inside the scenario's folder (a relative name "
-          "without '..')";
-      return std::nullopt;
-    }
-    std::ifstream f(dir + name, std::ios::binary);
-    if (!f) {
-      error = std::strerror(errno);
-      return std::nullopt;
-    }
-    std::string bytes;
-    char chunk[1 << 16];
-    while (bytes.size() <= kMaxImageBytes && f.read(chunk, sizeof chunk))
-      bytes.append(chunk, sizeof chunk);
-    bytes.append(chunk, static_cast<size_t>(f.gcount()));
-    if (bytes.size() > kMaxImageBytes) {
-      error = "larger than " + std::to_string(kMaxImageBytes >> 20) + " MiB";
-      return std::nullopt;
-    }
-    return bytes;
-  };
+  // Files are named relative to the scenario's folder, and stay inside it.
+  const ScenarioFiles files = filesInFolder(folderOf(o.file));
   Expected<Scenario> scenario = parseScenario(doc.value(), files);
   if (!scenario) return printIssues(scenario.issues());
   if (o.command == "validate") {

@@ -47,6 +47,20 @@ struct Actuator {
   double damping = 0.0;       ///< Position only: N·m·s/rad (N·s/m)
   double limit = 100.0;       ///< torque (N·m) or force (N) limit
   CoefficientParams params = {};  ///< the preset parameters that set its gains
+
+  /// Its torque (N·m) or force (N) before the limit, from the target, the
+  /// joint's position q and velocity v, and the speed loop's integral ∫e dt.
+  double demand(double target, double q, double v, double integral) const {
+    switch (mode) {
+      case ActuatorMode::Speed:
+        return gain * (target - v) + integralGain * integral;
+      case ActuatorMode::Position:
+        return gain * (target - q) - damping * v;
+      case ActuatorMode::Torque:
+        return target;
+    }
+    return 0.0;
+  }
 };
 
 /// Joint range kept by a stiff non-holding spring-damper outside [lower, upper].

@@ -23,21 +23,11 @@ void jointForceStage(const WorldModel& model, const WorldState& state, WorldData
     const Actuator& act = robot.actuators[a];
     const Body& b = bodies[act.body];
     const double target = state.targets[a];
-    double t = 0;
-    switch (act.mode) {
-      case ActuatorMode::Speed: {
-        const double e = target - v[b.vIndex];
-        t = act.gain * e + act.integralGain * state.integrals[a];
-        const bool saturated = std::abs(t) >= act.limit && t * e > 0;
-        if (act.integralGain > 0 && !saturated) integrals[a] += e * model.dt;
-        break;
-      }
-      case ActuatorMode::Position:
-        t = act.gain * (target - q[b.qIndex]) - act.damping * v[b.vIndex];
-        break;
-      case ActuatorMode::Torque:
-        t = target;
-        break;
+    const double t = act.demand(target, q[b.qIndex], v[b.vIndex], state.integrals[a]);
+    if (act.mode == ActuatorMode::Speed && act.integralGain > 0) {
+      const double e = target - v[b.vIndex];
+      const bool saturated = std::abs(t) >= act.limit && t * e > 0;
+      if (!saturated) integrals[a] += e * model.dt;
     }
     tau[b.vIndex] += std::clamp(t, -act.limit, act.limit);
   }
