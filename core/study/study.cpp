@@ -610,7 +610,10 @@ json searchThreshold(const Study& study, const StudyRun& combination,
     run.values.push_back(v);
     const json row = runRow(run);
     ++runs;
-    if (!row.value("ok", false)) {
+    // A run that left the terrain still answers (a robot that tipped over
+    // and fell off has flipped); a refused or blown-up one does not.
+    const std::string outcome = row.value("outcome", std::string());
+    if (outcome != "ok" && outcome != "left_terrain") {
       out["message"] = "the run at " + s.path + " = " + exact(v) + " is not ok (" +
                        row.value("outcome", std::string()) +
                        "): " + row.value("message", std::string());

@@ -121,8 +121,8 @@ std::vector<std::string> thresholdColumns(const Study& study);
 
 /// Searches one combination: runs `from` and `to`, then bisects while the
 /// bracket is wider than the tolerance. Each run goes through `runRow` (which
-/// may answer from rows already run). Not found when both ends agree, or an
-/// end's run is not ok.
+/// may answer from rows already run). Not found when both ends agree, or a
+/// run was refused or blew up (a run that left the terrain answers).
 nlohmann::json searchThreshold(const Study& study, const StudyRun& combination,
                                const std::function<nlohmann::json(const StudyRun&)>& runRow);
 
