@@ -77,7 +77,7 @@ export function tourCommands(markdown) {
  * that name a file of the repository made absolute (the command runs with `outDir` as its cwd). */
 function runnableArgs(words, outDir) {
   return words.slice(1).map((word, k, args) => {
-    if (k > 0 && args[k - 1] === '--csv') return path.join(outDir, path.basename(word));
+    if (k > 0 && (args[k - 1] === '--csv' || args[k - 1] === '--out')) return path.join(outDir, path.basename(word));
     if (!word.startsWith('-') && !path.isAbsolute(word) && existsSync(path.join(root, word))) return path.join(root, word);
     return word;
   });
@@ -92,15 +92,15 @@ describe("the README's tour of the command line", () => {
   });
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  test('has 3 to 5 command lines, each naming the tool', () => {
+  test('has 3 to 6 command lines, each naming the tool', () => {
     expect(commands.length).toBeGreaterThanOrEqual(3);
-    expect(commands.length).toBeLessThanOrEqual(5);
+    expect(commands.length).toBeLessThanOrEqual(6);
     for (const words of commands) expect(['roverlab', 'build/native/roverlab']).toContain(words[0]);
   });
 
   test.each(commands.map((words) => [words.join(' '), words]))('%s exits 0', (_, words) => {
     const args = runnableArgs(words, tmp);
-    const r = spawnSync(cli, args, { cwd: tmp, encoding: 'utf8', timeout: 20_000 });
+    const r = spawnSync(cli, args, { cwd: tmp, encoding: 'utf8', timeout: 60_000 });
     expect(r.status, `${words.join(' ')}\nstdout: ${r.stdout?.slice(0, 2000)}\nstderr: ${r.stderr?.slice(0, 2000)}`).toBe(0);
     if (words[1] === 'run') {
       const summary = JSON.parse(r.stdout);
@@ -108,7 +108,13 @@ describe("the README's tour of the command line", () => {
       const csv = args[args.indexOf('--csv') + 1];
       if (args.includes('--csv')) expect(readFileSync(csv, 'utf8').split('\n')[0]).toMatch(/^time_s,/);
     }
-  });
+    if (words[1] === 'study') {
+      // A threshold study: its answers in --out, one row per combination, each found or saying why not.
+      const out = readFileSync(args[args.indexOf('--out') + 1], 'utf8').trim().split('\n');
+      expect(out[0]).toContain(',found,threshold,lower,upper,');
+      expect(out.length).toBeGreaterThan(1);
+    }
+  }, 60_000);
 
   test('the shell words of a command line', () => {
     expect(shellWords("roverlab run a.json --set 'name=\"x y\"' --csv run.csv   # comment")).toEqual([
