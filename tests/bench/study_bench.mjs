@@ -1,0 +1,121 @@
+// Studies' throughput on this machine: `roverlab study` on one thread against
+// every core, the time of a 1 000-run grid of articulated6 step climbs
+// against the time single runs predict, and, when the Python package is
+// built, the same study on dask.distributed (a LocalCluster) against the
+// command line's threads. Writes docs/benchmarks/study.json.
+//
+//   node tests/bench/study_bench.mjs [--cli=PATH] [--out=FILE] [--runs=1000]
+//        (after npm test; on an idle machine: it uses every core)
+//
+// The grid: terrains/climb-articulated6.json for 10 s (the step-climb
+// controller), its step's height × the friction limit × the wheel radius.
+// The prediction: the mean wall time of 20 of the grid's rows run alone
+// (`roverlab run`), times the rows, divided by the cores.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const cli = path.resolve(arg('cli') ?? process.env.ROVERLAB_CLI ?? path.join(root, 'build/native/roverlab'));
+const outFile = path.resolve(arg('out') ?? path.join(root, 'docs/benchmarks/study.json'));
+const RUNS = Number(arg('runs') ?? 1000);
+const cores = os.availableParallelism?.() ?? os.cpus().length;
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'roverlab-study-bench-'));
+const side = Math.round(Math.cbrt(RUNS));
+const range = (from, to, steps) => Array.from({ length: steps }, (_, k) => (steps === 1 ? from : from + ((to - from) * k) / (steps - 1)));
+
+const scenario = JSON.parse(readFileSync(path.join(root, 'terrains/climb-articulated6.json'), 'utf8'));
+scenario.simulation.duration = 10;
+const study = (parameters) => ({ format: 'roverlab-study', version: 1, name: 'articulated6 step climbs', scenario, parameters });
+const grid = study([
+  { path: 'terrain.boxes[1].size[2]', also: [{ path: 'terrain.boxes[1].centre[2]', scale: 0.5 }], from: 0.3, to: 0.75, steps: side },
+  { path: 'terrain.materials.asphalt.phi_max', from: 0.5, to: 1.0, steps: side },
+  { path: 'robot.params.wheel_radius', from: 0.17, to: 0.21, steps: side },
+]);
+const small = study([
+  { path: 'terrain.boxes[1].size[2]', also: [{ path: 'terrain.boxes[1].centre[2]', scale: 0.5 }], from: 0.3, to: 0.75, steps: 10 },
+  { path: 'terrain.materials.asphalt.phi_max', from: 0.5, to: 1.0, steps: 10 },
+]);
+const write = (name, doc) => {
+  const file = path.join(tmp, name);
+  writeFileSync(file, JSON.stringify(doc));
+  return file;
+};
+const gridFile = write('grid.json', grid);
+const smallFile = write('small.json', small);
+
+/** Wall seconds of a command, and its parsed JSON stdout. */
+function timed(command, args, env = {}) {
+  const t0 = performance.now();
+  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, ...env } });
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${r.stderr}`);
+  return { seconds, out: r.stdout.trim() ? JSON.parse(r.stdout) : null };
+}
+const round = (x, digits = 3) => Number(x.toPrecision(digits));
+const hashes = (rows) => rows.map((r) => r.state_hash).join();
+
+const result = {
+  machine: { cores, cpu: os.cpus()[0]?.model, node: process.version },
+  command: 'node tests/bench/study_bench.mjs',
+  date: new Date().toISOString(),
+};
+
+// 1. One thread against every core, on 100 rows.
+const one = timed(cli, ['study', smallFile, '--jobs', '1', '--json']);
+const all = timed(cli, ['study', smallFile, '--jobs', String(cores), '--json']);
+if (hashes(one.out.rows) !== hashes(all.out.rows)) throw new Error('--jobs 1 and --jobs N gave different rows');
+result.local = {
+  study: '100 rows: climb-articulated6 for 10 s, step height x phi_max',
+  jobs1_s: round(one.seconds),
+  [`jobs${cores}_s`]: round(all.seconds),
+  speedup: round(one.seconds / all.seconds),
+  runs_per_s: round(100 / all.seconds),
+};
+console.log('local', result.local);
+
+// 2. The 1 000-run grid against its prediction.
+const sample = [];
+for (let k = 0; k < 20; k++) sample.push(Math.floor(((k + 0.5) * side ** 3) / 20));
+const base = write('base.json', scenario);
+let alone = 0;
+for (const index of sample) {
+  const [i, j, m] = [Math.floor(index / side ** 2), Math.floor(index / side) % side, index % side];
+  const [h, mu, r] = [range(0.3, 0.75, side)[i], range(0.5, 1.0, side)[j], range(0.17, 0.21, side)[m]];
+  const run = timed(cli, ['run', base, '--set', `terrain.boxes[1].size[2]=${h}`, '--set', `terrain.boxes[1].centre[2]=${h / 2}`, '--set', `terrain.materials.asphalt.phi_max=${mu}`, '--set', `robot.params.wheel_radius=${r}`]);
+  alone += run.seconds;
+}
+const predicted = ((alone / sample.length) * side ** 3) / cores;
+const whole = timed(cli, ['study', gridFile, '--jobs', String(cores), '--out', path.join(tmp, 'grid.csv')]);
+result.grid = {
+  study: `${side ** 3} rows: climb-articulated6 for 10 s, step height x phi_max x wheel radius`,
+  mean_single_run_s: round(alone / sample.length),
+  predicted_s: round(predicted),
+  measured_s: round(whole.seconds),
+  measured_over_predicted: round(whole.seconds / predicted),
+};
+console.log('grid', result.grid);
+
+// 3. Dask's LocalCluster against the command line's threads (same 100 rows).
+const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+if (existsSync(path.join(root, 'build/python/roverlab'))) {
+  const env = { PYTHONPATH: path.join(root, 'build/python') };
+  const dask = timed(python, ['-m', 'roverlab.study', smallFile, '--workers', String(cores), '--json'], env);
+  if (hashes(dask.out.rows) !== hashes(all.out.rows)) throw new Error('dask and the command line gave different rows');
+  result.dask = {
+    study: result.local.study,
+    cli_s: round(all.seconds),
+    dask_local_cluster_s: round(dask.seconds),
+    overhead: round(dask.seconds / all.seconds - 1),
+    overhead_per_run_ms: round(((dask.seconds - all.seconds) / 100) * 1000),
+    note: 'dask_local_cluster_s includes starting the cluster (processes) and importing the package',
+  };
+  console.log('dask', result.dask);
+}
+
+writeFileSync(outFile, `${JSON.stringify(result, null, 2)}\n`);
+rmSync(tmp, { recursive: true, force: true });
+console.log(`wrote ${path.relative(root, outFile)}`);
