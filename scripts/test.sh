@@ -4,6 +4,8 @@
 #   format   every C++ file follows .clang-format (scripts/check-format.sh)
 #   lint     ESLint over the web app and the JavaScript tests (eslint.config.js)
 #   native   cmake Release build (build/native) + ctest (Catch2: roverlab_tests)
+#   python   the Python package (scripts/build-python.sh) + unittest tests/python
+#            (run, World, Study, the Dask runner on real scheduler and worker processes)
 #   wasm     the WASM core (build/wasm -> web/src/wasm)
 #   js       vitest tests/js: the WASM core in Node, JS unit tests
 #   browser  vitest tests/browser: the web app in headless Chromium (playwright-core)
@@ -37,9 +39,15 @@ bash scripts/setup.sh || {
 native_tests() {
   bash scripts/build-native.sh && ctest --test-dir build/native --output-on-failure
 }
+# Debian's python3, which holds python3-numpy and python3-dask (as in build-python.sh).
+python_tests() {
+  bash scripts/build-python.sh &&
+    PYTHONPATH=build/python "${ROVERLAB_PYTHON:-/usr/bin/python3}" -m unittest discover -s tests/python -v
+}
 run "format: clang-format" bash scripts/check-format.sh
 run "lint: eslint" node_modules/.bin/eslint .
 run "native: build + ctest" native_tests
+run "python: build + unittest tests/python" python_tests
 run "wasm: build the core" bash scripts/build-wasm.sh
 run "js: vitest tests/js" node_modules/.bin/vitest run tests/js/
 # One browser test file at a time: each drives its own Chromium and dev server,
