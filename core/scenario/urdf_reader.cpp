@@ -1606,6 +1606,13 @@ Expected<UrdfRobot> UrdfReader::read() {
       const double damping = std::clamp(std::sqrt(stiffness * share), 0.0, 1e6);
       w.tire.stiffness = w.tread.stiffness = stiffness;
       w.tire.damping = w.tread.damping = damping;
+      // The wheel's speed loop also drives its share of the robot, m r² at
+      // the axle: with it in the gains the loop keeps its 20 ms on the ground.
+      for (ActuatorDescription& a : d.actuators)
+        if (a.joint == w.joint && a.mode == ActuatorMode::Speed) {
+          a.gain += kLoopRate * share * w.radius * w.radius;  // gains act at the joint
+          a.integralGain = 10 * a.gain;
+        }
     }
   }
   for (int j = 0; j < static_cast<int>(joints_.size()); ++j) {

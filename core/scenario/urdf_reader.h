@@ -53,9 +53,11 @@
 //   damping 2·J·ω with ω = 100 rad/s, J the inertia of the child's subtree
 //   about the axis (its mass for a prismatic joint) but at least 0.01.
 // - Every wheel gets a speed actuator (its transmission's, or one named after
-//   the joint): gain = 50 s⁻¹ × J, J = the wheel link's moment of inertia
-//   about the axle but at least 0.01 kg·m², so the speed loop's time constant
-//   J / gain is at most 20 ms; integral gain = 10 s⁻¹ × gain; limit = the
+//   the joint): gain = 50 s⁻¹ × (J + m r²), J = the wheel link's moment of
+//   inertia about the axle but at least 0.01 kg·m², m r² the wheel's share of
+//   the robot's mass (the mass over the wheels) at its radius, so the speed
+//   loop's time constant on the ground is about 20 ms (ζ ≈ 1.1 with the
+//   integral); integral gain = 10 s⁻¹ × gain; limit = the
 //   joint's effort (100 N·m when not given) divided by the gear ratio (the
 //   actuator's limit is at the motor). Wheels with y ≥ 0 in the base frame
 //   (joint origins composed from the root, at the wheel's centre) are

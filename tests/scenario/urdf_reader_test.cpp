@@ -228,7 +228,9 @@ TEST_CASE("Leo Rover: links, joints, the rockers' mimic, wheels from cylinders",
   const ActuatorDescription& fl = actuator(d, "wheel_FL_motor");
   CHECK(fl.joint == "wheel_FL_joint");
   CHECK(fl.mode == ActuatorMode::Speed);
-  CHECK(fl.gain == Approx(50 * 0.01));  // the wheel's 0.00047 kg·m² is below the floor
+  // The wheel's 0.00047 kg·m² is below the floor; its share of the robot at
+  // its radius, m r² = (5.495 kg / 4)·0.0625², is added.
+  CHECK(fl.gain == Approx(50 * (0.01 + totalMass(d) / 4 * 0.0625 * 0.0625)));
   CHECK(fl.integralGain == Approx(10 * fl.gain));
   CHECK(fl.limit == 2.0);
   CHECK(fl.gearRatio == 1.0);
@@ -328,8 +330,10 @@ TEST_CASE("Husky: four wheels from the URDF's cylinders, boxes, a mesh plate", "
   CHECK(d.controls.maxWheelSpeed == 10.0);  // no velocity limit: the default
   const ActuatorDescription& a = actuator(d, "front_left_wheel_motor");
   CHECK(a.mode == ActuatorMode::Speed);
-  CHECK(a.gain == Approx(50 * 0.04411));  // iyy of the wheel, about its axle
-  CHECK(a.integralGain == Approx(500 * 0.04411));
+  // iyy of the wheel, about its axle, and its share of the robot at its radius.
+  const double load = totalMass(d) / 4 * 0.1651 * 0.1651;
+  CHECK(a.gain == Approx(50 * (0.04411 + load)));
+  CHECK(a.integralGain == Approx(500 * (0.04411 + load)));
   CHECK(a.limit == 100);  // no effort given: the default
 
   CHECK(hasWarning(r, "lines 73, 108, 143, 178, 297, 298, 304, 318: <gazebo> not used"));
@@ -504,11 +508,13 @@ TEST_CASE("URDF drives: transmissions, gear ratios, ros2_control, speed defaults
   REQUIRE(d.wheels.size() == 2);
   const ActuatorDescription& l = actuator(d, "motor_l");
   CHECK(l.gearRatio == 4);
-  CHECK(l.limit == 10);  // 40 N·m at the joint, 10 at the motor
-  CHECK(l.gain == Approx(50 * 0.2));
+  CHECK(l.limit == 10);                   // 40 N·m at the joint, 10 at the motor
+  const double share = totalMass(d) / 2;  // per wheel
+  CHECK(l.gain == Approx(50 * (0.2 + share * 0.3 * 0.3)));
   const ActuatorDescription& rw = actuator(d, "wr");  // no transmission: named after the joint
   CHECK(rw.mode == ActuatorMode::Speed);
-  CHECK(rw.gain == Approx(0.5));  // no inertia: the 0.01 kg·m² floor
+  // No inertia: the 0.01 kg·m² floor, and the load.
+  CHECK(rw.gain == Approx(50 * (0.01 + share * 0.3 * 0.3)));
   CHECK(rw.limit == 100);
   CHECK(d.controls.left == std::vector<std::string>{"motor_l"});
   CHECK(d.controls.right == std::vector<std::string>{"wr"});
