@@ -1,7 +1,7 @@
 // Studies' throughput on this machine: `roverlab study` on one thread against
 // every core, the time of a 1 000-run grid of articulated6 step climbs
 // against the time single runs predict, and, when the Python package is
-// built, the same study on dask.distributed (a LocalCluster) against the
+// built, the same grid on dask.distributed (a LocalCluster) against the
 // command line's threads. Writes docs/benchmarks/study.json.
 //
 //   node tests/bench/study_bench.mjs [--cli=PATH] [--out=FILE] [--runs=1000]
@@ -56,6 +56,7 @@ function timed(command, args, env = {}) {
   return { seconds, out: r.stdout.trim() ? JSON.parse(r.stdout) : null };
 }
 const round = (x, digits = 3) => Number(x.toPrecision(digits));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const hashes = (rows) => rows.map((r) => r.state_hash).join();
 
 const result = {
@@ -99,19 +100,29 @@ result.grid = {
 };
 console.log('grid', result.grid);
 
-// 3. Dask's LocalCluster against the command line's threads (same 100 rows).
+// 3. Dask's LocalCluster against the command line's threads (the same grid).
 const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 if (existsSync(path.join(root, 'build/python/roverlab'))) {
   const env = { PYTHONPATH: path.join(root, 'build/python') };
-  const dask = timed(python, ['-m', 'roverlab.study', smallFile, '--workers', String(cores), '--json'], env);
-  if (hashes(dask.out.rows) !== hashes(all.out.rows)) throw new Error('dask and the command line gave different rows');
+  // Interleaved rounds, the median of each: a machine's load drifts.
+  const cliTimes = [], daskTimes = [];
+  for (let k = 0; k < 2; k++) {
+    const dask = timed(python, ['-m', 'roverlab.study', gridFile, '--workers', String(cores), '--json'], env);
+    const cliRows = timed(cli, ['study', gridFile, '--jobs', String(cores), '--json']);
+    if (hashes(dask.out.rows) !== hashes(cliRows.out.rows)) throw new Error('dask and the command line gave different rows');
+    daskTimes.push(dask.seconds);
+    cliTimes.push(cliRows.seconds);
+  }
+  cliTimes.push(whole.seconds);
+  const [cliS, daskS] = [median(cliTimes), median(daskTimes)];
   result.dask = {
-    study: result.local.study,
-    cli_s: round(all.seconds),
-    dask_local_cluster_s: round(dask.seconds),
-    overhead: round(dask.seconds / all.seconds - 1),
-    overhead_per_run_ms: round(((dask.seconds - all.seconds) / 100) * 1000),
-    note: 'dask_local_cluster_s includes starting the cluster (processes) and importing the package',
+    study: result.grid.study,
+    cli_s: round(cliS),
+    dask_local_cluster_s: round(daskS),
+    overhead: round(daskS / cliS - 1),
+    overhead_per_run_ms: round(((daskS - cliS) / side ** 3) * 1000),
+    rounds: { cli_s: cliTimes.map((t) => round(t)), dask_s: daskTimes.map((t) => round(t)) },
+    note: `a LocalCluster of ${cores} single-threaded worker processes; dask_local_cluster_s includes starting it and importing the package`,
   };
   console.log('dask', result.dask);
 }
