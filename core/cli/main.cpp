@@ -259,7 +259,8 @@ int command(int argc, char** argv) {
     }
   }
   if (o.file.empty()) return usage("no scenario file");
-  Expected<std::string> content = readDocument(o.file);
+  if (!std::ifstream(o.file)) return failure("cannot read " + o.file + ": " + std::strerror(errno));
+  Expected<std::string> content = readDocument(o.file);  // refuses a file over the size limit
   if (!content) return printIssues(content.issues());
   Expected<std::string> doc = applyOverrides(content.value(), o.sets);
   if (!doc) return printIssues(doc.issues());

@@ -140,7 +140,11 @@ int studyCommand(const std::vector<std::string>& args) {
     std::cout << dumpJson(json{{"ok", false}, {"issues", describeIssues(issues)}}, 2) << "\n";
     return 1;
   };
-  Expected<std::string> text = readDocument(file);
+  if (!std::ifstream(file)) {
+    std::cerr << "roverlab: cannot read " << file << ": " << std::strerror(errno) << "\n";
+    return 2;
+  }
+  Expected<std::string> text = readDocument(file);  // refuses a file over the size limit
   if (!text) return refuse(text.issues());
   Expected<Study> parsed = parseStudy(text.value(), filesInFolder(folderOf(file)));
   if (!parsed) return refuse(parsed.issues());

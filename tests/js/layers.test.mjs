@@ -21,8 +21,9 @@ export const LAYERS = {
   scenario: 7,    // the document: reading, overrides, terrain building
   kinematics: 8,  // [KJ2025]'s rover positioning along Track1 of a scenario
   sim: 8,         // a scenario running: simulation, telemetry, frames
-  cli: 9,         // front ends
-  bindings: 9,
+  study: 9,       // many runs of a scenario: grid, rows, threshold search
+  cli: 10,        // front ends
+  bindings: 10,
 };
 
 const core = path.join(root, 'core');

@@ -107,6 +107,10 @@ test('refusals: a malformed study at its path, a results file of another study l
   expect(refused.stderr).toContain('holds other results');
   expect(readFileSync(other, 'utf8')).toBe('time_s,base_x_m\n0,0\n');
 
+  const missing = roverlab('study', path.join(tmp, 'no-such-study.json'));
+  expect(missing.status).toBe(2);  // an unreadable file, as for run
+  expect(missing.stderr).toContain('cannot read');
+
   const outside = { ...JSON.parse(readFileSync(gridStudy, 'utf8')), scenario: '../../../etc/passwd' };
   writeFileSync(bad, JSON.stringify(outside));
   const up = roverlab('study', bad);
