@@ -5,10 +5,12 @@
 
 Without ``--scheduler`` it starts a local cluster of N worker processes (one
 thread each; N = the machine's cores by default); with it, it uses the
-cluster whose scheduler listens at ADDRESS (``tcp://HOST:8786``). Each grid
-row is one task, or in a threshold study each combination's search. A task
-carries the study's document and folder (as one shared task the rows depend
-on) and the run; the worker reads the study itself, so a study naming its
+cluster whose scheduler listens at ADDRESS (``tcp://HOST:8786``). A task
+runs a chunk of consecutive grid rows (or, in a threshold study, of
+combinations' searches): about 8 chunks per worker, at most 32 rows each,
+so the scheduler's cost per task is shared by its rows. A task carries the
+study's document and folder (as one shared task the chunks depend on) and
+its runs; the worker reads the study itself, so a study naming its
 scenario by file needs that folder at the same path on every worker (one
 machine, or a shared file system).
 
@@ -46,14 +48,27 @@ def _study(text, folder):
     return Study(text, folder)
 
 
-def _run_row(document, run):
-    return _study(*document).run_row(run)
+def _run_rows(document, runs):
+    study = _study(*document)
+    return [study.run_row(run) for run in runs]
 
 
-def _search(document, run):
-    rows = []
-    result = _study(*document).search(run, rows)
-    return {"result": result, "rows": rows}
+def _searches(document, runs):
+    study = _study(*document)
+    out = []
+    for run in runs:
+        rows = []
+        result = study.search(run, rows)
+        out.append({"result": result, "rows": rows})
+    return out
+
+
+def _chunks(count, workers):
+    """Index ranges of the tasks: about 8 per worker, at most 32 rows each, so
+    that the scheduler's cost per task is shared by the rows of a chunk while a
+    lost worker loses little."""
+    size = max(1, min(32, count // max(1, 8 * workers)))
+    return [range(start, min(count, start + size)) for start in range(0, count, size)]
 
 
 def _row_key(columns, values_count, row):
@@ -78,19 +93,24 @@ def run_study(study, client, progress=None):
     digest = hashlib.sha256(f"{study.folder}\0{study.document}".encode()).hexdigest()[:16]
     document = client.submit(_study_document, study.document, study.folder,
                              key=f"roverlab-study-{digest}")
-    kind, task = ("search", _search) if study.is_threshold else ("row", _run_row)
-    futures = {client.submit(task, document, run, key=f"roverlab-{kind}-{digest}-{i}"): i
-               for i, run in enumerate(grid)}
+    kind, task = ("search", _searches) if study.is_threshold else ("row", _run_rows)
+    workers = max(1, sum(client.nthreads().values()))
+    chunks = _chunks(len(grid), workers)
+    futures = {client.submit(task, document, [grid[i] for i in chunk],
+                             key=f"roverlab-{kind}-{digest}-{chunk.start}-{chunk.stop}"): chunk
+               for chunk in chunks}
     results, failed = [None] * len(grid), {}
     done = 0
     for future in as_completed(futures):
-        index = futures[future]
+        chunk = futures[future]
         try:
-            results[index] = future.result()
+            for index, result in zip(chunk, future.result()):
+                results[index] = result
         except Exception as error:  # noqa: BLE001 (a task's error is reported, not raised)
-            failed[index] = f"{type(error).__name__}: {error}"
+            for index in chunk:
+                failed[index] = f"{type(error).__name__}: {error}"
         future.release()
-        done += 1
+        done += len(chunk)
         if progress:
             progress(done, len(grid))
     out = {"columns": study.columns}
