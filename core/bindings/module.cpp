@@ -1,6 +1,6 @@
 // The WebAssembly module (embind): every function and class the browser app
 // and the Node tests call, registered in one place. The entry points live in
-// one file per area (world_api, editor_api, robot_api, rocker_api, crawler_api); their
+// one file per area (world_api, editor_api, robot_api, rocker_api, crawler_api, study_api); their
 // conventions in js_values.h.
 #include <emscripten/bind.h>
 
@@ -10,6 +10,7 @@
 #include "bindings/editor_api.h"
 #include "bindings/robot_api.h"
 #include "bindings/rocker_api.h"
+#include "bindings/study_api.h"
 #include "bindings/world_api.h"
 
 namespace {
@@ -46,4 +47,10 @@ EMSCRIPTEN_BINDINGS(roverlab) {
   emscripten::function("rockerPlayback", &roverlab::rockerPlaybackJs);
   emscripten::function("crawlerLinkContact", &roverlab::crawlerLinkContactJs);
   emscripten::function("importRobot", &roverlab::importRobotJs);
+  emscripten::function("parseStudy", &roverlab::parseStudyJs);
+  emscripten::function("runStudyRow", &roverlab::runStudyRowJs);
+  emscripten::function("searchThreshold", &roverlab::searchThresholdJs);
+  emscripten::function("searchThreshold", &roverlab::searchThresholdRowsJs);  // with onRow(row)
+  emscripten::function("studyScenario", &roverlab::studyScenarioJs);
+  emscripten::function("studyCsv", &roverlab::studyCsvJs);
 }

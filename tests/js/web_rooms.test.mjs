@@ -22,6 +22,7 @@ export const ROOMS = {
   view: 5,      // the 3-D scene: terrain, robot, camera, view quality
   editor: 6,    // the terrain editor and its tab
   panels: 7,    // the side panel's tabs and the panels over the view
+  study: 7,     // the Study tab: the study document and form, its worker pool and workers, its plots
   app: 8,       // the root: state, run, controls, status, recording, test hooks
 };
 
@@ -55,7 +56,8 @@ describe('web/src rooms', () => {
 
   test('only the simulation client posts to the worker', () => {
     const posting = modules.filter(({ text }) => /\.postMessage\(/.test(text)).map((m) => m.rel);
-    expect(posting.sort()).toEqual(['sim/sim_client.js', 'sim/sim_worker.js']);  // the worker posts its answers back
+    // The simulation's worker posts its answers back; the study pool has workers of its own (study/study_worker.js's protocol).
+    expect(posting.sort()).toEqual(['sim/sim_client.js', 'sim/sim_worker.js', 'study/study_pool.js', 'study/study_worker.js']);
     const messages = /\{\s*type:\s*'(?:load|decode|importRobot|presets|play|pause|seek|step|reset|controller|speed|tick|joint|wheels)'/;
     const ends = ['sim/sim_client.js', 'sim/sim_host.js'];  // the protocol's two ends (the host answers in kind)
     const building = modules.filter(({ rel, text }) => !ends.includes(rel) && messages.test(text)).map((m) => m.rel);

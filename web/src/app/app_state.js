@@ -74,7 +74,7 @@ export function createAppState() {
     tipping: undefined,   // the robot nears tipping over (app/status_line.js)
     flipped: undefined,   // the robot lies upside down (app/status_line.js)
     banner: null,         // { text, kind } of the banner over the view (app/banners.js)
-    tab: undefined,       // the side panel's tab, once one was picked: 'sim', 'edit', 'stance', 'crawler', 'robot' (app/tabs.js)
+    tab: undefined,       // the side panel's tab, once one was picked: 'sim', 'edit', 'stance', 'crawler', 'robot', 'study' (app/tabs.js)
     lastRecording: undefined,  // { bytes, from, to } of the last video saved (app/recording.js)
     fps: undefined,       // frames drawn per second, over the last second (view/view_quality.js)
     qualityStep: undefined,  // { fps, lowered } once the view quality watch measured the first 3 s

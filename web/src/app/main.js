@@ -27,6 +27,7 @@ import { Sharing } from '../share/sharing.js';
 import { createSignals } from '../common/signals.js';
 import { SimClient } from '../sim/sim_client.js';
 import { StanceTab } from '../panels/stance_tab.js';
+import { StudyTab } from '../study/study_tab.js';
 import { wireTabs } from './tabs.js';
 import { wireTerrainColour } from '../view/terrain_colour.js';
 import { installTestHooks } from './test_hooks.js';
@@ -59,7 +60,7 @@ const corePromise = loadCore();  // a core on this thread too: the editor's geom
 // The simulation in its worker, and the run it shows.
 const client = new SimClient({ state, signals, banners, speed: () => state.speed });
 const run = new Run({ state, signals, stage, plots: new Plots($('plot-dock'), { state, signals }), client, banners });
-const sharing = new Sharing({ state, doc, stage, client, banners, saved: restored });
+const sharing = new Sharing({ state, doc, stage, client, banners, saved: restored, openStudy: (study, scenario) => studyTab.openShared(study, scenario) });
 const picker = wirePickers({ state, signals, doc, client, banners, initialId: opening.id });
 wireControls({ state, signals, run, client, doc, banners });
 watchViewQuality({ state, signals, stage });
@@ -76,7 +77,8 @@ const editorTab = new EditorTab({ state, signals, doc, stage, client, run, banne
 const stanceTab = new StanceTab({ state, signals, doc, stage, run, picker, corePromise });
 wireCrawlerTab({ state, signals, corePromise });
 const robotTab = new RobotTab({ state, signals, doc });
-wireHelp({ state, signals, editorTab, stanceTab, robotTab, picker });
+const studyTab = new StudyTab({ state, signals, doc, client, banners, corePromise, sharing });
+wireHelp({ state, signals, editorTab, stanceTab, robotTab, studyTab, picker });
 wireTouchDrive({ state, signals });
 
 // Start: the worker builds the document's scenario; the editor waits for the page's core.

@@ -33,7 +33,7 @@ export function createSignals() {
     runStopped: new Signal(),      // ({ message, outcome }): the run blew up or left the terrain
     runFinished: new Signal(),     // ({ time }): the run reached its scenario's duration and paused
     frame: new Signal(),           // (shown, now): the view was drawn (shown: the frame on show, or null)
-    tabChanged: new Signal(),      // (tab): 'sim', 'edit', 'stance', 'crawler' or 'robot'
+    tabChanged: new Signal(),      // (tab): 'sim', 'edit', 'stance', 'crawler', 'robot' or 'study'
     playChanged: new Signal(),     // (): playing, paused, scrubbing or finished changed (run.js; controls.js shows it)
     scrubbed: new Signal(),        // (time): the run shows the recorded frame at time (s) (run.js)
     scrubRequested: new Signal(),  // (time): show the recorded frame at time (s), e.g. a time picked on a chart

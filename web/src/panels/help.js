@@ -41,12 +41,20 @@ export const TAB_HELP = {
       'restarts the run; Ctrl+Z undoes it.',
     tryLabel: 'Try this: articulated6 before the step, its front section folded up from the start',
   },
+  study: {
+    text:
+      'Many runs of one scenario: pick one or two of its numbers (a robot parameter, a box’s size, the friction, the ' +
+      'wheel speed) with their ranges and a question asked of each run, then Run: the runs go to this browser’s ' +
+      'workers and their answers fill a map or a curve as they come. A threshold search bisects one more number ' +
+      'until the answer changes. Click a cell or a point to watch that run; export the rows as CSV or share the study.',
+    tryLabel: 'Try this: a 2 × 3 grid of the wheel rig, wheel size against speed',
+  },
 };
 
 /** The scenario the Simulate tab's button opens. */
 export const TRY_SCENARIO = 'climb-articulated6';
 
-export function wireHelp({ state, signals, editorTab, stanceTab, robotTab, picker }, $ = (id) => document.getElementById(id)) {
+export function wireHelp({ state, signals, editorTab, stanceTab, robotTab, studyTab, picker }, $ = (id) => document.getElementById(id)) {
   const storage = (() => {
     try {
       return window.localStorage;
@@ -61,6 +69,7 @@ export function wireHelp({ state, signals, editorTab, stanceTab, robotTab, picke
     stance: () => stanceTab.openExample(),
     crawler: () => state.crawler?.showExample('vertex-a'),
     robot: () => robotTab.tryExample(),
+    study: () => studyTab.tryExample(),
   };
   let current = null;
   const show = (tab) => {

@@ -7,8 +7,10 @@
 // heightmap_codec.js); version 3's likewise, with the meshes' OBJ text too
 // (mesh_codec.js). encodeShare writes version 3 when there is a mesh to pack,
 // else version 2 when there is a heightmap to pack, else version 1;
-// decodeShare reads all three. Works in browsers and in Node ≥ 20.12
-// with platform APIs only (CompressionStream / DecompressionStream 'deflate-raw').
+// decodeShare reads all three. A payload may also carry a study
+// (docs/study-format.md) whose base scenario is the payload's scenario: the
+// link then opens the study in the app's Study tab. Works in browsers and in
+// Node ≥ 20.12 with platform APIs only (CompressionStream / DecompressionStream 'deflate-raw').
 //
 // decodeShare never throws: a broken or hostile link comes back as
 // { ok: false, code, message }, the message saying what is wrong and what the
@@ -38,6 +40,8 @@ export const MAX_DECOMPRESSED_BYTES = 1024 * 1024;
 export const MAX_NESTING_DEPTH = 32;
 /** The `format` a shared scenario must declare (docs/scenario-format.md). */
 export const SCENARIO_FORMAT = 'roverlab-scenario';
+/** The `format` a shared study must declare (docs/study-format.md). */
+export const STUDY_FORMAT = 'roverlab-study';
 
 /** Error codes of decodeShare (and of ShareError thrown by encodeShare). */
 export const SHARE_ERRORS = Object.freeze({
@@ -58,6 +62,7 @@ export const SHARE_ERRORS = Object.freeze({
   UNKNOWN_FIELD: 'unknown-field',
   WRONG_FORMAT: 'wrong-format',
   BAD_CAMERA: 'bad-camera',
+  BAD_STUDY: 'bad-study',
   UNSUPPORTED_PLATFORM: 'unsupported-platform',
   INTERNAL: 'internal',
 });
@@ -66,7 +71,7 @@ const E = SHARE_ERRORS;
 const PREFIXES = 's1.", "s2." or "s3.';  // in messages, within quotes
 // Version 2: the JSON text's length in bytes, unsigned 32-bit little-endian, before it.
 const JSON_LENGTH_BYTES = 4;
-const PAYLOAD_FIELDS = ['scenario', 'camera'];
+const PAYLOAD_FIELDS = ['scenario', 'camera', 'study'];
 // Compressed bytes handed to the decompressor at a time: deflate expands at
 // most ~1032:1, so one piece yields at most ~264 KB before the size check.
 const INFLATE_PIECE = 256;
@@ -86,7 +91,8 @@ const COPY_AGAIN = 'Copy the whole link again from the original message, or ask 
 const COPY_AGAIN_LOWER = 'copy the whole link again from the original message, or ask whoever sent it for a new one.';
 
 /**
- * Packs { scenario, camera? } into a fragment string (without '#'), e.g. "s1.q1ZKy...".
+ * Packs { scenario, camera?, study? } into a fragment string (without '#'), e.g. "s1.q1ZKy...";
+ * study: a study document without its scenario (the payload's scenario is its base).
  * Throws ShareError when the payload has the wrong shape or the link would exceed the limits.
  */
 export async function encodeShare(payload) {
@@ -96,6 +102,7 @@ export async function encodeShare(payload) {
     throw new ShareError(E.TOO_DEEP, `The payload nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep; a share payload needs at most 7.`);
   }
   const value = { scenario: payload.scenario };
+  if (payload.study != null) value.study = payload.study;
   if (payload.camera != null) {
     const { position, target, follow } = payload.camera;
     value.camera = follow ? { position, target, follow: true } : { position, target };
@@ -119,7 +126,7 @@ export async function encodeShare(payload) {
 
 /**
  * Unpacks a fragment (with or without a leading '#').
- * Returns { ok: true, payload: { scenario, camera? } } or { ok: false, code, message }; never throws.
+ * Returns { ok: true, payload: { scenario, camera?, study? } } or { ok: false, code, message }; never throws.
  */
 export async function decodeShare(fragment) {
   try {
@@ -227,6 +234,7 @@ async function decode(input) {
   }
   const payload = { scenario: value.scenario };
   if (value.camera != null) payload.camera = value.camera;
+  if (value.study != null) payload.study = value.study;
   return { ok: true, payload };
 }
 
@@ -303,7 +311,7 @@ function checkPayload(value) {
   }
   const unknown = Object.keys(value).find((k) => !PAYLOAD_FIELDS.includes(k));
   if (unknown !== undefined) {
-    return problem(E.UNKNOWN_FIELD, `The share data has a field ${quote(unknown)} that this app does not know (it reads "scenario" and "camera"); the link may come from a newer Roverlab.`);
+    return problem(E.UNKNOWN_FIELD, `The share data has a field ${quote(unknown)} that this app does not know (it reads "scenario", "camera" and "study"); the link may come from a newer Roverlab.`);
   }
   const format = value.scenario.format;
   if (format !== SCENARIO_FORMAT) {
@@ -314,6 +322,18 @@ function checkPayload(value) {
     const why = cameraProblem(value.camera);
     if (why) return problem(E.BAD_CAMERA, `The share data's camera is malformed: ${why}.`);
   }
+  if (value.study != null) {
+    const why = studyProblem(value.study);
+    if (why) return problem(E.BAD_STUDY, `The share data's study is malformed: ${why}.`);
+  }
+  return null;
+}
+
+// A study's envelope (its content is the core's to judge: core.parseStudy).
+function studyProblem(study) {
+  if (!isObject(study)) return `it is ${kind(study)}, not an object {"format": "${STUDY_FORMAT}", …}`;
+  if (study.format !== STUDY_FORMAT) return `${study.format === undefined ? 'it has no "format" field' : `it has "format": ${show(study.format)}`}; a Roverlab study has "format": "${STUDY_FORMAT}"`;
+  if ('scenario' in study) return 'it has a "scenario" field; the study\'s scenario is the link\'s "scenario"';
   return null;
 }
 

@@ -4,14 +4,18 @@
 // worker, its scenario built there, and opened only if valid (after asking
 // when it would replace autosaved work). The link stays in the address while
 // its scenario is on show unedited (address.js): a reload opens it again, and
-// as the autosave holds the same scenario then, without asking.
+// as the autosave holds the same scenario then, without asking. A link may
+// carry a study instead (the Study tab's Share): opening it hands the study
+// to openStudy (the Study tab, ready to run; nothing runs by itself) and
+// leaves the work on show as it is.
 import { OPEN_LINK } from './address.js';
 import { saveScenario } from '../common/files.js';
 import { formatIssues } from '../common/issues.js';
 import { SHARE_ERRORS, encodeShare, fragmentOf, shareUrl } from './share_link.js';
 
 export class Sharing {
-  /** @param deps { state, doc, stage, client, banners, saved } (saved: the autosave restored at start, or null) */
+  /** @param deps { state, doc, stage, client, banners, saved, openStudy } (saved: the autosave restored at start, or null;
+   *   openStudy(study, scenario): a link's study and its base scenario, for the Study tab) */
   constructor(deps) {
     Object.assign(this, deps);
     window.addEventListener('hashchange', () => this.openLink());
@@ -44,6 +48,31 @@ export class Sharing {
     }
   }
 
+  /**
+   * A link to a study (a study document; its scenario goes as the link's scenario): copied, or shown
+   * to copy. A study too big for a link is offered as a file (save()).
+   */
+  async shareStudy(study, save) {
+    const { state, banners } = this;
+    const { scenario, ...rest } = study;
+    try {
+      const url = shareUrl(location.href, await encodeShare({ scenario, study: rest }));
+      state.shareUrl = url;
+      let copied = false;
+      try {
+        await navigator.clipboard.writeText(url);
+        copied = true;
+      } catch {
+        // No clipboard permission (or an insecure context): the link is shown to copy by hand.
+      }
+      banners.show(`${copied ? 'Link copied' : 'Copy this link'} (${url.length} characters). It opens this study in the Study tab, ready to run.`, 'info', [], url);
+    } catch (error) {
+      if (error.code === SHARE_ERRORS.TOO_LONG || error.code === SHARE_ERRORS.TOO_LARGE)
+        return banners.show(`No link was made: the study's scenario is too big for a link. ${error.message}`, 'warning', [{ label: 'Save as file', run: save }]);
+      banners.show(`No link was made: ${error.message}`);
+    }
+  }
+
   /** Opens the scenario of a share link in the address (after confirmation when it would replace autosaved work). */
   async openLink() {
     const { state, doc, client, banners } = this;
@@ -59,6 +88,8 @@ export class Sharing {
     }
     const text = decoded.scenario;
     const scenario = JSON.parse(text);
+    // A study: the Study tab opens it (the core judges it there); the work on show stays.
+    if (decoded.study) return this.openStudy?.(decoded.study, scenario);
     const { camera } = decoded;
     // Validated and built in the worker; the current run goes on meanwhile and
     // stays if the scenario is rejected.

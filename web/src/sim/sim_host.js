@@ -41,8 +41,9 @@
 //                                       'robotImported' with the same id
 // Messages out (worker → main):
 //   { type: 'presets', presets }        core.presets(): every preset with its parameter specs
-//   { type: 'decoded', id, ok, scenario, camera } or { type: 'decoded', id, ok: false, code, message }
-//                                       scenario: the link's scenario as JSON text; camera or null
+//   { type: 'decoded', id, ok, scenario, camera, study } or { type: 'decoded', id, ok: false, code, message }
+//                                       scenario: the link's scenario as JSON text; camera or null;
+//                                       study: the link's study (without its scenario) or null
 //   { type: 'robotImported', id, ok, model, warnings } or { type: 'robotImported', id, ok: false, issues }
 //                                       model: the robot's description (docs/robot-format.md)
 //   { type: 'model', model, id, buildMs }
@@ -217,7 +218,7 @@ export function createSimHost(core, post, schedule = null) {
         decodeShare(message.fragment).then((d) =>
           post(
             d.ok
-              ? { type: 'decoded', id, ok: true, scenario: JSON.stringify(d.payload.scenario), camera: d.payload.camera ?? null }
+              ? { type: 'decoded', id, ok: true, scenario: JSON.stringify(d.payload.scenario), camera: d.payload.camera ?? null, study: d.payload.study ?? null }
               : { type: 'decoded', id, ok: false, code: d.code, message: d.message },
           ),
         );
