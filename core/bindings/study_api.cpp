@@ -90,8 +90,7 @@ std::shared_ptr<const ParsedStudy> studyOf(const val& text) {
     if (runs > static_cast<double>(kMaxBrowserStudyRuns))
       parsed->issues.push_back(
           {"parameters", "the study asks for " + std::to_string(static_cast<long long>(runs)) +
-                             " runs; the app runs at most " +
-                             std::to_string(kMaxBrowserStudyRuns) +
+                             " runs; the app runs at most " + std::to_string(kMaxBrowserStudyRuns) +
                              " (the command line's `roverlab study` runs up to " +
                              std::to_string(kMaxStudyRuns) + ")"});
     else
@@ -123,8 +122,7 @@ std::optional<json> jsonOf(const val& v, int depth = 0) {
   if (!(n <= kMaxValueEntries)) return std::nullopt;
   json out = array ? json::array() : json::object();
   for (std::size_t k = 0; k < static_cast<std::size_t>(n); ++k) {
-    const std::optional<json> item =
-        jsonOf(array ? v[k] : v[keys[k].as<std::string>()], depth + 1);
+    const std::optional<json> item = jsonOf(array ? v[k] : v[keys[k].as<std::string>()], depth + 1);
     if (!item) return std::nullopt;
     if (array)
       out.push_back(*item);
@@ -211,8 +209,8 @@ std::optional<StudyRun> runOf(const ParsedStudy& parsed, const val& run, const s
   if (!repeat.isUndefined() && !repeat.isNull()) {
     const double r = repeat.isNumber() ? repeat.as<double>() : -1;
     if (!(r >= 0 && r < study.repeats && std::trunc(r) == r)) {
-      issues.push_back({at + ".repeat", "must be a whole number in [0, " +
-                                            std::to_string(study.repeats) + ")"});
+      issues.push_back(
+          {at + ".repeat", "must be a whole number in [0, " + std::to_string(study.repeats) + ")"});
       return std::nullopt;
     }
     out.repeat = static_cast<int>(r);
@@ -286,7 +284,8 @@ val parseStudyJs(val text) {
   out.set("runs", parsed->runs);
   out.set("repeats", study.repeats);
   json grid = json::array();
-  for (const StudyRun& run : parsed->grid) grid.push_back({{"values", run.values}, {"repeat", run.repeat}});
+  for (const StudyRun& run : parsed->grid)
+    grid.push_back({{"values", run.values}, {"repeat", run.repeat}});
   out.set("grid", bulkToJs(grid));
   json parameters = json::array();
   for (const StudyParameter& p : study.parameters)

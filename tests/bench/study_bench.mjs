@@ -10,7 +10,9 @@
 // The grid: terrains/climb-articulated6.json for 10 s (the step-climb
 // controller), its step's height × the friction limit × the wheel radius.
 // The prediction: the mean wall time of 20 of the grid's rows run alone
-// (`roverlab run`), times the rows, divided by the cores.
+// (`roverlab run`, the summary's wall_s), times the rows, divided by the
+// cores. Timings of the local and Dask comparisons are medians of
+// interleaved rounds (a machine's load drifts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -65,16 +67,22 @@ const result = {
   date: new Date().toISOString(),
 };
 
-// 1. One thread against every core, on 100 rows.
-const one = timed(cli, ['study', smallFile, '--jobs', '1', '--json']);
-const all = timed(cli, ['study', smallFile, '--jobs', String(cores), '--json']);
-if (hashes(one.out.rows) !== hashes(all.out.rows)) throw new Error('--jobs 1 and --jobs N gave different rows');
+// 1. One thread against every core, on 100 rows: interleaved rounds, medians.
+const ones = [], alls = [];
+for (let k = 0; k < 3; k++) {
+  const one = timed(cli, ['study', smallFile, '--jobs', '1', '--json']);
+  const all = timed(cli, ['study', smallFile, '--jobs', String(cores), '--json']);
+  if (hashes(one.out.rows) !== hashes(all.out.rows)) throw new Error('--jobs 1 and --jobs N gave different rows');
+  ones.push(one.seconds);
+  alls.push(all.seconds);
+}
 result.local = {
   study: '100 rows: climb-articulated6 for 10 s, step height x phi_max',
-  jobs1_s: round(one.seconds),
-  [`jobs${cores}_s`]: round(all.seconds),
-  speedup: round(one.seconds / all.seconds),
-  runs_per_s: round(100 / all.seconds),
+  jobs1_s: round(median(ones)),
+  [`jobs${cores}_s`]: round(median(alls)),
+  speedup: round(median(ones) / median(alls)),
+  runs_per_s: round(100 / median(alls)),
+  rounds: { jobs1_s: ones.map((t) => round(t)), [`jobs${cores}_s`]: alls.map((t) => round(t)) },
 };
 console.log('local', result.local);
 
@@ -87,7 +95,7 @@ for (const index of sample) {
   const [i, j, m] = [Math.floor(index / side ** 2), Math.floor(index / side) % side, index % side];
   const [h, mu, r] = [range(0.3, 0.75, side)[i], range(0.5, 1.0, side)[j], range(0.17, 0.21, side)[m]];
   const run = timed(cli, ['run', base, '--set', `terrain.boxes[1].size[2]=${h}`, '--set', `terrain.boxes[1].centre[2]=${h / 2}`, '--set', `terrain.materials.asphalt.phi_max=${mu}`, '--set', `robot.params.wheel_radius=${r}`]);
-  alone += run.seconds;
+  alone += run.out.wall_s;  // the run itself, without starting a process
 }
 const predicted = ((alone / sample.length) * side ** 3) / cores;
 const whole = timed(cli, ['study', gridFile, '--jobs', String(cores), '--out', path.join(tmp, 'grid.csv')]);
