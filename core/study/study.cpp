@@ -356,11 +356,12 @@ class StudyReader {
       return issue("threshold.predicate",
                    "must name a predicate (flipped, left_terrain, or one of predicates)");
     s.predicate = pred;
-    const int steps = static_cast<int>(std::ceil(std::log2(std::abs(*to - *from) / *tol)));
-    if (steps > kMaxBisections)
+    // As a double first: a range of 1e300 over a tolerance of 1e-300 is infinite.
+    const double steps = std::ceil(std::log2(std::abs(*to - *from) / *tol));
+    if (!(steps <= kMaxBisections))
       return issue("threshold.tolerance", "needs more than " + std::to_string(kMaxBisections) +
                                               " bisections; make it larger");
-    s.maxRuns = 2 + std::max(0, steps);
+    s.maxRuns = 2 + std::max(0, static_cast<int>(steps));
     study.threshold = s;
   }
 

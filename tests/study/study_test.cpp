@@ -57,6 +57,11 @@ TEST_CASE("a study's refusals name their paths", "[study]") {
   s = good;
   s["threshold"]["tolerance"] = 1.0;
   CHECK(refusedAt(s, "threshold.tolerance"));
+  s = good;  // a range over a tolerance too large for a double: infinitely many bisections
+  s["threshold"]["from"] = 0;
+  s["threshold"]["to"] = 1e300;
+  s["threshold"]["tolerance"] = 1e-300;
+  CHECK(refusedAt(s, "threshold.tolerance"));
   s = good;
   s["threshold"]["also"][0]["path"] = "terrain.materials.default.phi_max";  // a parameter's
   CHECK(refusedAt(s, "threshold.also[0].path"));
