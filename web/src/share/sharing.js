@@ -23,21 +23,11 @@ export class Sharing {
   }
 
   async share() {
-    const { state, doc, stage, banners } = this;
+    const { doc, stage, banners } = this;
     const { scenario } = doc;
     try {
-      const fragment = await encodeShare({ scenario, camera: stage.cameraPose() });
-      const url = shareUrl(location.href, fragment);
-      state.shareUrl = url;
-      let copied = false;
-      try {
-        await navigator.clipboard.writeText(url);
-        copied = true;
-      } catch {
-        // No clipboard permission (or an insecure context): the link is shown to copy by hand.
-      }
       const view = stage.follow ? 'this view of the robot (following it)' : 'this view';
-      banners.show(`${copied ? 'Link copied' : 'Copy this link'} (${url.length} characters). It opens this scenario, its terrain and ${view}.`, 'info', [], url);
+      await this.offer(await encodeShare({ scenario, camera: stage.cameraPose() }), `It opens this scenario, its terrain and ${view}.`);
     } catch (error) {
       if (error.code === SHARE_ERRORS.TOO_LONG || error.code === SHARE_ERRORS.TOO_LARGE) {
         // The scenario itself is fine: it goes as a file instead (the one Save writes).
@@ -48,24 +38,29 @@ export class Sharing {
     }
   }
 
+  /** The link of a fragment: kept in state.shareUrl, copied (or shown to copy by hand), said with `what` it opens. */
+  async offer(fragment, what) {
+    const url = shareUrl(location.href, fragment);
+    this.state.shareUrl = url;
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      // No clipboard permission (or an insecure context): the link is shown to copy by hand.
+    }
+    this.banners.show(`${copied ? 'Link copied' : 'Copy this link'} (${url.length} characters). ${what}`, 'info', [], url);
+  }
+
   /**
    * A link to a study (a study document; its scenario goes as the link's scenario): copied, or shown
    * to copy. A study too big for a link is offered as a file (save()).
    */
   async shareStudy(study, save) {
-    const { state, banners } = this;
+    const { banners } = this;
     const { scenario, ...rest } = study;
     try {
-      const url = shareUrl(location.href, await encodeShare({ scenario, study: rest }));
-      state.shareUrl = url;
-      let copied = false;
-      try {
-        await navigator.clipboard.writeText(url);
-        copied = true;
-      } catch {
-        // No clipboard permission (or an insecure context): the link is shown to copy by hand.
-      }
-      banners.show(`${copied ? 'Link copied' : 'Copy this link'} (${url.length} characters). It opens this study in the Study tab, ready to run.`, 'info', [], url);
+      await this.offer(await encodeShare({ scenario, study: rest }), 'It opens this study in the Study tab, ready to run.');
     } catch (error) {
       if (error.code === SHARE_ERRORS.TOO_LONG || error.code === SHARE_ERRORS.TOO_LARGE)
         return banners.show(`No link was made: the study's scenario is too big for a link. ${error.message}`, 'warning', [{ label: 'Save as file', run: save }]);
