@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/elementary.h"
 #include "terrain/heightfield.h"
 #include "terrain/trimesh.h"
 
@@ -485,7 +486,7 @@ bool nearPieces(const Terrain& terrain, const ContactBox& box, const Vec3& origi
   // cos of the turn since the query, from the trace of R0ᵀR = 1 + 2 cos θ
   const double turn = 0.5 * ((near.rotation.array() * rotation.array()).sum() - 1.0);
   if (!near.valid || (origin - near.anchor).cwiseAbs().maxCoeff() > kNearMargin ||
-      turn < std::cos(kNearTurn)) {
+      turn < elementary::cos(kNearTurn)) {
     // A point of the box moves by at most the origin's move plus its distance
     // from the origin (≤ |centre| + |half|) times the turn.
     const OrientedBox placed = worldBox(box, origin, rotation);

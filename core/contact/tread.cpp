@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/elementary.h"
+
 namespace roverlab {
 
 Vec3 treadForce(const TreadParams& p, const Vec3& z, const Vec3& slipVelocity, const Vec3& normal,
@@ -17,7 +19,7 @@ Vec3 treadForce(const TreadParams& p, const Vec3& z, const Vec3& slipVelocity, c
   // slip, the rate stays finite at rest and a held contact creeps.
   const double speed = slipVelocity.norm();
   const double x = speed / p.stictionSpeed;
-  const double g = std::max(limit, bound * std::exp(-x * x));
+  const double g = std::max(limit, bound * elementary::exp(-x * x));
   const double rate = speed == 0 ? 0.0 : g > 0 ? p.stiffness * speed / g : 1.0 / dt;
   zNext = (zt + dt * slipVelocity) / (1 + dt * rate);  // implicit in the relaxation term
   const Vec3 zRate = (zNext - zt) / dt;                // ż of the LuGre law, before any bound

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/elementary.h"
+
 namespace roverlab {
 namespace {
 
@@ -20,7 +22,7 @@ double mean(const double (&w)[2]) { return 0.5 * (w[0] + w[1]); }
 double boxDrop(const StepClimbRig& rig, double pitch) {
   double drop = -1e300;
   for (const Vec2& c : rig.middleCorners)
-    drop = std::max(drop, -(c.x() * std::sin(pitch) + c.y() * std::cos(pitch)));
+    drop = std::max(drop, -(c.x() * elementary::sin(pitch) + c.y() * elementary::cos(pitch)));
   return drop;
 }
 
@@ -30,7 +32,7 @@ double boxDrop(const StepClimbRig& rig, double pitch) {
 // the heading. Separating-axis test over the two shapes' edge normals.
 double middleClearance(const StepClimbRig& rig, double x, double z, double pitch, double faceX,
                        double top) {
-  const double c = std::cos(pitch), sn = std::sin(pitch);
+  const double c = elementary::cos(pitch), sn = elementary::sin(pitch);
   Vec2 corners[4];
   for (int k = 0; k < 4; ++k) {
     const Vec2& b = rig.middleCorners[k];
@@ -323,14 +325,14 @@ void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
   // the middle stands vertical at the step.
   Vec3 heading(base(1, 1), -base(0, 1), 0.0);
   heading.normalize();
-  in.roll = std::atan2(base(2, 1), base(2, 2));
+  in.roll = elementary::atan2(base(2, 1), base(2, 2));
   const Vec3 middle = worldPoint(data.bodies, rig.sectionBody[kMiddle], Vec3::Zero());
   in.middleX = middle.dot(heading);
   in.middleZ = middle.z();
   for (int g = 0; g < 3; ++g) {
     // In the section's vertical plane: past vertical reads more than 90°.
     const Vec3 x = worldRotation(data.bodies, rig.sectionBody[g]).col(0);
-    in.pitch[g] = std::atan2(x.z(), x.dot(heading));
+    in.pitch[g] = elementary::atan2(x.z(), x.dot(heading));
     for (int k = 0; k < 2; ++k) {
       const int body = rig.wheelBody[g][k];
       in.wheelZ[g][k] = worldPoint(data.bodies, body, Vec3::Zero()).z();

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "common/elementary.h"
+
 namespace roverlab {
 namespace {
 
@@ -32,11 +34,11 @@ struct Side {
 constexpr Side kSides[4] = {{kA, kE, "AE"}, {kE, kD, "ED"}, {kA, kB, "AB"}, {kB, kD, "BD"}};
 enum SideId { kAE = 0, kED = 1, kAB = 2, kBD = 3 };
 
-Vec2 direction(double angle) { return Vec2(std::cos(angle), std::sin(angle)); }
+Vec2 direction(double angle) { return Vec2(elementary::cos(angle), elementary::sin(angle)); }
 double cross(const Vec2& p, const Vec2& q) { return p.x() * q.y() - p.y() * q.x(); }
 /// Angle wrapped to [−π, π].
 double wrapAngle(double a) { return std::remainder(a, 2 * kPi); }
-double polarAngle(const Vec2& p) { return std::atan2(p.y(), p.x()); }
+double polarAngle(const Vec2& p) { return elementary::atan2(p.y(), p.x()); }
 
 std::string formatAngle(double a) {
   char buf[64];
@@ -350,7 +352,7 @@ const char* contactKindName(ContactKind kind) {
 }
 
 std::array<Vec2, 4> obstacleVertices(const LinkObstacle& in) {
-  const Frame f{in.a, std::cos(in.alpha), std::sin(in.alpha)};
+  const Frame f{in.a, elementary::cos(in.alpha), elementary::sin(in.alpha)};
   // [BSTU2019]: r_B = r_A + T_A ρ_AB, ρ_AB = (0, b); ρ_AD = (l, b); ρ_AE = (l, 0).
   return {in.a, f.toWorld(Vec2(0, in.sideB)), f.toWorld(Vec2(in.sideL, in.sideB)),
           f.toWorld(Vec2(in.sideL, 0))};
@@ -360,7 +362,7 @@ Expected<LinkContact> determineLinkContact(const LinkObstacle& in) {
   std::vector<Issue> issues = validate(in);
   if (!issues.empty()) return issues;
 
-  const Frame frame{in.a, std::cos(in.alpha), std::sin(in.alpha)};
+  const Frame frame{in.a, elementary::cos(in.alpha), elementary::sin(in.alpha)};
   const double scale = std::max({in.length, in.sideL, in.sideB, in.a.norm()});
   const Problem pr{in, frame, obstacleVertices(in), kTol * scale};
 

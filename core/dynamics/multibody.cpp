@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "common/elementary.h"
+
 namespace roverlab {
 namespace {
 
@@ -17,8 +19,7 @@ Transform jointTransform(const Body& b, const Eigen::VectorXd& q) {
       return Transform{quaternionAt(q, b.qIndex).toRotationMatrix().transpose(),
                        q.segment<3>(b.qIndex)};
     case JointType::Revolute:
-      return Transform{Eigen::AngleAxisd(q[b.qIndex], b.axis).toRotationMatrix().transpose(),
-                       Vec3::Zero()};
+      return Transform{elementary::rotation(b.axis, q[b.qIndex]).transpose(), Vec3::Zero()};
     case JointType::Prismatic:
       return Transform{Mat3::Identity(), q[b.qIndex] * b.axis};
     case JointType::Fixed:
@@ -114,8 +115,7 @@ bool axisymmetric(const Body& b, const InertiaBlocks& inertia) {
   const double scale = std::max({inertia.a.cwiseAbs().maxCoeff(), inertia.b.cwiseAbs().maxCoeff(),
                                  inertia.c.cwiseAbs().maxCoeff()});
   for (const double angle : {1.0, 2.5}) {
-    const Transform xj{Eigen::AngleAxisd(angle, b.axis).toRotationMatrix().transpose(),
-                       Vec3::Zero()};
+    const Transform xj{elementary::rotation(b.axis, angle).transpose(), Vec3::Zero()};
     InertiaBlocks turned;
     addTransformedInertia(xj, inertia, turned);
     const double diff = std::max({(turned.a - inertia.a).cwiseAbs().maxCoeff(),
@@ -416,7 +416,7 @@ void integratePositions(const Multibody& model, Eigen::VectorXd& q, const Eigen:
         const Vec3 vel = v.segment<3>(b.vIndex + 3);
         q.segment<3>(b.qIndex) += dt * (rot * vel);
         const double angle = omega.norm() * dt;
-        if (angle > 0) rot = rot * Eigen::Quaterniond(Eigen::AngleAxisd(angle, omega.normalized()));
+        if (angle > 0) rot = rot * elementary::quaternion(omega.normalized(), angle);
         rot.normalize();
         q.segment<4>(b.qIndex + 3) << rot.w(), rot.x(), rot.y(), rot.z();
         break;

@@ -5,8 +5,8 @@
 #include <limits>
 #include <map>
 
+#include "common/elementary.h"
 #include "robots/robot.h"
-
 namespace roverlab {
 namespace {
 
@@ -114,7 +114,7 @@ Support support(const Track& track, double u, double r) {
 /// Wheel centre relative to its pivot for a rocker at absolute in-plane
 /// angle θ (nose-up positive); end = +1 front wheel, −1 rear wheel.
 P2 wheelOffset(const RockerGeometry& g, double theta, double end) {
-  const double c = std::cos(theta), s = std::sin(theta);
+  const double c = elementary::cos(theta), s = elementary::sin(theta);
   const double x = end * g.rockerArm, y = -g.pivotHeight;
   return P2(c * x - s * y, s * x + c * y);
 }
@@ -281,7 +281,7 @@ WheelPlane tiltedPlane(const Vec3& contact, const Vec3& t, double tilt) {
   WheelPlane p;
   p.origin = contact;
   p.eu = t;
-  p.n = std::cos(tilt) * n0 + std::sin(tilt) * t.cross(n0);
+  p.n = elementary::cos(tilt) * n0 + elementary::sin(tilt) * t.cross(n0);
   p.ew = t.cross(p.n);
   return p;
 }
@@ -306,7 +306,7 @@ Attempt attempt(const RockerModel& model, const Vec3& contact, const Vec3& t, do
   const P2 o1(0, s1.w);
   // Rocker 1 turns about wheel 1's centre until wheel 2 comes down on the track.
   auto wheel2Gap = [&](double theta) {
-    const P2 o2 = o1 - 2 * g.rockerArm * P2(std::cos(theta), std::sin(theta));
+    const P2 o2 = o1 - 2 * g.rockerArm * P2(elementary::cos(theta), elementary::sin(theta));
     return o2.y() - support(at.leftTrack, o2.x(), r).w;
   };
   const Crossing c2 = scanCrossing(wheel2Gap, -st.maxTilt, st.maxTilt, st.scanSamples);
@@ -320,7 +320,7 @@ Attempt attempt(const RockerModel& model, const Vec3& contact, const Vec3& t, do
   // The body turns about pivot 1 (pitch) until pivot 2 reaches the left
   // suspension-centre line: rocker 2's wheels touch (property 2).
   auto pivot2Gap = [&](double alpha) {
-    const P2 p2 = at.p1 - g.pivotSpacing * P2(std::cos(alpha), std::sin(alpha));
+    const P2 p2 = at.p1 - g.pivotSpacing * P2(elementary::cos(alpha), elementary::sin(alpha));
     return p2.y() - centreLine(at.leftTrack, g, p2.x(), st).w;
   };
   const Crossing c3 = scanCrossing(pivot2Gap, -st.maxTilt, st.maxTilt, st.scanSamples);
@@ -331,7 +331,7 @@ Attempt attempt(const RockerModel& model, const Vec3& contact, const Vec3& t, do
     return at;
   }
   at.alpha = refineRoot(pivot2Gap, c3.bracket, angleTolerance(st));
-  at.p2 = at.p1 - g.pivotSpacing * P2(std::cos(at.alpha), std::sin(at.alpha));
+  at.p2 = at.p1 - g.pivotSpacing * P2(elementary::cos(at.alpha), elementary::sin(at.alpha));
   // The right wheel plane: the left one moved by the track width along the
   // body's y axis (block 5); pivots 3-4 have the same plane coordinates.
   at.right = at.left;
@@ -351,15 +351,15 @@ Attempt attempt(const RockerModel& model, const Vec3& contact, const Vec3& t, do
 void describe(const RockerModel& model, const Attempt& at, const RockerSettings& st,
               RockerPose& pose) {
   const RockerGeometry& g = model.geometry;
-  const double ca = std::cos(at.alpha), sa = std::sin(at.alpha);
+  const double ca = elementary::cos(at.alpha), sa = elementary::sin(at.alpha);
   const Vec3 x = ca * at.left.eu + sa * at.left.ew, y = at.left.n,
              z = -sa * at.left.eu + ca * at.left.ew;
   pose.rotation.col(0) = x;
   pose.rotation.col(1) = y;
   pose.rotation.col(2) = z;
-  pose.yaw = std::atan2(x.y(), x.x());
-  pose.pitch = std::atan2(x.z(), std::hypot(x.x(), x.y()));
-  pose.roll = std::atan2(y.z(), z.z());
+  pose.yaw = elementary::atan2(x.y(), x.x());
+  pose.pitch = elementary::atan2(x.z(), elementary::hypot(x.x(), x.y()));
+  pose.roll = elementary::atan2(y.z(), z.z());
   // Pivots sit inwards of their wheel planes, at y = ±pivotLateral.
   const double inward = g.trackWidth / 2 - g.pivotLateral;
   const WheelPlane* planes[4] = {&at.left, &at.left, &at.right, &at.right};

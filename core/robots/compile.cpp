@@ -5,6 +5,8 @@
 #include <cmath>
 #include <map>
 
+#include "common/elementary.h"
+
 namespace roverlab {
 namespace {
 
@@ -103,9 +105,9 @@ void addMass(MassProperties& m, const LinkDescription& link, const Placement& at
 
 Mat3 rpyRotation(const Vec3& rpy) {
   if (rpy.isZero()) return Mat3::Identity();
-  return (Eigen::AngleAxisd(rpy.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Vec3::UnitY()) *
-          Eigen::AngleAxisd(rpy.x(), Vec3::UnitX()))
-      .toRotationMatrix();
+  return elementary::rotation(Vec3::UnitZ(), rpy.z()) *
+         elementary::rotation(Vec3::UnitY(), rpy.y()) *
+         elementary::rotation(Vec3::UnitX(), rpy.x());
 }
 
 Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& options,

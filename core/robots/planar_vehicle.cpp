@@ -4,8 +4,8 @@
 // all-wheel drive by the front_drive / rear_drive switches.
 #include <cmath>
 
+#include "common/elementary.h"
 #include "robots/preset_kit.h"
-
 namespace roverlab {
 namespace {
 
@@ -32,7 +32,7 @@ std::vector<ParamSpec> params() {
 
 // Spring compression e with k e + k3 e³ = load (Newton; the left side is monotonic).
 double compression(double k, double k3, double load) {
-  double e = k > 0 ? load / k : std::cbrt(load / k3);
+  double e = k > 0 ? load / k : elementary::cbrt(load / k3);
   for (int i = 0; i < 50; ++i) e -= (k * e + k3 * e * e * e - load) / (k + 3 * k3 * e * e);
   return e;
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "common/elementary.h"
 #include "robots/compile.h"
 #include "robots/preset_kit.h"
 
@@ -247,9 +248,9 @@ void setBasePose(const Robot& robot, MultibodyState& state, const Pose& pose) {
     return;
   }
   const Body& b = bodies[robot.base];
-  const Eigen::Quaterniond q = Eigen::AngleAxisd(pose.yaw, Vec3::UnitZ()) *
-                               Eigen::AngleAxisd(-pose.pitch, Vec3::UnitY()) *
-                               Eigen::AngleAxisd(pose.roll, Vec3::UnitX());
+  const Eigen::Quaterniond q = elementary::quaternion(Vec3::UnitZ(), pose.yaw) *
+                               elementary::quaternion(Vec3::UnitY(), -pose.pitch) *
+                               elementary::quaternion(Vec3::UnitX(), pose.roll);
   state.q.segment<3>(b.qIndex) = pose.position;
   state.q[b.qIndex + 3] = q.w();
   state.q[b.qIndex + 4] = q.x();

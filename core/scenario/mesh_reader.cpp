@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/elementary.h"
 #include "scenario/obj_text.h"
-
 namespace roverlab {
 namespace {
 
@@ -93,7 +93,7 @@ long readMesh(Reader& r, const json& m, const std::string& p, TerrainBuilder& bu
     return 0;
   }
   std::vector<Vec3> vertices = std::move(obj.value().vertices);
-  const double c = std::cos(yaw), s = std::sin(yaw);
+  const double c = elementary::cos(yaw), s = elementary::sin(yaw);
   double low = INFINITY;
   for (Vec3& v : vertices) {
     // A y-up file's (x, y, z) is the ground plane's (x, −z) and height y.

@@ -24,6 +24,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "common/elementary.h"
 #include "robots/compile.h"
 #include "scenario/field_reader.h"
 #include "scenario/json_input.h"
@@ -1188,7 +1189,7 @@ WheelFit UrdfReader::fitWheel(const JointRead& joint) {
     const CollisionShape& s = link.d.collisions[k];
     if (s.kind != ShapeKind::Cylinder) continue;
     const Vec3 along = rpyRotation(s.origin.rpy) * Vec3::UnitZ();
-    const double angle = std::atan2(along.cross(axis).norm(), std::abs(along.dot(axis)));
+    const double angle = elementary::atan2(along.cross(axis).norm(), std::abs(along.dot(axis)));
     if (angle > kAxisTolerance) continue;
     ++parallel;
     const CollisionShape* b = best < 0 ? nullptr : &link.d.collisions[best];
@@ -1239,7 +1240,7 @@ WheelFit UrdfReader::fitWheel(const JointRead& joint) {
   fit.centre = mid[0] * axis + mid[1] * u + mid[2] * w;
   fit.width = hi[0] - lo[0];
   for (const Vec3& q : points)
-    fit.radius = std::max(fit.radius, std::hypot(u.dot(q) - mid[1], w.dot(q) - mid[2]));
+    fit.radius = std::max(fit.radius, elementary::hypot(u.dot(q) - mid[1], w.dot(q) - mid[2]));
   if (!(fit.radius > 0) || !(fit.width > 0)) {
     warn(joint.node, jname + "the meshes of link " + inQuotes(link.d.name) +
                          " have no extent about the axle (radius " + format(fit.radius) +

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "common/elementary.h"
 #include "robots/robot.h"
 #include "scenario/robot_reader.h"
 #include "sim/frame.h"
@@ -138,7 +139,7 @@ json describeRun(const Simulation& sim, const RunStats& stats, double wallSecond
   out["robot"] = sim.model.robot.name;
   out["time_s"] = round6(sim.state.bodies.time);
   out["base"] = {{"position_m", rounded(worldPoint(d, base, Vec3::Zero()))},
-                 {"yaw_rad", round6(std::atan2(x.y(), x.x()))},
+                 {"yaw_rad", round6(elementary::atan2(x.y(), x.x()))},
                  {"pitch_rad", round6(tilt.pitch)},
                  {"roll_rad", round6(tilt.roll)},
                  {"upside_down", tilt.upsideDown}};

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/elementary.h"
 #include "robots/compile.h"
 #include "sim/step_stability.h"
 #include "world/stages.h"
@@ -310,7 +311,7 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   }
 
   const BodyDepth inside = bodyDepth(m, sim.state, sim.data);
-  const double allowed = 8 * gravityOf(m) / std::pow(m.bodyContact.frequency, 2);
+  const double allowed = 8 * gravityOf(m) / (m.bodyContact.frequency * m.bodyContact.frequency);
   if (inside.depth > allowed) {
     const ContactBox& box = m.boxes[inside.box];
     return Expected<Simulation>::failure(

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "common/elementary.h"
+
 namespace roverlab {
 namespace {
 
@@ -69,7 +71,7 @@ double StepLimit::maxDt() const {
 }
 
 double StepLimit::maxCoefficient(double dt) const {
-  return damping ? kMaxDampingDt * mass / dt : mass * std::pow(kMaxOmegaDt / dt, 2);
+  return damping ? kMaxDampingDt * mass / dt : mass * (kMaxOmegaDt / dt) * (kMaxOmegaDt / dt);
 }
 
 std::vector<StepLimit> stepLimits(const Robot& robot, const MultibodyState& state) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "common/elementary.h"
 #include "sim/tilt.h"
 #include "world/stages.h"
 
@@ -75,8 +76,9 @@ void rowOf(const Simulation& sim, const WorldData& data, std::vector<double>& ro
   const Vec3 p = worldPoint(d, base, Vec3::Zero());
   const Vec3 x = worldRotation(d, base).col(0);
   const Tilt tilt = tiltOf(worldRotation(d, base));
-  row.insert(row.end(), {sim.state.bodies.time, p.x(), p.y(), p.z(), std::atan2(x.y(), x.x()),
-                         tilt.pitch, tilt.roll, tilt.upsideDown ? 1.0 : 0.0});
+  row.insert(row.end(),
+             {sim.state.bodies.time, p.x(), p.y(), p.z(), elementary::atan2(x.y(), x.x()),
+              tilt.pitch, tilt.roll, tilt.upsideDown ? 1.0 : 0.0});
   const std::vector<Body>& bodies = sim.model.robot.bodies.bodies;
   for (size_t i = 0; i < bodies.size(); ++i) {
     const Body& b = bodies[i];

@@ -2,13 +2,15 @@
 
 #include <cmath>
 
+#include "common/elementary.h"
+
 namespace roverlab {
 namespace {
 
 // Elevation of a unit axis above the horizontal, extended past ±90° by the
 // sign s of the body's up axis.
 double elevation(const Vec3& axis, double s) {
-  return std::atan2(axis.z(), s * std::hypot(axis.x(), axis.y()));
+  return elementary::atan2(axis.z(), s * elementary::hypot(axis.x(), axis.y()));
 }
 
 }  // namespace

@@ -356,12 +356,16 @@ class StudyReader {
       return issue("threshold.predicate",
                    "must name a predicate (flipped, left_terrain, or one of predicates)");
     s.predicate = pred;
-    // As a double first: a range of 1e300 over a tolerance of 1e-300 is infinite.
-    const double steps = std::ceil(std::log2(std::abs(*to - *from) / *tol));
-    if (!(steps <= kMaxBisections))
+    // ceil(log2(ratio)) from the ratio's binary exponent, exact on every
+    // platform; a range of 1e300 over a tolerance of 1e-300 is infinite.
+    const double ratio = std::abs(*to - *from) / *tol;
+    int exponent = 0;
+    const double mantissa = std::frexp(ratio, &exponent);  // ratio = mantissa 2^exponent
+    const int steps = mantissa == 0.5 ? exponent - 1 : exponent;
+    if (!std::isfinite(ratio) || steps > kMaxBisections)
       return issue("threshold.tolerance", "needs more than " + std::to_string(kMaxBisections) +
                                               " bisections; make it larger");
-    s.maxRuns = 2 + std::max(0, static_cast<int>(steps));
+    s.maxRuns = 2 + std::max(0, steps);
     study.threshold = s;
   }
 

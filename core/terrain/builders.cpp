@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "common/elementary.h"
+
 namespace roverlab {
 namespace {
 
@@ -136,7 +138,7 @@ Expected<Polytope> makeBox(const Vec3& centre, const Vec3& size, double yaw) {
           {idx("size", k), "must be a finite length > 0 m, got " + std::to_string(size[k])});
   if (!std::isfinite(yaw)) issues.push_back({"yaw", "not finite"});
   if (!issues.empty()) return issues;
-  const Eigen::Matrix3d rot = Eigen::AngleAxisd(yaw, Vec3::UnitZ()).toRotationMatrix();
+  const Eigen::Matrix3d rot = elementary::rotation(Vec3::UnitZ(), yaw);
   std::vector<Vec3> pts;
   for (int i = 0; i < 8; ++i) {
     const Vec3 local(i & 1 ? 0.5 : -0.5, i & 2 ? 0.5 : -0.5, i & 4 ? 0.5 : -0.5);
@@ -154,7 +156,8 @@ Expected<Polytope> makeWedge(const Vec3& start, double length, double width, dou
   if (!finitePositive(height)) issues.push_back({"height", "must be a finite length > 0 m"});
   if (!std::isfinite(yaw)) issues.push_back({"yaw", "not finite"});
   if (!issues.empty()) return issues;
-  const Vec3 fwd(std::cos(yaw), std::sin(yaw), 0), side(-std::sin(yaw), std::cos(yaw), 0);
+  const Vec3 fwd(elementary::cos(yaw), elementary::sin(yaw), 0),
+      side(-elementary::sin(yaw), elementary::cos(yaw), 0);
   const Vec3 up = Vec3::UnitZ();
   std::vector<Vec3> pts;
   for (double s : {-0.5, 0.5}) {

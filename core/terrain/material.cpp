@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/elementary.h"
+
 namespace roverlab {
 
 double adhesion(const Material& m, double slip) {
   // [GKS2025] eq. 8
-  return m.phiMax * (1 - std::exp(-slip / m.s0)) * (1 + std::exp(-slip / m.s1));
+  return m.phiMax * (1 - elementary::exp(-slip / m.s0)) * (1 + elementary::exp(-slip / m.s1));
 }
 
 double adhesionPeak(const Material& m) {
@@ -17,7 +19,7 @@ double adhesionPeak(const Material& m) {
   const double lo = 1e-4 * std::min(m.s0, m.s1), hi = 100 * std::max(m.s0, m.s1);
   if (!(lo > 0) || !std::isfinite(hi)) return m.phiMax;
   constexpr int kSamples = 600;
-  const double ratio = std::pow(hi / lo, 1.0 / kSamples);
+  const double ratio = elementary::exp(elementary::log(hi / lo) / kSamples);
   double best = m.phiMax, bestSlip = 0;  // the value as s → ∞
   for (double s = lo; s <= hi * (1 + 1e-12); s *= ratio) {
     const double a = adhesion(m, s);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "common/elementary.h"
+
 namespace roverlab {
 namespace {
 
@@ -49,7 +51,7 @@ bool overlapInPlan(const Vec3 a[3], const Vec3 b[3], double eps) {
     const Vec3* p = side == 0 ? a : b;
     for (int e = 0; e < 3; ++e) {
       const double nx = p[(e + 1) % 3].y() - p[e].y(), ny = p[e].x() - p[(e + 1) % 3].x();
-      const double length = std::hypot(nx, ny);
+      const double length = elementary::hypot(nx, ny);
       double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
       for (int s = 0; s < 2; ++s)
         for (int k = 0; k < 3; ++k) {
@@ -390,7 +392,7 @@ Expected<TriMesh> makeTriMesh(std::vector<Vec3> vertices, std::vector<std::array
     if (n.z() < 0) std::swap(k[1], k[2]), n = -n;  // counter-clockwise from above
     if (n.z() < kMeshMinNormalZ)
       return refuse("triangles",
-                    name + " is vertical (slope " + format(std::acos(n.z()) * 180 / M_PI) +
+                    name + " is vertical (slope " + format(elementary::acos(n.z()) * 180 / M_PI) +
                         "°): a mesh terrain must be 2.5-D, one height over each point of the "
                         "ground plane");
     double longest = 0;

@@ -9,10 +9,9 @@
 //
 // The grid: terrains/climb-articulated6.json for 10 s (the step-climb
 // controller), its step's height × the friction limit × the wheel radius.
-// The prediction: the mean wall time of 20 of the grid's rows run alone
-// (`roverlab run`, the summary's wall_s), times the rows, divided by the
-// cores. Timings of the local and Dask comparisons are medians of
-// interleaved rounds (a machine's load drifts).
+// The prediction: the mean wall time of a row on one thread, times the rows,
+// divided by the cores. Timings are medians of interleaved rounds (a
+// machine's load drifts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -27,7 +26,6 @@ const RUNS = Number(arg('runs') ?? 1000);
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'roverlab-study-bench-'));
 const side = Math.round(Math.cbrt(RUNS));
-const range = (from, to, steps) => Array.from({ length: steps }, (_, k) => (steps === 1 ? from : from + ((to - from) * k) / (steps - 1)));
 
 const scenario = JSON.parse(readFileSync(path.join(root, 'terrains/climb-articulated6.json'), 'utf8'));
 scenario.simulation.duration = 10;
@@ -86,25 +84,26 @@ result.local = {
 };
 console.log('local', result.local);
 
-// 2. The 1 000-run grid against its prediction.
-const sample = [];
-for (let k = 0; k < 20; k++) sample.push(Math.floor(((k + 0.5) * side ** 3) / 20));
-const base = write('base.json', scenario);
-let alone = 0;
-for (const index of sample) {
-  const [i, j, m] = [Math.floor(index / side ** 2), Math.floor(index / side) % side, index % side];
-  const [h, mu, r] = [range(0.3, 0.75, side)[i], range(0.5, 1.0, side)[j], range(0.17, 0.21, side)[m]];
-  const run = timed(cli, ['run', base, '--set', `terrain.boxes[1].size[2]=${h}`, '--set', `terrain.boxes[1].centre[2]=${h / 2}`, '--set', `terrain.materials.asphalt.phi_max=${mu}`, '--set', `robot.params.wheel_radius=${r}`]);
-  alone += run.out.wall_s;  // the run itself, without starting a process
+// 2. The 1 000-run grid against its prediction: the mean time of a row run
+// on one thread (a --jobs 1 study of 27 rows spread over the same ranges, each
+// row's wall_s), times the rows, divided by the cores. Two interleaved rounds.
+const sampleFile = write('sample.json', study(grid.parameters.map((p) => ({ ...p, steps: 3 }))));
+const rowTimes = [], wholes = [];
+for (let k = 0; k < 2; k++) {
+  const sample = timed(cli, ['study', sampleFile, '--jobs', '1', '--json']);
+  rowTimes.push(sample.out.rows.reduce((sum, row) => sum + row.wall_s, 0) / sample.out.rows.length);
+  wholes.push(timed(cli, ['study', gridFile, '--jobs', String(cores), '--json']).seconds);
 }
-const predicted = ((alone / sample.length) * side ** 3) / cores;
-const whole = timed(cli, ['study', gridFile, '--jobs', String(cores), '--out', path.join(tmp, 'grid.csv')]);
+const rowS = median(rowTimes);
+const predicted = (rowS * side ** 3) / cores;
 result.grid = {
   study: `${side ** 3} rows: climb-articulated6 for 10 s, step height x phi_max x wheel radius`,
-  mean_single_run_s: round(alone / sample.length),
+  sample: '27 rows (3 values of each parameter over the same ranges), roverlab study --jobs 1',
+  mean_row_s: round(rowS),
   predicted_s: round(predicted),
-  measured_s: round(whole.seconds),
-  measured_over_predicted: round(whole.seconds / predicted),
+  measured_s: round(median(wholes)),
+  measured_over_predicted: round(median(wholes) / predicted),
+  rounds: { mean_row_s: rowTimes.map((t) => round(t)), measured_s: wholes.map((t) => round(t)) },
 };
 console.log('grid', result.grid);
 
@@ -121,7 +120,7 @@ if (existsSync(path.join(root, 'build/python/roverlab'))) {
     daskTimes.push(dask.seconds);
     cliTimes.push(cliRows.seconds);
   }
-  cliTimes.push(whole.seconds);
+  cliTimes.push(...wholes);
   const [cliS, daskS] = [median(cliTimes), median(daskTimes)];
   result.dask = {
     study: result.grid.study,

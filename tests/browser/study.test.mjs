@@ -1,6 +1,6 @@
 // The Study tab in headless Chromium: a 3 × 2 grid of the wheel rig built in
 // the tab's form, run in 2 workers, its rows the WASM core's in Node
-// (state_hash for state_hash) and its CSV the core's; a cell of the heat map
+// (state_hash for state_hash) and its CSV the native command line's; a cell of the heat map
 // clicked opens that run in the view; a run cancelled midway keeps its
 // finished rows and Run goes on with the rest; a runaway run is stopped at
 // the time limit and the study goes on, as it does past workers that throw
@@ -8,11 +8,14 @@
 // thresholds against a parameter; a study shared by a link opens ready in a
 // fresh page without running; a link with a huge grid and a file that is not
 // JSON are refused with their paths. Screenshots: test-results/study-*.png.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { encodeShare } from '../../web/src/share/share_link.js';
-import { loadWasmCore } from '../js/support.mjs';
+import { loadWasmCore, root } from '../js/support.mjs';
 import { collectErrors, openAppPage, saveScreenshot, serveApp } from './support.mjs';
 
 const app = serveApp();
@@ -137,6 +140,16 @@ describe('the Study tab', { timeout: 120_000 }, () => {
       expect(csv.rows[i].slice(0, 2)).toEqual(run.values.map((v) => String(v).includes('.') ? String(v) : `${v}.0`));
       expect(csv.rows[i][csv.header.indexOf('moved')]).toBe(String(row.moved));
     });
+    // And the command line's: `roverlab study` on the saved study writes the same CSV, field for
+    // field (state_hash too: the builds give the same bits) but for the wall time.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'roverlab-study-'));
+    writeFileSync(path.join(dir, 'study.json'), text);
+    const cli = spawnSync(path.join(root, 'build/native/roverlab'), ['study', path.join(dir, 'study.json'), '--jobs', '1'], { encoding: 'utf8' });
+    rmSync(dir, { recursive: true, force: true });
+    expect(cli.status).toBe(0);
+    const wall = csv.header.indexOf('wall_s');
+    const withoutWall = (row) => row.filter((_, k) => k !== wall);
+    expect(cli.stdout.trimEnd().split('\n').map((line) => withoutWall(fields(line)))).toEqual([csv.header, ...csv.rows].map(withoutWall));
 
     // The heat map: x the wheel speed (3 values), y the wheel radius (2). The cell (3 rad/s, 0.3 m) tells its run, and a click opens it.
     await page.evaluate(() => document.querySelector('#study .study-plot-box').scrollIntoView({ block: 'center' }));

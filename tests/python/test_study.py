@@ -32,9 +32,9 @@ def rows_in_process(study):
         return list(pool.map(study.run_row, study.grid()))
 
 
-def cli_study(file, folder, *options):
+def cli_study(file, folder, *options, jobs=2):
     """`roverlab study FILE --json` (with --out in `folder`), as a dict."""
-    done = support.cli("study", file, "--jobs", "2", "--json", *options)
+    done = support.cli("study", file, "--jobs", str(jobs), "--json", *options)
     if done.returncode != 0:
         raise AssertionError(done.stderr)
     return json.loads(done.stdout)
@@ -173,26 +173,51 @@ class ClusterTest(unittest.TestCase):
                              [support.without(r) for r in rows])
 
 
+def runner(*args, cwd):
+    """`python3 -m roverlab.study ARGS` started in `cwd`, its output piped."""
+    return support.python_module("roverlab.study", *args, cwd=cwd, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+
+
+def run_runner(*args, cwd):
+    """`python3 -m roverlab.study ARGS` run to its end: (status, stdout, stderr)."""
+    process = runner(*args, cwd=cwd)
+    stdout, stderr = process.communicate(timeout=300)
+    return process.returncode, stdout, stderr
+
+
+def lines(path):
+    with open(path, encoding="utf-8", newline="") as f:
+        return f.read().splitlines()
+
+
 class LocalClusterTest(unittest.TestCase):
+    """The command on a local cluster, run once on the threshold study (and `roverlab study`)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp(prefix="roverlab-study-")
+        cls.addClassCleanup(shutil.rmtree, cls.folder, ignore_errors=True)
+        cls.out = os.path.join(cls.folder, "thresholds.csv")
+        cls.status, stdout, cls.stderr = run_runner(THRESHOLD, "--workers", "2", "--out", cls.out,
+                                                    "--json", cwd=cls.folder)
+        cls.results = json.loads(stdout) if cls.status == 0 else None
+        cls.cli_out = os.path.join(cls.folder, "cli.csv")
+        cls.cli = cli_study(THRESHOLD, cls.folder, "--out", cls.cli_out, jobs=1) if CLI_STUDY \
+            else None
+
     def test_the_command_on_a_local_cluster(self):
-        folder = tempfile.mkdtemp(prefix="roverlab-study-")
-        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
-        out = os.path.join(folder, "thresholds.csv")
-        runner = support.python_module("roverlab.study", THRESHOLD, "--workers", "2", "--out", out,
-                                       "--json", cwd=folder, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, text=True)
-        stdout, stderr = runner.communicate(timeout=300)
-        self.assertEqual(runner.returncode, 0, stderr)
-        self.assertIn("roverlab.study: 2 of 2 tasks", stderr)
-        results = json.loads(stdout)
+        self.assertEqual(self.status, 0, self.stderr)
+        self.assertIn("roverlab.study: 2 of 2 tasks", self.stderr)
+        self.assertIn("roverlab.study: 8 runs, 0 kept from an earlier run", self.stderr)
+        results, out, folder = self.results, self.out, self.folder
         study = roverlab.Study(THRESHOLD)
         expected = [study.search(run) for run in study.grid()]
         self.assertEqual(results["thresholds"], expected)
         self.assertEqual(len(results["rows"]), sum(e["runs"] for e in expected))
         self.assertEqual(os.listdir(folder).count("dask-worker-space"), 0)
         if CLI_STUDY:
-            cli_out = os.path.join(folder, "cli.csv")
-            cli = cli_study(THRESHOLD, folder, "--out", cli_out)
+            cli, cli_out = self.cli, self.cli_out
             self.assertEqual(cli["thresholds"], results["thresholds"])
             self.assertEqual([support.without(r) for r in cli["rows"]],
                              [support.without(r) for r in results["rows"]])
@@ -201,6 +226,102 @@ class LocalClusterTest(unittest.TestCase):
             runs, cli_runs = (csv_rows(f.replace(".csv", ".runs.csv")) for f in (out, cli_out))
             self.assertEqual(runs[0], cli_runs[0])
             self.assertEqual(sorted(runs[1:]), sorted(cli_runs[1:]))
+
+    @unittest.skipUnless(CLI_STUDY, "build/native/roverlab has no study command")
+    def test_a_threshold_study_replays_its_searches_from_kept_runs(self):
+        self.assertEqual(self.status, 0, self.stderr)
+        # What `roverlab study --jobs 1` leaves when stopped after 3 runs, a 4th cut short: the
+        # first search's two runs, the second's first (its runs file; no answers yet).
+        out = os.path.join(self.folder, "resumed.csv")
+        runs_file = out.replace(".csv", ".runs.csv")
+        cli_runs = lines(self.cli_out.replace(".csv", ".runs.csv"))
+        kept = cli_runs[1:4]
+        with open(runs_file, "w", encoding="utf-8", newline="") as f:
+            f.write("\n".join([cli_runs[0], *kept, cli_runs[4][:40]]))
+        status, stdout, stderr = run_runner(THRESHOLD, "--workers", "1", "--out", out, "--json",
+                                            cwd=self.folder)
+        self.assertEqual(status, 0, stderr)
+        self.assertIn("roverlab.study: 5 runs, 3 kept from an earlier run", stderr)
+        # The answers and the runs as an uninterrupted run writes them, the kept runs as they were.
+        self.assertEqual(lines(out), lines(self.out))
+        self.assertEqual(lines(out), lines(self.cli_out))
+        self.assertEqual(csv_rows(runs_file), csv_rows(self.out.replace(".csv", ".runs.csv")))
+        self.assertLessEqual(set(kept), set(lines(runs_file)))
+        self.assertEqual(json.loads(stdout)["thresholds"], self.results["thresholds"])
+
+
+class ResumeTest(unittest.TestCase):
+    """Ctrl-C keeps the rows that arrived; the same command runs only the others, and
+    `roverlab study` and the runner go on from each other's files."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="roverlab-resume-")
+        self.addCleanup(shutil.rmtree, self.folder, ignore_errors=True)
+
+    @unittest.skipUnless(CLI_STUDY, "build/native/roverlab has no study command")
+    def test_an_interrupted_study_goes_on_where_it_stopped(self):
+        # python_grid.json with its scenario inline and 4 s long: 12 rows of about 0.05 s.
+        with open(GRID, encoding="utf-8") as f:
+            document = json.load(f)
+        with open(os.path.join(support.STUDIES, document["scenario"]), encoding="utf-8") as f:
+            document["scenario"] = json.load(f)
+        document["scenario"]["simulation"]["duration"] = 4
+        study = os.path.join(self.folder, "study.json")
+        with open(study, "w", encoding="utf-8") as f:
+            json.dump(document, f)
+        out, expected = (os.path.join(self.folder, name) for name in ("rows.csv", "cli.csv"))
+        # The command line's rows meanwhile, uninterrupted.
+        cli = subprocess.Popen([support.CLI, "study", study, "--jobs", "1", "--out", expected],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(ClusterTest.stop, cli)
+        # One worker: rows arrive one by one; Ctrl-C once two have.
+        interrupted = runner(study, "--workers", "1", "--out", out, cwd=self.folder)
+        self.addCleanup(ClusterTest.stop, interrupted)
+        deadline = time.monotonic() + 120
+        while not (os.path.exists(out) and len(lines(out)) >= 3):
+            if interrupted.poll() is not None:
+                self.fail(interrupted.communicate()[1])
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.02)
+        interrupted.send_signal(signal.SIGINT)
+        _, stderr = interrupted.communicate(timeout=60)
+        self.assertEqual(interrupted.returncode, 130, stderr)
+        cli_stderr = cli.communicate(timeout=300)[1]
+        self.assertEqual(cli.returncode, 0, cli_stderr)
+        partial = lines(out)
+        kept = len(partial) - 1
+        self.assertLess(kept, 12)
+        self.assertIn(f"interrupted; {kept} rows are kept in {out}", stderr)
+        self.assertEqual(partial[0], lines(expected)[0])
+        # The command line goes on from the runner's rows...
+        shutil.copy(out, os.path.join(self.folder, "cli_resumed.csv"))
+        done = support.cli("study", study, "--jobs", "2", "--out",
+                           os.path.join(self.folder, "cli_resumed.csv"))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(f"{12 - kept} runs, {kept} kept from an earlier run", done.stderr)
+        self.assertEqual(csv_rows(os.path.join(self.folder, "cli_resumed.csv")),
+                         csv_rows(expected))
+        # ... and so does the same command: the rows of an uninterrupted run, in the grid's
+        # order, those kept as they were.
+        status, _, stderr = run_runner(study, "--workers", "1", "--out", out, cwd=self.folder)
+        self.assertEqual(status, 0, stderr)
+        self.assertIn(f"roverlab.study: {12 - kept} runs, {kept} kept from an earlier run",
+                      stderr)
+        self.assertEqual(csv_rows(out), csv_rows(expected))
+        self.assertLessEqual(set(partial), set(lines(out)))
+        self.assertEqual(os.listdir(self.folder).count("dask-worker-space"), 0)
+
+    def test_another_study_s_file_is_refused(self):
+        other = os.path.join(self.folder, "other.csv")
+        for study in (GRID, THRESHOLD):  # a threshold study's answers go to --out
+            with open(other, "w", encoding="utf-8") as f:
+                f.write("a,b\n1,2\n")
+            status, _, stderr = run_runner(study, "--out", other, cwd=self.folder)
+            self.assertEqual(status, 1, stderr)
+            self.assertIn(f"{other} holds other results (its header is not this study's "
+                          "columns); remove it or name another --out", stderr)
+            self.assertEqual(lines(other), ["a,b", "1,2"])
+            self.assertEqual(sorted(os.listdir(self.folder)), ["other.csv"])
 
 
 if __name__ == "__main__":

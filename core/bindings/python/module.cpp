@@ -202,6 +202,16 @@ class World {
   std::vector<double> row_, rows_;
 };
 
+/// The key `roverlab study` finds a kept row by when it resumes
+/// (cli/study_command.cpp): each value's CSV field, joined by commas, then
+/// '|' and the repeat.
+std::string resumeKey(const StudyRun& run) {
+  std::string key;
+  for (std::size_t k = 0; k < run.values.size(); ++k)
+    key += (k ? "," : "") + csvField(run.values[k]);
+  return key + "|" + std::to_string(run.repeat);
+}
+
 /// A study (study/study.h) read from its document and folder. Runs cross as
 /// JSON text {"values": [...], "repeat": r}, as grid() gives them.
 class PyStudy {
@@ -237,16 +247,22 @@ class PyStudy {
   }
 
   /// A threshold search of one combination: {"result": ..., "rows": [every
-  /// row it ran, in order]}.
-  std::string search(const std::string& runText) const {
+  /// row it ran, in order]}. `keptText` is a JSON object of rows already run
+  /// (an earlier run's), keyed by resumeKey: the search answers from them, as
+  /// `roverlab study` does when it resumes, and "rows" does not list them.
+  std::string search(const std::string& runText, const std::string& keptText) const {
     if (!study_.threshold) throw py::value_error("search: the study has no threshold");
     const StudyRun r = readRun(runText, 0);
+    const json kept = take(readJson(keptText));
+    if (!kept.is_object()) throw py::value_error("search: kept is an object of rows by key");
     SignalWatch signals;
     std::string out;
     {
       py::gil_scoped_release release;
       json rows = json::array();
-      json result = searchThreshold(study_, r, [&](const StudyRun& at) {
+      json result = searchThreshold(study_, r, [&](const StudyRun& at) -> json {
+        const auto it = kept.find(resumeKey(at));
+        if (it != kept.end()) return *it;
         rows.push_back(runStudyRow(study_, at, [&] { return signals.pending(); }));
         return rows.back();
       });
@@ -349,7 +365,7 @@ PYBIND11_MODULE(_core, m) {
       .def(py::init<const std::string&, const std::string&>(), py::arg("text"), py::arg("folder"))
       .def("grid", &PyStudy::grid)
       .def("run_row", &PyStudy::runRow, py::arg("run"))
-      .def("search", &PyStudy::search, py::arg("run"))
+      .def("search", &PyStudy::search, py::arg("run"), py::arg("kept") = "{}")
       .def("assignments", &PyStudy::assignments, py::arg("run"))
       .def("key", &PyStudy::key, py::arg("run"))
       .def_property_readonly("columns", &PyStudy::columns)

@@ -1,0 +1,130 @@
+// The core's own elementary functions (common/elementary.h) against the C
+// library's long double versions, which carry 11 more bits: the error in ulps
+// of the double result over seeded random arguments, and the C library's
+// answers at zeros, infinities and NaN. That native and WASM builds agree bit
+// for bit is checked through whole runs by tests/js/golden_hash.test.mjs.
+#include "common/elementary.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <random>
+
+namespace em = roverlab::elementary;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// |value - exact| in units of the last place of the exact value as a double.
+double ulps(double value, long double exact) {
+  const double rounded = static_cast<double>(exact);
+  const double ulp = std::nextafter(std::fabs(rounded), kInf) - std::fabs(rounded);
+  return static_cast<double>(std::fabs(static_cast<long double>(value) - exact) / ulp);
+}
+
+/// A magnitude spread evenly over decades from 10^lo to 10^hi, with a sign.
+double spread(std::mt19937_64& rng, double lo, double hi, bool signed_) {
+  const double v = std::pow(10.0, std::uniform_real_distribution<double>(lo, hi)(rng));
+  return signed_ && (rng() & 1) ? -v : v;
+}
+
+constexpr int kSamples = 200000;
+
+}  // namespace
+
+TEST_CASE("sine and cosine are within 3 ulp up to 1e6 rad", "[elementary]") {
+  std::mt19937_64 rng(1);
+  double worst = 0;
+  for (int i = 0; i < kSamples; ++i) {
+    const double x = spread(rng, -8, 6, true);
+    worst = std::max({worst, ulps(em::sin(x), std::sin(static_cast<long double>(x))),
+                      ulps(em::cos(x), std::cos(static_cast<long double>(x)))});
+  }
+  INFO("worst error " << worst << " ulp");
+  CHECK(worst <= 3);
+  CHECK(em::sin(0.0) == 0.0);
+  CHECK(std::signbit(em::sin(-0.0)));
+  CHECK(em::cos(0.0) == 1.0);
+  CHECK(std::isnan(em::sin(kInf)));
+  CHECK(std::isnan(em::cos(kNaN)));
+}
+
+TEST_CASE("atan2 is within 3 ulp and has the C library's signs", "[elementary]") {
+  std::mt19937_64 rng(2);
+  double worst = 0;
+  for (int i = 0; i < kSamples; ++i) {
+    const double y = spread(rng, -6, 6, true), x = spread(rng, -6, 6, true);
+    worst = std::max(worst, ulps(em::atan2(y, x), std::atan2(static_cast<long double>(y),
+                                                             static_cast<long double>(x))));
+  }
+  INFO("worst error " << worst << " ulp");
+  CHECK(worst <= 3);
+  for (double y : {0.0, -0.0, 1.0, -1.0, kInf, -kInf})
+    for (double x : {0.0, -0.0, 1.0, -1.0, kInf, -kInf}) {
+      INFO("atan2(" << y << ", " << x << ")");
+      CHECK(em::atan2(y, x) == std::atan2(y, x));
+      CHECK(std::signbit(em::atan2(y, x)) == std::signbit(std::atan2(y, x)));
+    }
+  CHECK(std::isnan(em::atan2(kNaN, 1.0)));
+}
+
+TEST_CASE("exp and log are within 3 ulp over their whole range", "[elementary]") {
+  std::mt19937_64 rng(3);
+  double worstExp = 0, worstLog = 0;
+  for (int i = 0; i < kSamples; ++i) {
+    const double x = std::uniform_real_distribution<double>(-700, 700)(rng);
+    worstExp = std::max(worstExp, ulps(em::exp(x), std::exp(static_cast<long double>(x))));
+    const double y = spread(rng, -300, 300, false);
+    if (std::fabs(y - 1) > 1e-3)
+      worstLog = std::max(worstLog, ulps(em::log(y), std::log(static_cast<long double>(y))));
+    const double near1 = 1 + std::uniform_real_distribution<double>(-1e-3, 1e-3)(rng);
+    worstLog = std::max(worstLog, ulps(em::log(near1), std::log(static_cast<long double>(near1))));
+  }
+  INFO("worst errors: exp " << worstExp << " ulp, log " << worstLog << " ulp");
+  CHECK(worstExp <= 3);
+  CHECK(worstLog <= 3);
+  CHECK(em::exp(0.0) == 1.0);
+  CHECK(em::exp(800.0) == kInf);
+  CHECK(em::exp(-800.0) == 0.0);
+  CHECK(em::exp(-kInf) == 0.0);
+  CHECK(em::log(1.0) == 0.0);
+  CHECK(em::log(0.0) == -kInf);
+  CHECK(std::isnan(em::log(-1.0)));
+  CHECK(em::log(kInf) == kInf);
+  CHECK(em::log(std::numeric_limits<double>::denorm_min()) == Approx(-744.44007192138126));
+}
+
+TEST_CASE("cube root, hypotenuse and arc cosine are within 3 ulp", "[elementary]") {
+  std::mt19937_64 rng(4);
+  double worst = 0;
+  for (int i = 0; i < kSamples; ++i) {
+    const double x = spread(rng, -200, 200, true), y = spread(rng, -200, 200, true);
+    const double c = std::uniform_real_distribution<double>(-1, 1)(rng);
+    worst = std::max({worst, ulps(em::cbrt(x), std::cbrt(static_cast<long double>(x))),
+                      ulps(em::hypot(x, y),
+                           std::hypot(static_cast<long double>(x), static_cast<long double>(y))),
+                      ulps(em::acos(c), std::acos(static_cast<long double>(c)))});
+  }
+  INFO("worst error " << worst << " ulp");
+  CHECK(worst <= 3);
+  CHECK(em::hypot(1e300, 1e300) == Approx(std::hypot(1e300, 1e300)));
+  CHECK(em::hypot(-kInf, kNaN) == kInf);
+  CHECK(em::cbrt(-27.0) == -3.0);
+  CHECK(std::isnan(em::acos(1.5)));
+}
+
+TEST_CASE("rotation and quaternion agree with Eigen's AngleAxis", "[elementary]") {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int i = 0; i < 1000; ++i) {
+    const Eigen::Vector3d axis = Eigen::Vector3d(u(rng), u(rng), u(rng)).normalized();
+    const double angle = 10 * u(rng);
+    const Eigen::AngleAxisd eigen(angle, axis);
+    CHECK((em::rotation(axis, angle) - eigen.toRotationMatrix()).cwiseAbs().maxCoeff() < 1e-15);
+    CHECK((em::quaternion(axis, angle).coeffs() - Eigen::Quaterniond(eigen).coeffs())
+              .cwiseAbs()
+              .maxCoeff() < 1e-15);
+  }
+}
