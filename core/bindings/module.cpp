@@ -36,11 +36,20 @@ EMSCRIPTEN_BINDINGS(roverlab) {
       .function("setWheelSpeeds", &World::setWheelSpeeds)
       .function("setJointTarget", &World::setJointTarget)
       .function("setController", &World::setController)
+      .function("attachProgram", &World::attachProgram)
+      .function("summary", &World::summary)
+      .function("telemetry", &World::telemetry)
+      .function("programDue", &World::programDue)
+      .function("observationColumns", &World::observationColumns)
+      .function("observation", &World::observation)
+      .function("commandColumns", &World::commandColumns)
+      .function("command", &World::command)
       .function("frame", &World::frame)
       .function("samples", &World::samples)
       .function("model", &World::model);
   emscripten::function("presets", &roverlab::presetsJs);
   emscripten::function("runScenario", &roverlab::runScenarioJs);
+  emscripten::function("applyOverrides", &roverlab::applyOverridesJs);
   emscripten::function("version", &version);
   emscripten::function("inspectTerrain", &roverlab::inspectTerrainJs);
   emscripten::function("moveTrack1Node", &roverlab::moveTrack1NodeJs);

@@ -3,9 +3,11 @@
 #include <emscripten/emscripten.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "sim/describe.h"
+#include "sim/program_io.h"
 #include "sim/run.h"
 #include "sim/telemetry.h"
 
@@ -23,7 +25,7 @@ val runScenarioJs(val json, double seconds) {
         {{"seconds", "must be a number of seconds ≤ 1e5 (0 for the scenario's duration)"}});
   Expected<Scenario> scenario = parseScenario(text.value());
   if (!scenario) return issuesResult(scenario.issues());
-  Expected<Simulation> made = makeSimulation(scenario.value());
+  Expected<Simulation> made = makeUnattendedSimulation(scenario.value());
   if (!made) return issuesResult(made.issues());
   Simulation& sim = made.value();
   RunStats stats;
@@ -47,6 +49,26 @@ val runScenarioJs(val json, double seconds) {
   val result = val::object();
   result.set("ok", true);
   result.set("summary", jsonToJs(describeRun(sim, stats, wall)));
+  return result;
+}
+
+val applyOverridesJs(val json, val sets) {
+  const Expected<std::string> text = jsonText(json);
+  if (!text) return issuesResult(text.issues());
+  if (!sets.isArray())
+    return issuesResult({{"sets", "must be an array of \"PATH=VALUE\" strings"}});
+  std::vector<std::string> list;
+  const unsigned n = sets["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    if (!sets[i].isString())
+      return issuesResult({{"sets[" + std::to_string(i) + "]", "must be a \"PATH=VALUE\" string"}});
+    list.push_back(sets[i].as<std::string>());
+  }
+  const Expected<std::string> out = applyOverrides(text.value(), list);
+  if (!out) return issuesResult(out.issues());
+  val result = val::object();
+  result.set("ok", true);
+  result.set("scenario", out.value());
   return result;
 }
 
@@ -78,6 +100,7 @@ bool World::reset() {
   samples_.insert(samples_.end(), row_.begin(), row_.end());
   checkpoints_ = Checkpoints();
   checkpoints_.offer(*sim_);
+  stats_ = RunStats();
   layout_ = frameLayout(*sim_);
   writeFrame(*sim_, layout_, frame_);
   return true;
@@ -90,6 +113,7 @@ int World::step(int n) {
         telemetryRow(s, row_);
         samples_.insert(samples_.end(), row_.begin(), row_.end());
         checkpoints_.offer(s);
+        stats_.sample(s);
         return true;
       }));
   writeFrame(*sim_, layout_, frame_);
@@ -97,7 +121,7 @@ int World::step(int n) {
 }
 
 bool World::seek(double t) {
-  if (!sim_ || !checkpoints_.seek(*sim_, t)) return false;
+  if (!sim_ || sim_->programPeriod > 0 || !checkpoints_.seek(*sim_, t)) return false;
   samples_.clear();
   if (sim_->steps ==
       0) {  // back at the start: its row again (the page drops the rows from there on)
@@ -120,6 +144,45 @@ bool World::setWheelSpeeds(double left, double right) {
 
 bool World::setJointTarget(const std::string& name, double target) {
   return sim_ && roverlab::setJointTarget(*sim_, name, target);
+}
+
+bool World::attachProgram(double period) { return sim_ && roverlab::attachProgram(*sim_, period); }
+
+val World::summary(double wallSeconds) {
+  if (!sim_) return val::null();
+  RunStats stats = stats_;
+  updateKinematics(*sim_);
+  stats.sample(*sim_);
+  return jsonToJs(describeRun(*sim_, stats, wallSeconds));
+}
+
+val World::telemetry() {
+  if (!sim_) return val::null();
+  updateKinematics(*sim_);
+  telemetryRow(*sim_, row_);
+  return toTypedArray(row_);
+}
+
+val World::observationColumns() const {
+  return sim_ ? jsonToJs(nlohmann::json(roverlab::observationColumns(*sim_))) : val::array();
+}
+
+val World::observation() {
+  if (!sim_) return val::null();
+  observeNow(*sim_);
+  observationRow(*sim_, observationRow_);
+  return val(emscripten::typed_memory_view(observationRow_.size(), observationRow_.data()));
+}
+
+val World::commandColumns() const {
+  return sim_ ? jsonToJs(nlohmann::json(roverlab::commandColumns(*sim_))) : val::array();
+}
+
+int World::command(val row) {
+  if (!sim_) return 0;
+  commandRow_ = emscripten::convertJSArrayToNumberVector<double>(row);
+  commandFromRow(*sim_, commandRow_.data(), commandRow_.size(), sim_->command);
+  return commandProgram(*sim_, sim_->command);
 }
 
 bool World::setController(bool on) { return sim_ && roverlab::setControllerOn(*sim_, on); }

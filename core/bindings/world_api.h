@@ -11,6 +11,7 @@
 #include "sim/checkpoint.h"
 #include "sim/frame.h"
 #include "sim/simulation.h"
+#include "sim/telemetry.h"
 
 namespace roverlab {
 
@@ -25,6 +26,11 @@ val presetsJs();
 /// false, summary.outcome ("blew_up", "left_terrain") and summary.error;
 /// warnings are in summary.warnings.
 val runScenarioJs(val json, double seconds);
+
+/// The command line's --set: `sets` an array of "PATH=VALUE" strings applied to
+/// the scenario's JSON text: { ok: true, scenario } (the text) or { ok:
+/// false, issues }.
+val applyOverridesJs(val json, val sets);
 
 /// A running scenario for the browser: `new World(json)`, then `ok()` or
 /// `issues()`; `step(n)`, inputs, and `frame()`, a Float64Array view into WASM
@@ -73,6 +79,29 @@ class World {
   bool setController(bool on);
   val frame() const { return val(emscripten::typed_memory_view(frame_.size(), frame_.data())); }
 
+  /// A controller program's loop (sim/simulation.h, docs/controllers.md):
+  /// attachProgram(period) makes step() stop whenever the program's update is
+  /// due (programDue()); the caller then reads observation(), a Float64Array
+  /// view laid out as observationColumns() (sim/program_io.h), runs the
+  /// program and hands its command, laid out as commandColumns() (NaN:
+  /// unset), to command(), which returns how many values it clamped or
+  /// dropped. With a program attached, seek() is refused: the program's own
+  /// state is the caller's, so it goes back by reset() and running again.
+  bool attachProgram(double period);
+  /// The command-line tool's summary of the run so far (sim/describe.h,
+  /// describeRun), its statistics sampled as step() keeps telemetry rows
+  /// since reset() (a seek does not take back those after the time it goes to);
+  /// `wallSeconds` is the caller's own timing.
+  val summary(double wallSeconds);
+  /// The telemetry row of the current state (the model's `columns`), a
+  /// Float64Array of its own.
+  val telemetry();
+  bool programDue() const { return sim_ && roverlab::programDue(*sim_); }
+  val observationColumns() const;
+  val observation();
+  val commandColumns() const;
+  int command(val row);
+
   /// What the view needs to build the scene once (sim/describe.h,
   /// describeModel) and the terrain meshes (`terrain`, see terrainToJs);
   /// an empty object when the scenario was rejected.
@@ -84,8 +113,9 @@ class World {
   std::vector<Issue> issues_;
   FrameLayout layout_;
   std::vector<double> frame_;
-  std::vector<double> row_, samples_;
+  std::vector<double> row_, samples_, observationRow_, commandRow_;
   Checkpoints checkpoints_;
+  RunStats stats_;
 };
 
 }  // namespace roverlab

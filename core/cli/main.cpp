@@ -137,7 +137,7 @@ int robot(const std::vector<std::string>& args) {
 }
 
 int run(const Options& o, const Scenario& scenario) {
-  Expected<Simulation> made = makeSimulation(scenario);
+  Expected<Simulation> made = makeUnattendedSimulation(scenario);
   if (!made) return printIssues(made.issues());
   Simulation& sim = made.value();
   std::ofstream csv;

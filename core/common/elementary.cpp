@@ -31,6 +31,26 @@ constexpr double kLn2Low = 1.90821492927058770002e-10;
 constexpr double kInvLn2 = 1.44269504088896338700e+00;
 constexpr double kSqrtHalf = 7.07106781186547524401e-01;
 
+// Coefficients of the series below, lowest power first. The compilers round
+// each quotient correctly, so every build holds the same doubles.
+constexpr double kExpSeries[] = {
+    1.0 / 2,     1.0 / 6,      1.0 / 24,      1.0 / 120,      1.0 / 720,       1.0 / 5040,
+    1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800.0};
+constexpr double kAtanhSeries[] = {1.0 / 3,  1.0 / 5,  1.0 / 7,  1.0 / 9,  1.0 / 11, 1.0 / 13,
+                                   1.0 / 15, 1.0 / 17, 1.0 / 19, 1.0 / 21, 1.0 / 23, 1.0 / 25};
+constexpr double kAtanSeries[] = {-1.0 / 3,  1.0 / 5,  -1.0 / 7,  1.0 / 9,  -1.0 / 11, 1.0 / 13,
+                                  -1.0 / 15, 1.0 / 17, -1.0 / 19, 1.0 / 21, -1.0 / 23, 1.0 / 25,
+                                  -1.0 / 27, 1.0 / 29, -1.0 / 31, 1.0 / 33, -1.0 / 35, 1.0 / 37,
+                                  -1.0 / 39, 1.0 / 41, -1.0 / 43};
+
+/// c[0] + x (c[1] + x (c[2] + ...)).
+template <std::size_t N>
+double horner(const double (&c)[N], double x) {
+  double p = c[N - 1];
+  for (std::size_t k = N - 1; k-- > 0;) p = c[k] + x * p;
+  return p;
+}
+
 // Taylor series, in Horner form, of sin(r) - r and cos(r) - 1 + r^2/2 on
 // |r| <= pi/4: the first omitted terms, r^19/19! and r^20/20!, are below
 // 1e-18 there, a hundredth of an ulp of the result.
@@ -81,9 +101,7 @@ double atanUnit(double t) {
   const double u = shifted ? (t - 1) / (t + 1) : t;
   // atan u = u (1 - z/3 + z^2/5 - ... + z^21/43), z = u^2, in Horner form.
   const double z = u * u;
-  double p = -1.0 / 43;
-  for (int k = 20; k >= 1; --k) p = (k % 2 ? -1.0 : 1.0) / (2 * k + 1) + z * p;
-  const double a = u + u * (z * p);
+  const double a = u + u * (z * horner(kAtanSeries, z));
   return shifted ? (kPiOver4High + a) + kPiOver4Low : a;
 }
 
@@ -147,12 +165,7 @@ double exp(double x) {
   const double k = std::nearbyint(x * kInvLn2);
   const double r = (x - k * kLn2High) - k * kLn2Low;  // |r| <= ln 2 / 2
   // e^r by its Taylor series to r^13/13! (the next term is below 1e-18).
-  double factorial = 6227020800.0;  // 13!, and every n! below it, exact
-  double p = 1 / factorial;
-  for (int n = 13; n > 2; --n) {
-    factorial /= n;  // (n-1)!
-    p = 1 / factorial + r * p;
-  }  // p = 1/2! + r/3! + ... + r^11/13!
+  const double p = horner(kExpSeries, r);  // 1/2! + r/3! + ... + r^11/13!
   const double er = 1.0 + (r + r * r * p);
   return std::ldexp(er, static_cast<int>(k));
 }
@@ -172,9 +185,7 @@ double log(double x) {
   const double f = m - 1;  // exact: m is in [1/2, 2]
   const double s = f / (2 + f);
   const double z = s * s;
-  double p = 1.0 / 25;
-  for (int n = 23; n >= 3; n -= 2) p = 1.0 / n + z * p;
-  const double logm = 2 * s + 2 * s * (z * p);
+  const double logm = 2 * s + 2 * s * (z * horner(kAtanhSeries, z));
   return e * kLn2High + (logm + e * kLn2Low);
 }
 

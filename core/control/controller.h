@@ -1,7 +1,7 @@
 // Automatic controllers: the control stage of a run, called at each kind's
-// period before the step (as MuJoCo's control callback). A controller reads
-// the world (kinematics current) and writes actuator targets; it never
-// touches the model.
+// period before the step (as MuJoCo's control callback). A controller reads an
+// Observation and writes a Command (control/observation.h), the vocabulary
+// users' programs share (docs/controllers.md); it never touches the world.
 //
 // A new controller is one file in control/ that defines its ControllerKind,
 // plus one line in the registry (control/controller.cpp). Nothing else names
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "control/observation.h"
 #include "robots/robot.h"
 #include "world/world.h"
 
@@ -23,8 +24,9 @@ class Controller {
   virtual ~Controller() = default;
   /// Control period (s of simulated time).
   virtual double period() const = 0;
-  /// One control update: reads the world, writes state.targets.
-  virtual void update(const WorldModel& model, WorldState& state, const WorldData& data) = 0;
+  /// One control update: reads the observation, writes the command (`out`
+  /// arrives cleared: what it leaves unset keeps its previous value).
+  virtual void update(const Observation& obs, Command& out) = 0;
   /// Its phase, an index into its kind's `phases`.
   virtual int phase() const = 0;
   /// A copy with the same internal state (a run's checkpoint, sim/checkpoint.h).

@@ -265,6 +265,8 @@ Expected<StepClimbRig> makeStepClimbRig(const Robot& robot) {
       return fail("a drive is missing");
     rig.foldActuator[e] = fold->second;
     rig.extendActuator[e] = extend->second;
+    rig.foldBody[e] = robot.actuators[fold->second].body;
+    rig.extendBody[e] = robot.actuators[extend->second].body;
     rig.sectionBody[e == 0 ? kFront : kRear] = robot.actuators[extend->second].body;
   }
   rig.sectionBody[kMiddle] = robot.base;
@@ -314,34 +316,43 @@ void updateStepClimb(const StepClimbParams& params, const StepClimbRig& rig,
   }
 }
 
-void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
-                  const WorldData& data) {
+namespace {
+
+// Position of the 1-DOF joint of `body` (rad or m).
+double jointPosition(const Observation& obs, int body) {
+  for (const JointObservation& j : obs.joints)
+    if (j.body == body) return j.position;
+  return 0.0;
+}
+
+}  // namespace
+
+void runStepClimb(StepClimb& climb, const Observation& obs, Command& out) {
   const StepClimbRig& rig = climb.rig;
-  const std::vector<Body>& bodies = model.robot.bodies.bodies;
   ClimbSensors in;
-  in.time = state.bodies.time;
-  const Mat3 base = worldRotation(data.bodies, rig.sectionBody[kMiddle]);
+  in.time = obs.time_s;
+  const Mat3& base = obs.links[rig.sectionBody[kMiddle]].rotation;
   // The heading from the middle's lateral axis: its x axis points straight up when
   // the middle stands vertical at the step.
   Vec3 heading(base(1, 1), -base(0, 1), 0.0);
   heading.normalize();
   in.roll = elementary::atan2(base(2, 1), base(2, 2));
-  const Vec3 middle = worldPoint(data.bodies, rig.sectionBody[kMiddle], Vec3::Zero());
+  const Vec3& middle = obs.links[rig.sectionBody[kMiddle]].position_m;
   in.middleX = middle.dot(heading);
   in.middleZ = middle.z();
   for (int g = 0; g < 3; ++g) {
     // In the section's vertical plane: past vertical reads more than 90°.
-    const Vec3 x = worldRotation(data.bodies, rig.sectionBody[g]).col(0);
+    const Vec3 x = obs.links[rig.sectionBody[g]].rotation.col(0);
     in.pitch[g] = elementary::atan2(x.z(), x.dot(heading));
     for (int k = 0; k < 2; ++k) {
       const int body = rig.wheelBody[g][k];
-      in.wheelZ[g][k] = worldPoint(data.bodies, body, Vec3::Zero()).z();
-      for (size_t w = 0; w < model.robot.wheels.size(); ++w) {
-        if (model.robot.wheels[w].body != body) continue;
-        for (const WheelContact& c : data.wheels[w].contacts) {
+      in.wheelZ[g][k] = obs.links[body].position_m.z();
+      for (const WheelObservation& wheel : obs.wheels) {
+        if (wheel.body != body) continue;
+        for (const TouchObservation& c : wheel.touches) {
           in.contact[g][k] = true;
           if (c.normal.dot(heading) < -climb.params.wallNormal) {
-            const double at = c.surfacePoint.dot(heading);
+            const double at = c.point_m.dot(heading);
             in.faceAt[g][k] = in.wall[g][k] ? std::min(in.faceAt[g][k], at) : at;
             in.wall[g][k] = true;
           }
@@ -351,10 +362,8 @@ void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
     }
   }
   for (int e = 0; e < 2; ++e) {
-    const Body& fold = bodies[model.robot.actuators[rig.foldActuator[e]].body];
-    const Body& extend = bodies[model.robot.actuators[rig.extendActuator[e]].body];
-    in.fold[e] = state.bodies.q[fold.qIndex];
-    in.extend[e] = state.bodies.q[extend.qIndex];
+    in.fold[e] = jointPosition(obs, rig.foldBody[e]);
+    in.extend[e] = jointPosition(obs, rig.extendBody[e]);
   }
   if (in.time == 0.0) {
     // Start from the robot's current configuration, not from a jump of the drives.
@@ -367,10 +376,10 @@ void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
   updateStepClimb(climb.params, rig, in, climb.state);
   const ClimbCommand& c = climb.state.command;
   for (int g = 0; g < 3; ++g)
-    for (int k = 0; k < 2; ++k) state.targets[rig.wheelActuator[g][k]] = c.wheelSpeed[g];
+    for (int k = 0; k < 2; ++k) out.actuators[rig.wheelActuator[g][k]] = c.wheelSpeed[g];
   for (int e = 0; e < 2; ++e) {
-    state.targets[rig.foldActuator[e]] = c.fold[e];
-    state.targets[rig.extendActuator[e]] = c.extend[e];
+    out.actuators[rig.foldActuator[e]] = c.fold[e];
+    out.actuators[rig.extendActuator[e]] = c.extend[e];
   }
 }
 
@@ -380,9 +389,7 @@ class StepClimbController final : public Controller {
  public:
   explicit StepClimbController(StepClimbRig rig) { climb_.rig = rig; }
   double period() const override { return climb_.params.period; }
-  void update(const WorldModel& model, WorldState& state, const WorldData& data) override {
-    runStepClimb(climb_, model, state, data);
-  }
+  void update(const Observation& obs, Command& out) override { runStepClimb(climb_, obs, out); }
   int phase() const override { return static_cast<int>(climb_.state.phase); }
   std::unique_ptr<Controller> clone() const override {
     return std::make_unique<StepClimbController>(*this);

@@ -112,11 +112,12 @@ struct StepClimbRig {
   int wheelActuator[3][2] = {};
   int sectionBody[3] = {};  ///< front, middle (the base), rear
   int foldActuator[2] = {}, extendActuator[2] = {};
-  double wheelRadius = 0.0;    ///< (m)
-  double maxWheelSpeed = 0.0;  ///< (rad/s)
-  double maxFold = 0.0;        ///< (rad)
-  double maxExtension = 0.0;   ///< (m)
-  Vec2 middleCorners[4];       ///< the middle section's body box in its frame, (x, z) corners (m)
+  int foldBody[2] = {}, extendBody[2] = {};  ///< the bodies whose joints those drive
+  double wheelRadius = 0.0;                  ///< (m)
+  double maxWheelSpeed = 0.0;                ///< (rad/s)
+  double maxFold = 0.0;                      ///< (rad)
+  double maxExtension = 0.0;                 ///< (m)
+  Vec2 middleCorners[4];  ///< the middle section's body box in its frame, (x, z) corners (m)
 };
 
 /// A step-climbing controller attached to a simulation.
@@ -135,10 +136,9 @@ Expected<StepClimbRig> makeStepClimbRig(const Robot& robot);
 void updateStepClimb(const StepClimbParams& params, const StepClimbRig& rig,
                      const ClimbSensors& sensors, StepClimbState& state);
 
-/// Reads the sensors from a world whose kinematics are current, runs one
-/// update and writes the wheel speed and joint targets into `state.targets`.
-void runStepClimb(StepClimb& climb, const WorldModel& model, WorldState& state,
-                  const WorldData& data);
+/// Reads the sensors from the observation (control/observation.h), runs one
+/// update and writes the wheel speed and joint targets into `out`.
+void runStepClimb(StepClimb& climb, const Observation& obs, Command& out);
 
 /// The controller's entry in the registry (control/controller.h): name
 /// "step-climb", phases by ClimbPhase, telemetry column "climb_phase".

@@ -160,7 +160,8 @@ void readControl(Reader& r, const json& doc, Scenario& s) {
   if (!doc.contains("control")) return;
   const json& cj = doc["control"];
   if (!r.object(cj, "control",
-                {"wheel_speed", "left_speed", "right_speed", "joints", "script", "controller"}))
+                {"wheel_speed", "left_speed", "right_speed", "joints", "script", "controller",
+                 "program"}))
     return;
   std::optional<double> left, right;
   readSpeeds(r, cj, "control", left, right);
@@ -168,6 +169,24 @@ void readControl(Reader& r, const json& doc, Scenario& s) {
   s.control.rightSpeed = right.value_or(0.0);
   s.control.joints = readJoints(r, cj, "control");
   s.control.controller = r.string(cj, "control", "controller", "none", controllerNames());
+  if (cj.contains("program") &&
+      r.object(cj["program"], "control.program", {"language", "source"})) {
+    const json& pj = cj["program"];
+    ProgramSpec& p = s.control.program;
+    p.language = r.string(pj, "control.program", "language", "", {"javascript", "python"});
+    if (!pj.contains("language"))
+      r.add("control.program.language", "is required (javascript or python)");
+    if (!pj.contains("source")) r.add("control.program.source", "is required (the program's text)");
+    p.source = r.string(pj, "control.program", "source", "");
+    if (p.source.size() > kMaxProgramBytes)
+      r.add("control.program.source", "is " + std::to_string(p.source.size()) +
+                                          " bytes; a program may have at most " +
+                                          std::to_string(kMaxProgramBytes));
+    if (s.control.controller != "none")
+      r.add("control.program",
+            "a scenario has one automatic controller: leave out control.controller ('" +
+                s.control.controller + "') or the program");
+  }
   if (const json* script = r.array(cj, "control", "script")) {
     NumberSpec time = within(0.0, 1e6, "s");
     time.required = true;

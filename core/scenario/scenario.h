@@ -57,11 +57,24 @@ struct ScriptEntry {
   std::map<std::string, double> joints;         ///< joint targets (rad or m) by actuator name
 };
 
+/// A controller program the scenario carries (docs/controllers.md). The core
+/// never runs it: the app and `node tools/roverlab.mjs` run a JavaScript one,
+/// the Python package a Python one, each through a program's control loop
+/// (sim/simulation.h, attachProgram).
+struct ProgramSpec {
+  std::string language;  ///< "javascript" or "python"; empty: no program
+  std::string source;    ///< its text (at most kMaxProgramBytes)
+};
+
+/// Longest program text a scenario may carry (bytes).
+constexpr size_t kMaxProgramBytes = 256 * 1024;
+
 struct ControlSpec {
   double leftSpeed = 0.0, rightSpeed = 0.0;  ///< initial wheel speed commands (rad/s)
   std::map<std::string, double> joints;      ///< initial joint targets (rad or m)
   std::vector<ScriptEntry> script;           ///< sorted by time
   std::string controller = "none";           ///< named automatic controller
+  ProgramSpec program;                       ///< a user's controller program
 };
 
 struct SimulationSpec {

@@ -11,7 +11,7 @@ long long runSteps(Simulation& sim, long long steps, long long every,
                    const std::function<bool(Simulation&)>& sample) {
   every = std::max(1LL, every);
   long long taken = 0;
-  while (taken < steps && advance(sim)) {
+  while (taken < steps && !programDue(sim) && advance(sim)) {
     ++taken;
     if (sim.steps % every == 0) {
       updateKinematics(sim);

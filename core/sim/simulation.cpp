@@ -337,6 +337,9 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
     pressed += 0.5 * w.tire.stiffness * depth.deflection * depth.deflection;
   sim.energy.slack =
       mass * gravityOf(m) * kSlackHeight + storedEnergy(m, sim.state.bodies) + pressed;
+  // The control updates' buffers, sized now: a step allocates nothing.
+  observe(sim.model, sim.state, sim.data, sim.observation);
+  sim.command.clear(sim.model.robot.actuators.size());
   sim.controllerKind = findControllerKind(scenario.control.controller);
   if (sim.controllerKind) {
     Expected<std::unique_ptr<Controller>> made = sim.controllerKind->make(robot);
@@ -344,6 +347,16 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
     sim.controller = std::move(made).value();
   }
   return sim;
+}
+
+Expected<Simulation> makeUnattendedSimulation(const Scenario& scenario) {
+  if (!scenario.control.program.language.empty())
+    return Expected<Simulation>::failure(
+        "control.program",
+        "this run has nobody to run the " + scenario.control.program.language +
+            " program: a JavaScript program runs in the app and with `node tools/roverlab.mjs "
+            "run`, a Python one with the Python package (docs/controllers.md)");
+  return makeSimulation(scenario);
 }
 
 bool setWheelSpeeds(Simulation& sim, double left, double right) {
@@ -374,8 +387,10 @@ bool advance(Simulation& sim) {
   if (!sim.data.error.empty()) return false;
   applyScript(sim);
   if (sim.controller && sim.controllerOn && sim.state.bodies.time + 1e-12 >= sim.nextControl) {
-    updateKinematics(sim);
-    sim.controller->update(sim.model, sim.state, sim.data);
+    observeNow(sim);
+    sim.command.clear(sim.model.robot.actuators.size());
+    sim.controller->update(sim.observation, sim.command);
+    applyCommand(sim, sim.command);
     sim.nextControl += sim.controller->period();
   }
   if (!step(sim.model, sim.state, sim.data)) {
@@ -384,6 +399,79 @@ bool advance(Simulation& sim) {
   }
   ++sim.steps;
   return checkEnergy(sim) && checkOnTerrain(sim);
+}
+
+int applyCommand(Simulation& sim, const Command& c) {
+  int changed = 0;
+  const Robot& robot = sim.model.robot;
+  const double speedLimit = robot.maxWheelSpeed;
+  // A speed beyond the limit is clamped (and counted); a non-finite one dropped.
+  auto speed = [&](double v, double previous) {
+    if (std::isnan(v)) return previous;
+    if (!std::isfinite(v)) return ++changed, previous;
+    if (std::abs(v) > speedLimit) ++changed;
+    return std::clamp(v, -speedLimit, speedLimit);
+  };
+  double left = sim.leftSpeed, right = sim.rightSpeed;
+  if (!std::isnan(c.wheel_speed_rad_s)) left = right = speed(c.wheel_speed_rad_s, left);
+  left = speed(c.left_speed_rad_s, left);
+  right = speed(c.right_speed_rad_s, right);
+  if (left != sim.leftSpeed || right != sim.rightSpeed) setWheelSpeeds(sim, left, right);
+  for (size_t a = 0; a < c.actuators.size() && a < robot.actuators.size(); ++a) {
+    const double v = c.actuators[a];
+    if (std::isnan(v)) continue;
+    if (!std::isfinite(v)) {
+      ++changed;
+      continue;
+    }
+    const Actuator& act = robot.actuators[a];
+    double lo = -1e300, hi = 1e300;
+    switch (act.mode) {
+      case ActuatorMode::Speed: {
+        const bool drive =
+            std::find(robot.leftDrive.begin(), robot.leftDrive.end(), a) != robot.leftDrive.end() ||
+            std::find(robot.rightDrive.begin(), robot.rightDrive.end(), a) !=
+                robot.rightDrive.end();
+        if (drive) lo = -speedLimit, hi = speedLimit;
+        break;
+      }
+      case ActuatorMode::Position:
+        for (const JointLimit& l : robot.limits)
+          if (l.body == act.body) lo = l.lower, hi = l.upper;
+        break;
+      case ActuatorMode::Torque:
+        lo = -act.limit, hi = act.limit;
+        break;
+    }
+    if (v < lo || v > hi) ++changed;
+    sim.state.targets[a] = std::clamp(v, lo, hi);
+  }
+  return changed;
+}
+
+bool attachProgram(Simulation& sim, double period) {
+  if (sim.controller || !(period >= sim.model.dt && period <= std::max(sim.duration, sim.model.dt)))
+    return false;
+  sim.programPeriod = period;
+  sim.nextControl = sim.state.bodies.time;
+  return true;
+}
+
+bool programDue(const Simulation& sim) {
+  return sim.programPeriod > 0 && sim.data.error.empty() &&
+         sim.state.bodies.time + 1e-12 >= sim.nextControl;
+}
+
+const Observation& observeNow(Simulation& sim) {
+  updateKinematics(sim);
+  observe(sim.model, sim.state, sim.data, sim.observation);
+  return sim.observation;
+}
+
+int commandProgram(Simulation& sim, const Command& command) {
+  const int changed = applyCommand(sim, command);
+  if (sim.programPeriod > 0) sim.nextControl += sim.programPeriod;
+  return changed;
 }
 
 void updateKinematics(Simulation& sim) {

@@ -58,6 +58,10 @@ struct Simulation : RunState {
   double floor = 0.0;           ///< lowest point of the terrain, terrain.box.min.z (m)
   std::vector<Issue> warnings;  ///< valid settings worth a word (a step far above the default)
   std::vector<double> row;      ///< scratch: the telemetry row of the last frame (sim/frame.h)
+  /// A program's control period (s), set by attachProgram; 0 without a program.
+  double programPeriod = 0.0;
+  Observation observation;  ///< scratch: what the last control update saw
+  Command command;          ///< scratch: what it commanded
 };
 
 /// Builds the robot on the terrain and places it (on the ground when the pose
@@ -68,6 +72,11 @@ struct Simulation : RunState {
 /// coefficient; plus preset issues. A step more than 5× the default gives a
 /// warning in sim.warnings.
 Expected<Simulation> makeSimulation(const Scenario& scenario);
+
+/// makeSimulation for a run that goes to its end with nobody to run a
+/// controller program (the command line's run, runScenario, a study's row):
+/// a scenario that carries one (control.program) is an issue there.
+Expected<Simulation> makeUnattendedSimulation(const Scenario& scenario);
 
 /// Wheel speed commands for each side (rad/s), clamped to the preset's limit;
 /// false, and nothing changed, unless both are finite.
@@ -85,8 +94,30 @@ bool setControllerOn(Simulation& sim, bool on);
 /// One step: script entries due, the controller when its period is due, the
 /// world step, then the run checks (energy balance, robot below the
 /// terrain). False (with sim.outcome and sim.data.error set) when the run
-/// stopped; later calls do nothing.
+/// stopped; later calls do nothing. With a program attached, call it only
+/// while programDue is false.
 bool advance(Simulation& sim);
+
+/// Applies a command (control/observation.h) as a controller's update does:
+/// speeds clamped to the robot's max_wheel_speed, position targets to the
+/// joint's range, torques to the actuator's limit; unset and non-finite values
+/// keep the previous command. Returns how many values it clamped or dropped.
+int applyCommand(Simulation& sim, const Command& command);
+
+/// A program's control loop (docs/controllers.md): the program, run by the
+/// caller (the app's worker, tools/roverlab.mjs, the Python package), is
+/// updated every `period` s of simulated time from t = now, before the step
+/// that starts then. The caller steps with advance while programDue is false;
+/// when it is true, it reads observeNow's observation, runs the program and
+/// hands its command to commandProgram. False (nothing changed) when the
+/// period is not in [dt, duration] or a named controller runs.
+bool attachProgram(Simulation& sim, double period);
+bool programDue(const Simulation& sim);
+/// Brings the kinematics up to date and fills sim.observation.
+const Observation& observeNow(Simulation& sim);
+/// Applies the program's command and schedules its next update; returns
+/// applyCommand's count.
+int commandProgram(Simulation& sim, const Command& command);
 
 /// Recomputes body poses for the current state (the step leaves them at the
 /// start of the step); call before reading poses.

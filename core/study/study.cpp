@@ -525,7 +525,7 @@ json runStudyRow(const Study& study, const StudyRun& run, const std::function<bo
   if (!doc) return refused(row, doc.issues());
   Expected<Scenario> scenario = parseScenario(doc.value(), study.files);
   if (!scenario) return refused(row, scenario.issues());
-  Expected<Simulation> made = makeSimulation(scenario.value());
+  Expected<Simulation> made = makeUnattendedSimulation(scenario.value());
   if (!made) return refused(row, made.issues());
   Simulation& sim = made.value();
   RunStats stats;

@@ -23,6 +23,8 @@ const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slic
 const cli = path.resolve(arg('cli') ?? process.env.ROVERLAB_CLI ?? path.join(root, 'build/native/roverlab'));
 const outFile = path.resolve(arg('out') ?? path.join(root, 'docs/benchmarks/study.json'));
 const RUNS = Number(arg('runs') ?? 1000);
+// --parts=local,grid,dask runs some of the three; the others are kept from --out.
+const parts = new Set((arg('parts') ?? 'local,grid,dask').split(','));
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'roverlab-study-bench-'));
 const side = Math.round(Math.cbrt(RUNS));
@@ -59,13 +61,16 @@ const round = (x, digits = 3) => Number(x.toPrecision(digits));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const hashes = (rows) => rows.map((r) => r.state_hash).join();
 
+const kept = parts.size < 3 && existsSync(outFile) ? JSON.parse(readFileSync(outFile, 'utf8')) : {};
 const result = {
+  ...kept,
   machine: { cores, cpu: os.cpus()[0]?.model, node: process.version },
   command: 'node tests/bench/study_bench.mjs',
   date: new Date().toISOString(),
 };
 
 // 1. One thread against every core, on 100 rows: interleaved rounds, medians.
+if (parts.has('local')) {
 const ones = [], alls = [];
 for (let k = 0; k < 3; k++) {
   const one = timed(cli, ['study', smallFile, '--jobs', '1', '--json']);
@@ -83,10 +88,12 @@ result.local = {
   rounds: { jobs1_s: ones.map((t) => round(t)), [`jobs${cores}_s`]: alls.map((t) => round(t)) },
 };
 console.log('local', result.local);
+}
 
 // 2. The 1 000-run grid against its prediction: the mean time of a row run
 // on one thread (a --jobs 1 study of 27 rows spread over the same ranges, each
 // row's wall_s), times the rows, divided by the cores. Two interleaved rounds.
+if (parts.has('grid')) {
 const sampleFile = write('sample.json', study(grid.parameters.map((p) => ({ ...p, steps: 3 }))));
 const rowTimes = [], wholes = [];
 for (let k = 0; k < 2; k++) {
@@ -106,30 +113,37 @@ result.grid = {
   rounds: { mean_row_s: rowTimes.map((t) => round(t)), measured_s: wholes.map((t) => round(t)) },
 };
 console.log('grid', result.grid);
+}
 
 // 3. Dask's LocalCluster against the command line's threads (the same grid).
 const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-if (existsSync(path.join(root, 'build/python/roverlab'))) {
+if (parts.has('dask') && existsSync(path.join(root, 'build/python/roverlab'))) {
   const env = { PYTHONPATH: path.join(root, 'build/python') };
-  // Interleaved rounds, the median of each: a machine's load drifts.
-  const cliTimes = [], daskTimes = [];
-  for (let k = 0; k < 2; k++) {
-    const dask = timed(python, ['-m', 'roverlab.study', gridFile, '--workers', String(cores), '--json'], env);
+  // Interleaved pairs (the command line, then Dask, on the same grid): the
+  // overhead is the median of the pairs' ratios, as a machine's load drifts.
+  // The cluster's start: the same command on a study of one short row.
+  const one = write('one.json', study([{ path: 'simulation.duration', values: [0.01] }]));
+  const cliTimes = [], daskTimes = [], ratios = [], starts = [];
+  for (let k = 0; k < 3; k++) {
     const cliRows = timed(cli, ['study', gridFile, '--jobs', String(cores), '--json']);
+    const dask = timed(python, ['-m', 'roverlab.study', gridFile, '--workers', String(cores), '--json'], env);
     if (hashes(dask.out.rows) !== hashes(cliRows.out.rows)) throw new Error('dask and the command line gave different rows');
+    starts.push(timed(python, ['-m', 'roverlab.study', one, '--workers', String(cores), '--json'], env).seconds);
     daskTimes.push(dask.seconds);
     cliTimes.push(cliRows.seconds);
+    ratios.push(dask.seconds / cliRows.seconds);
   }
-  cliTimes.push(...wholes);
-  const [cliS, daskS] = [median(cliTimes), median(daskTimes)];
+  const startS = median(starts);
+  const perRun = median(daskTimes.map((d, k) => (d - startS - cliTimes[k]) / side ** 3));
   result.dask = {
     study: result.grid.study,
-    cli_s: round(cliS),
-    dask_local_cluster_s: round(daskS),
-    overhead: round(daskS / cliS - 1),
-    overhead_per_run_ms: round(((daskS - cliS) / side ** 3) * 1000),
-    rounds: { cli_s: cliTimes.map((t) => round(t)), dask_s: daskTimes.map((t) => round(t)) },
-    note: `a LocalCluster of ${cores} single-threaded worker processes; dask_local_cluster_s includes starting it and importing the package`,
+    cli_s: round(median(cliTimes)),
+    dask_local_cluster_s: round(median(daskTimes)),
+    overhead: round(median(ratios) - 1),
+    cluster_start_s: round(startS),
+    overhead_per_run_ms: round(perRun * 1000),
+    rounds: { cli_s: cliTimes.map((t) => round(t)), dask_s: daskTimes.map((t) => round(t)), cluster_start_s: starts.map((t) => round(t)) },
+    note: `a LocalCluster of ${cores} single-threaded worker processes; each dask time includes starting it and importing the package (cluster_start_s: the same command on a one-row study); overhead_per_run_ms leaves the start out`,
   };
   console.log('dask', result.dask);
 }

@@ -119,6 +119,7 @@ function fullDocument() {
       right_speed: 1,
       joints: { fold_front: 0 },
       controller: 'none',
+      program: { language: 'javascript', source: 'export default { update() {} };' },
       script: [{ t: 1, wheel_speed: 2, left_speed: 2, right_speed: 2, joints: { fold_front: 0.1 } }],
     },
     simulation: { dt: 0.0004, duration: 1, mode: '3d', slip: 'relative', integrator: 'semi-implicit', chassis_contact: true },
@@ -206,7 +207,7 @@ describe('docs/scenario.schema.json', () => {
         const listed = issue.message.match(/^must be one of: (.*) \(got/)[1].split(', ');
         expect(listed.sort(), at).toEqual([...values].sort());
       }
-    expect(enums).toBe(7);  // preset, controller, mode, slip, integrator, and each mesh's up
+    expect(enums).toBe(8);  // preset, controller, a program's language, mode, slip, integrator, and each mesh's up
   });
 });
 

@@ -25,6 +25,7 @@
 #include "scenario/json_input.h"
 #include "scenario/scenario.h"
 #include "sim/describe.h"
+#include "sim/program_io.h"
 #include "sim/run.h"
 #include "sim/simulation.h"
 #include "sim/telemetry.h"
@@ -95,7 +96,7 @@ Scenario readScenario(const std::string& text, const std::string& folder,
 std::string run(const std::string& text, const std::string& folder,
                 const std::vector<std::string>& sets) {
   const Scenario scenario = readScenario(text, folder, sets);
-  Simulation sim = take(makeSimulation(scenario));
+  Simulation sim = take(makeUnattendedSimulation(scenario));
   RunStats stats;
   SignalWatch signals;
   std::string summary;
@@ -192,6 +193,28 @@ class World {
   }
   bool setController(bool on) { return setControllerOn(sim_, on); }
 
+  /// A controller's loop (sim/simulation.h): with a program attached, step()
+  /// stops whenever its update is due; observation() fills `out` (the
+  /// observation's row, sim/program_io.h) and command() hands the command's
+  /// row (NaN: unset), returning how many values were clamped or dropped.
+  bool attachProgram(double period) { return roverlab::attachProgram(sim_, period); }
+  bool programDue() const { return roverlab::programDue(sim_); }
+  std::vector<std::string> observationColumns() const { return roverlab::observationColumns(sim_); }
+  std::vector<std::string> commandColumns() const { return roverlab::commandColumns(sim_); }
+  void observation(py::array_t<double, py::array::c_style> out) {
+    observeNow(sim_);
+    observationRow(sim_, obsRow_);
+    if (out.ndim() != 1 || static_cast<std::size_t>(out.shape(0)) != obsRow_.size())
+      throw py::value_error("observation: the array must have one value per observation column");
+    std::copy(obsRow_.begin(), obsRow_.end(), out.mutable_data());
+  }
+  int command(py::array_t<double, py::array::c_style | py::array::forcecast> row) {
+    if (row.ndim() != 1)
+      throw py::value_error("command: a 1-D array, one value per command column");
+    commandFromRow(sim_, row.data(), static_cast<std::size_t>(row.shape(0)), sim_.command);
+    return commandProgram(sim_, sim_.command);
+  }
+
  private:
   Scenario scenario_;
   Simulation sim_;
@@ -199,7 +222,7 @@ class World {
   std::vector<std::string> columns_;
   RunStats stats_;
   double wall_ = 0.0;
-  std::vector<double> row_, rows_;
+  std::vector<double> row_, rows_, obsRow_;
 };
 
 /// The key `roverlab study` finds a kept row by when it resumes
@@ -352,6 +375,12 @@ PYBIND11_MODULE(_core, m) {
       .def("set_wheel_speeds", &World::setWheelSpeeds, py::arg("left"), py::arg("right"))
       .def("set_joint_target", &World::setJointTarget, py::arg("name"), py::arg("target"))
       .def("set_controller", &World::setController, py::arg("on"))
+      .def("attach_program", &World::attachProgram, py::arg("period"))
+      .def("program_due", &World::programDue)
+      .def("observation", &World::observation, py::arg("out"))
+      .def("command", &World::command, py::arg("row"))
+      .def_property_readonly("observation_columns", &World::observationColumns)
+      .def_property_readonly("command_columns", &World::commandColumns)
       .def_property_readonly("columns", &World::columns)
       .def_property_readonly("state_hash", &World::stateHash)
       .def_property_readonly("time", &World::time)
