@@ -16,7 +16,7 @@ export default [
   { files: ['web/src/sim/sim_worker.js'], languageOptions: { globals: { ...globals.worker } } },
   // Node: the configs, the tests, the benchmarks and the fuzz harness (tests/fuzz/wasm_worker.mjs is a worker thread).
   {
-    files: ['*.js', 'web/*.js', 'tests/**/*.mjs', 'tests/**/*.js', 'tools/**/*.mjs'],
+    files: ['*.js', 'web/*.js', 'tests/**/*.mjs', 'tests/**/*.js', 'tools/**/*.mjs', 'controllers/**/*.mjs'],
     ignores: ['web/wasm-pre.js'],
     languageOptions: { globals: { ...globals.node } },
   },

@@ -17,6 +17,14 @@ const ControllerKind* findControllerKind(const std::string& name) {
   return nullptr;
 }
 
+const std::vector<ProgramLanguage>& programLanguages() {
+  static const std::vector<ProgramLanguage> languages = {
+      {"javascript", "the app's simulation worker and `node tools/roverlab.mjs run`"},
+      {"python", "the Python package: roverlab.World(scenario, controller=...)"},
+  };
+  return languages;
+}
+
 std::vector<std::string> controllerNames() {
   std::vector<std::string> names{"none"};
   for (const ControllerKind& k : controllerKinds()) names.push_back(k.name);

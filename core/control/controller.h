@@ -76,4 +76,15 @@ const ControllerKind* findControllerKind(const std::string& name);
 /// "none" followed by every kind's name: what control.controller accepts.
 std::vector<std::string> controllerNames();
 
+/// Beside the kinds, users' own programs (control.program, docs/controllers.md):
+/// a language they may be written in, and what runs them. The core never runs
+/// a program itself; it gives its host the loop (sim/simulation.h, attachProgram).
+struct ProgramLanguage {
+  std::string name;  ///< as written in control.program.language
+  std::string host;  ///< what runs a program in it
+};
+
+/// Every language, in a fixed order.
+const std::vector<ProgramLanguage>& programLanguages();
+
 }  // namespace roverlab

@@ -173,7 +173,9 @@ void readControl(Reader& r, const json& doc, Scenario& s) {
       r.object(cj["program"], "control.program", {"language", "source"})) {
     const json& pj = cj["program"];
     ProgramSpec& p = s.control.program;
-    p.language = r.string(pj, "control.program", "language", "", {"javascript", "python"});
+    std::vector<std::string> languages;
+    for (const ProgramLanguage& l : programLanguages()) languages.push_back(l.name);
+    p.language = r.string(pj, "control.program", "language", "", languages);
     if (!pj.contains("language"))
       r.add("control.program.language", "is required (javascript or python)");
     if (!pj.contains("source")) r.add("control.program.source", "is required (the program's text)");

@@ -350,12 +350,12 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
 }
 
 Expected<Simulation> makeUnattendedSimulation(const Scenario& scenario) {
-  if (!scenario.control.program.language.empty())
-    return Expected<Simulation>::failure(
-        "control.program",
-        "this run has nobody to run the " + scenario.control.program.language +
-            " program: a JavaScript program runs in the app and with `node tools/roverlab.mjs "
-            "run`, a Python one with the Python package (docs/controllers.md)");
+  const std::string& language = scenario.control.program.language;
+  for (const ProgramLanguage& l : programLanguages())
+    if (l.name == language)
+      return Expected<Simulation>::failure("control.program", "this run has nobody to run the " +
+                                                                  language + " program: " + l.host +
+                                                                  " runs it (docs/controllers.md)");
   return makeSimulation(scenario);
 }
 
