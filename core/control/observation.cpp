@@ -1,6 +1,7 @@
 #include "control/observation.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace roverlab {
 
@@ -45,6 +46,9 @@ void observe(const WorldModel& model, const WorldState& state, const WorldData& 
   out.joints.resize(j);
 
   out.wheels.resize(robot.wheels.size());
+  // The probe's most pieces: all of them (sized once, so later updates allocate nothing).
+  if (out.near.capacity() < model.terrain->pieces.size())
+    out.near.reserve(model.terrain->pieces.size());
   for (size_t w = 0; w < robot.wheels.size(); ++w) {
     const int body = robot.wheels[w].body;
     const WheelResult& r = data.wheels[w];
@@ -52,6 +56,9 @@ void observe(const WorldModel& model, const WorldState& state, const WorldData& 
     o.body = body;
     o.centre_m = worldPoint(d, body, Vec3::Zero());
     o.spin_rad_s = state.bodies.v[bodies[body].vIndex];
+    if (!groundUnder(*model.terrain, o.centre_m.x(), o.centre_m.y(), o.centre_m.z(), o.ground_z_m,
+                     out.near))
+      o.ground_z_m = std::numeric_limits<double>::quiet_NaN();
     o.normal_N = r.normalLoad;
     o.tangential_N = 0;
     o.slip = 0;

@@ -32,6 +32,9 @@ struct WheelObservation {
   double normal_N = 0.0;         ///< sum of the contacts' normal forces (N)
   double tangential_N = 0.0;     ///< sum of their tangential forces (N)
   double slip = 0.0;             ///< the largest slip among its contacts (0 without contact)
+  /// The ground under the centre (terrain/terrain.h, groundUnder): the highest
+  /// terrain surface on the vertical through it, not above it (m); NaN over nothing.
+  double ground_z_m = 0.0;
   std::vector<TouchObservation> touches;  ///< one per contact (size: the contact count)
 };
 
@@ -68,6 +71,7 @@ struct Observation {
   std::vector<JointObservation> joints;  ///< every 1-DOF joint but the wheels' spin
   std::vector<WheelObservation> wheels;  ///< in the robot's wheel order
   std::vector<BoxObservation> boxes;     ///< in the model's box order
+  std::vector<int> near;                 ///< scratch of the ground probe
 };
 
 /// Whether observe() lists the joint of `body`: a 1-DOF joint, not a wheel's spin.

@@ -46,8 +46,8 @@ std::vector<std::string> observationColumns(const Simulation& sim) {
   }
   for (const WheelModel& w : sim.model.robot.wheels) {
     const std::string p = "wheels." + bodyName(sim, w.body) + ".";
-    for (const char* k :
-         {"x_m", "y_m", "z_m", "spin_rad_s", "contacts", "normal_N", "tangential_N", "slip"})
+    for (const char* k : {"x_m", "y_m", "z_m", "spin_rad_s", "contacts", "normal_N", "tangential_N",
+                          "slip", "ground_z_m"})
       c.push_back(p + k);
     for (int t = 0; t < kObservedTouches; ++t)
       for (const char* k : {"x_m", "y_m", "z_m", "nx", "ny", "nz", "normal_N"})
@@ -75,9 +75,9 @@ void observationRow(const Simulation& sim, std::vector<double>& row) {
   for (const JointObservation& j : o.joints)
     row.insert(row.end(), {j.position, j.velocity, j.effort});
   for (const WheelObservation& w : o.wheels) {
-    row.insert(row.end(),
-               {w.centre_m.x(), w.centre_m.y(), w.centre_m.z(), w.spin_rad_s,
-                static_cast<double>(w.touches.size()), w.normal_N, w.tangential_N, w.slip});
+    row.insert(row.end(), {w.centre_m.x(), w.centre_m.y(), w.centre_m.z(), w.spin_rad_s,
+                           static_cast<double>(w.touches.size()), w.normal_N, w.tangential_N,
+                           w.slip, w.ground_z_m});
     for (size_t t = 0; t < static_cast<size_t>(kObservedTouches); ++t) {
       if (t < w.touches.size()) {
         const TouchObservation& c = w.touches[t];

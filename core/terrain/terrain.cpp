@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "terrain/overlap.h"
 
@@ -235,6 +236,39 @@ Expected<Terrain> TerrainBuilder::build() && {
 void piecesNear(const Terrain& terrain, const Aabb& query, std::vector<int>& out) {
   out.clear();
   queryBroadphase(terrain.broadphase, query, out);
+}
+
+bool groundUnder(const Terrain& terrain, double x, double y, double zMax, double& z,
+                 std::vector<int>& near) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double best = -kInf;
+  Aabb line;
+  line.min = Vec3(x, y, -kInf);
+  line.max = Vec3(x, y, zMax);
+  piecesNear(terrain, line, near);
+  for (int p : near) {
+    // The line's stretch inside the piece: every face n·q <= offset bounds z.
+    double lo = -kInf, hi = kInf;
+    for (const Plane& f : terrain.pieces[p].shape.faces) {
+      const double rest = f.offset - f.normal.x() * x - f.normal.y() * y;
+      if (f.normal.z() > 1e-12)
+        hi = std::min(hi, rest / f.normal.z());
+      else if (f.normal.z() < -1e-12)
+        lo = std::max(lo, rest / f.normal.z());
+      else if (rest < 0)
+        hi = -kInf;  // a vertical face the line passes outside
+    }
+    if (lo <= hi && hi <= zMax) best = std::max(best, hi);
+  }
+  double h = 0;
+  for (const Heightfield& f : terrain.heightfields)
+    if (f.heightAt(x, y, h) && h <= zMax) best = std::max(best, h);
+  Vec3 normal;
+  for (const TriMesh& m : terrain.meshes)
+    if (m.surfaceAt(x, y, h, normal) && h <= zMax) best = std::max(best, h);
+  if (best == -kInf) return false;
+  z = best;
+  return true;
 }
 
 }  // namespace roverlab

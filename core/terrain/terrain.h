@@ -113,4 +113,12 @@ class TerrainBuilder {
 /// (cleared first) without duplicates.
 void piecesNear(const Terrain& terrain, const Aabb& query, std::vector<int>& out);
 
+/// The ground under a point: the highest surface of the terrain (pieces,
+/// heightfields and meshes) on the vertical line through (x, y) that is not
+/// above `zMax` (m), in `z`; false where nothing is under it. A piece's
+/// surface there is the top of the line's stretch inside it. `near` is
+/// scratch (its capacity is kept).
+bool groundUnder(const Terrain& terrain, double x, double y, double zMax, double& z,
+                 std::vector<int>& near);
+
 }  // namespace roverlab
