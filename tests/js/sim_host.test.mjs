@@ -1,5 +1,7 @@
 // The worker protocol (web/src/sim/sim_host.js) driven directly with the real WASM
-// core in Node: load, frames, stepping, inputs, a rejected scenario, a blow-up.
+// core in Node: load, frames, stepping, inputs, a rejected scenario, a blow-up, a
+// scenario's controller program (its plot columns and log, a seek that runs it
+// again to the same bits, a throw and a syntax error with their lines).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -228,5 +230,62 @@ describe('sim host', () => {
     // Telemetry: the start's row, then one per 10 ms up to the end, none lost or repeated.
     const rows = out.filter((m) => m.type === 'frame').flatMap((m) => [...m.samples]).length / h.last('model').model.columns.length;
     expect(rows).toBe(31);
+  });
+
+  test('control.program runs in the loop: plot columns and log lines with the frames; a seek runs it again to the same bits', () => {
+    const program = `export default {
+  period: 0.05,
+  init(model) { console.log('wheels', model.wheels.length); },
+  update(obs) {
+    this.n = (this.n ?? 0) + 1;
+    if (this.n === 12) console.warn('twelfth');
+    return { wheel_speed: this.n < 20 ? 2 : 4, plot: { speed_rad_s: this.n < 20 ? 2 : 4, n: this.n } };
+  },
+};`;
+    const text = JSON.stringify({ ...JSON.parse(scenario('flat-rocker8.json')), control: { program: { language: 'javascript', source: program } } });
+    const h = host();
+    h.handle({ type: 'load', scenario: text });
+    expect(h.out[0].message).toEqual({ type: 'busy' });
+    const { model } = h.last('model');
+    const first = h.last('frame');
+    // The first update ran at t = 0: its plot names are columns after the model's, the start's row holds them.
+    expect(first.columns).toEqual([...model.columns, 'plot.speed_rad_s', 'plot.n']);
+    const w = first.columns.length;
+    expect(Array.from(first.samples.subarray(w - 2, w))).toEqual([2, 1]);
+    expect(first.log).toEqual({ reset: true, lines: [{ t: 0, level: 'log', text: 'wheels 8' }] });
+    const rows = [...first.samples];
+    h.handle({ type: 'step', steps: 1600 });
+    const end = h.last('frame');
+    rows.push(...end.samples);
+    expect(end.log.lines).toEqual([{ t: expect.closeTo(0.55, 9), level: 'warn', text: 'twelfth' }]);
+    // Back to 0.4 s: the program's state is its own, so the host resets and runs again to there.
+    h.handle({ type: 'seek', time: 0.4 });
+    expect(h.last('frame').frame[0]).toBeCloseTo(0.4, 9);
+    expect(h.last('frame').log).toEqual({ reset: true, lines: [{ t: 0, level: 'log', text: 'wheels 8' }] });
+    h.handle({ type: 'step', steps: 600 });
+    const again = h.last('frame');
+    expect(again.frame).toEqual(end.frame);
+    const kept = rows.slice(0, (Math.round(0.4 / 0.01) + 1) * w);
+    expect([...kept, ...again.samples]).toEqual(rows);
+  });
+
+  test('a program that throws, or does not compile, stops the run with its line; a reset runs it again', () => {
+    const base = JSON.parse(scenario('flat-rocker8.json'));
+    const withProgram = (source) => JSON.stringify({ ...base, control: { program: { language: 'javascript', source } } });
+    const h = host();
+    h.handle({ type: 'load', scenario: withProgram('export default {\n  update(obs) {\n    if (obs.time_s > 0.2) throw new Error("no");\n  },\n};') });
+    h.handle({ type: 'play' });
+    h.handle({ type: 'step', steps: 2000 });
+    expect(h.last('programError')).toEqual({ type: 'programError', message: 'line 3: update at t = 0.2 s: Error: no', line: 3, column: null, time: expect.closeTo(0.2, 9) });
+    const stoppedAt = h.last('frame').frame[0];
+    h.handle({ type: 'step', steps: 100 });
+    expect(h.last('frame').frame[0]).toBe(stoppedAt);  // stopped
+    h.handle({ type: 'reset' });
+    h.handle({ type: 'step', steps: 100 });
+    expect(h.last('frame').frame[0]).toBeGreaterThan(0);  // the program runs again from its start
+    h.handle({ type: 'load', scenario: withProgram('export default {\n  update(obs) {\n    return {\n  },\n};') });
+    expect(h.last('programError')).toMatchObject({ message: 'line 5, column 1: Unexpected token', line: 5, column: 1, time: 0 });
+    h.handle({ type: 'step', steps: 100 });
+    expect(h.last('frame').frame[0]).toBe(0);
   });
 });

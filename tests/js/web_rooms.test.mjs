@@ -15,6 +15,7 @@ export const ROOMS = {
   common: 0,    // issues, files and export names, PNG files, keyboard focus, signals
   scenario: 1,  // the scenario catalogue, "based on" descriptions, rejected work
   share: 2,     // share links and their codecs, the address bar
+  controller: 2,  // controller programs: compiled and run (the worker), which run by themselves, the Controller tab
   import: 2,    // heightmap and mesh files read into terrains, URDF files into robots
   sim: 3,       // the WASM core, the worker and its host, the page's client of it
   runs: 4,      // a run's data: telemetry, frames, outcome, pinned runs' data and storage

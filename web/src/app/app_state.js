@@ -8,7 +8,7 @@ import { History } from '../runs/history.js';
 
 /** The module (under web/src/) that writes each field of the app state. */
 export const STATE_OWNERS = {
-  'sim/sim_client.js': ['scenario', 'presets', 'issues', 'fatal', 'buildMs', 'loadMs', 'loading', 'progress', 'loadLog', 'restarts'],
+  'sim/sim_client.js': ['scenario', 'presets', 'issues', 'fatal', 'buildMs', 'loadMs', 'loading', 'progress', 'loadLog', 'restarts', 'program'],
   'app/run.js': [
     'model', 'view', 'driver', 'history', 'telemetry', 'latest', 'previous', 'arrivedAt', 'awaitingFrame', 'stats', 'firstFrameAt',
     'startBase', 'pendingStart', 'pendingCamera', 'playing', 'scrubbing', 'scrubTime', 'error', 'outcome', 'finishedAt', 'outcomeText',
@@ -27,6 +27,7 @@ export const STATE_OWNERS = {
   'panels/crawler_tab.js': ['crawler'],
   'editor/editor_tab.js': ['editor', 'editorReady'],
   'share/sharing.js': ['shareUrl', 'linkOpened', 'linkError'],
+  'controller/controller_panel.js': ['controller'],
 };
 
 export function createAppState() {
@@ -41,7 +42,12 @@ export function createAppState() {
     loading: false,       // a scenario is being built
     progress: null,       // the progress note's text, when shown
     loadLog: [],          // the last 20 loads: { id, keep, sentAt, ms, buildMs, built }
-    restarts: undefined,  // workers restarted (Cancel, a failed build)
+    restarts: undefined,  // workers restarted (Cancel, a failed build, a controller program stopped)
+    // The controller program of the scenario on show (docs/controllers.md): its text (null: none), whether
+    // it runs in the worker, why it is held back ({ source, reason: 'consent' | 'stopped', message, origin })
+    // or null, how it stopped the run ({ message, line, column, time }) or null, and its log lines
+    // ([{ t, level: 'log' | 'warn' | 'error', text }], the newest 1000).
+    program: { source: null, running: false, held: null, error: null, log: [] },
     // --- the run on show (app/run.js)
     model: null,          // its model from the worker: layout, wheels, columns, terrain, controller, warnings
     view: null,           // the RobotView of the model
@@ -74,7 +80,7 @@ export function createAppState() {
     tipping: undefined,   // the robot nears tipping over (app/status_line.js)
     flipped: undefined,   // the robot lies upside down (app/status_line.js)
     banner: null,         // { text, kind } of the banner over the view (app/banners.js)
-    tab: undefined,       // the side panel's tab, once one was picked: 'sim', 'edit', 'stance', 'crawler', 'robot', 'study' (app/tabs.js)
+    tab: undefined,       // the side panel's tab, once one was picked: 'sim', 'edit', 'stance', 'crawler', 'robot', 'study', 'controller' (app/tabs.js)
     lastRecording: undefined,  // { bytes, from, to } of the last video saved (app/recording.js)
     fps: undefined,       // frames drawn per second, over the last second (view/view_quality.js)
     qualityStep: undefined,  // { fps, lowered } once the view quality watch measured the first 3 s
@@ -91,5 +97,8 @@ export function createAppState() {
     shareUrl: undefined,  // the last share link made
     linkOpened: undefined,  // a share link's scenario was opened
     linkError: undefined, // why the last share link was not opened (its code)
+    // --- the Controller tab (controller/controller_panel.js)
+    controller: undefined,  // once opened: { ready (its editor loaded), text (the editor's), applied (text === the scenario's
+                            // program), syntax ({ line, column, message } of the text, or null), examples (their names) }
   });
 }

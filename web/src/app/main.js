@@ -7,6 +7,7 @@ import { openingScenario, wireAddress } from '../share/address.js';
 import { Banners } from './banners.js';
 import { wireCameraPresets } from '../view/camera_presets.js';
 import { ContactInspector } from '../panels/contact_inspector.js';
+import { ControllerPanel } from '../controller/controller_panel.js';
 import { wireControls } from './controls.js';
 import { loadCore } from '../sim/core.js';
 import { wireHelp } from '../panels/help.js';
@@ -16,6 +17,7 @@ import { EditorTab } from '../editor/editor_tab.js';
 import { wirePickers } from '../panels/pickers.js';
 import { PinnedRuns } from '../panels/pinned_runs.js';
 import { Plots } from '../plots/plots.js';
+import { ProgramTrust } from '../controller/program_trust.js';
 import { wireRecording } from './recording.js';
 import { rejectedAtStart } from '../scenario/rejected_work.js';
 import { RobotTab } from '../panels/robot_tab.js';
@@ -57,8 +59,10 @@ const doc = new EditorDocument(opening.scenario, { storage, history: opening.sce
 window.addEventListener('pagehide', () => doc.saveNow());
 const corePromise = loadCore();  // a core on this thread too: the editor's geometry and checks
 
-// The simulation in its worker, and the run it shows.
-const client = new SimClient({ state, signals, banners, speed: () => state.speed });
+// The simulation in its worker, and the run it shows; a scenario's controller program runs
+// there only if this browser ran it at the user's click (or it came with the app).
+const trust = new ProgramTrust(storage);
+const client = new SimClient({ state, signals, banners, speed: () => state.speed, trust });
 const run = new Run({ state, signals, stage, plots: new Plots($('plot-dock'), { state, signals }), client, banners });
 const sharing = new Sharing({ state, doc, stage, client, banners, saved: restored, openStudy: (study, scenario) => studyTab.openShared(study, scenario) });
 const picker = wirePickers({ state, signals, doc, client, banners, initialId: opening.id });
@@ -78,7 +82,8 @@ const stanceTab = new StanceTab({ state, signals, doc, stage, run, picker, coreP
 wireCrawlerTab({ state, signals, corePromise });
 const robotTab = new RobotTab({ state, signals, doc });
 const studyTab = new StudyTab({ state, signals, doc, client, banners, corePromise, sharing });
-wireHelp({ state, signals, editorTab, stanceTab, robotTab, studyTab, picker });
+const controllerPanel = new ControllerPanel({ state, signals, doc, client, banners, trust, storage, scenarios });
+wireHelp({ state, signals, editorTab, stanceTab, robotTab, studyTab, controllerPanel, picker });
 wireTouchDrive({ state, signals });
 
 // Start: the worker builds the document's scenario; the editor waits for the page's core.

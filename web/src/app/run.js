@@ -39,7 +39,7 @@ export class Run {
       if (entry.keep) return;  // the current run goes on until the new one is built
       this.clearStop();
       banners.hide();
-      this.setPlaying(true);
+      this.setPlaying(!entry.paused);
     });
     signals.scenarioLoaded.add((model, entry) => {
       if (entry?.keep) {
@@ -47,15 +47,19 @@ export class Run {
         banners.hide();
       }
       this.show(model, entry);
-      if (entry?.keep) this.setPlaying(true);
+      if (entry?.keep) this.setPlaying(!entry.paused);
     });
     signals.issues.add((issues) => {
       this.setPlaying(false);
       banners.show('This scenario was rejected:\n' + formatIssues(issues));
     });
-    signals.frameArrived.add((frame, stats, samples) => {
+    signals.frameArrived.add((frame, stats, samples, columns) => {
       const { telemetry } = state;
       const stride = telemetry?.stride;
+      if (columns && telemetry) {
+        telemetry.widen(columns);  // a controller program's plot values (plot.NAME)
+        this.plots.setColumns(telemetry.columns);
+      }
       telemetry?.append(samples);
       this.onFrame(frame, stats);
       if (telemetry) this.noteTelemetryStore(telemetry, stride);
@@ -75,7 +79,9 @@ export class Run {
       banners.show(
         outcome === 'left_terrain'
           ? `The robot ${message}. This run is over: reset, or change the terrain or the commands.`
-          : `The simulation stopped: ${message}. Change a parameter or reset to try again.`,
+          : outcome === 'program_error'
+            ? `The controller program stopped the run: ${message}. Change it in the Controller tab and Apply, or reset to run it again.`
+            : `The simulation stopped: ${message}. Change a parameter or reset to try again.`,
       );
     });
     for (const id of VIEW_OPTIONS) {

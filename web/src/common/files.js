@@ -39,6 +39,7 @@ export function loadScenarioFile({ doc, client, banners }, text, fileName) {
   client.load(scenario, {
     keep: true,
     text,
+    origin: 'file',  // a program in it runs only after the user's "Run it" (sim_client.js)
     onBuilt: () => {
       doc.replace(`load ${fileName}`, scenario, { restart: true, loaded: true, owned: true });
       banners.show(`Loaded ${fileName}.`, 'info');

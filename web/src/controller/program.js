@@ -37,20 +37,30 @@ const HIDDEN = [
   'WebAssembly', 'setTimeout', 'setInterval', 'queueMicrotask',
 ];
 
-/** Removes the network, messaging and code-loading globals from a worker's (or Node worker's) global object, after the host has taken what it needs. */
+/**
+ * Removes the network, messaging and code-loading globals from a worker's (or
+ * Node worker's) global object and its prototypes, after the host has taken
+ * what it needs (a bound postMessage): a program that reaches the global
+ * object (Function('return this')()) finds them undefined.
+ */
 export function sealGlobals(scope = globalThis) {
-  for (const name of ['fetch', 'importScripts', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'Worker', 'SharedWorker', 'BroadcastChannel', 'indexedDB', 'caches']) {
-    try {
-      delete scope[name];
-    } catch {
-      // not configurable here: shadowed in the program's function anyway
-    }
-    if (name in scope) {
+  const names = ['fetch', 'importScripts', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'Worker', 'SharedWorker', 'BroadcastChannel', 'indexedDB', 'caches', 'postMessage', 'close'];
+  for (let o = scope; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const name of names) {
+      if (!Object.prototype.hasOwnProperty.call(o, name)) continue;
       try {
-        Object.defineProperty(scope, name, { value: undefined, configurable: false, writable: false });
+        delete o[name];
       } catch {
-        // likewise
+        // not configurable: shadowed on the scope below
       }
+    }
+  }
+  for (const name of names) {
+    if (scope[name] === undefined) continue;
+    try {
+      Object.defineProperty(scope, name, { value: undefined, configurable: false, writable: false });
+    } catch {
+      // shadowed in the program's function anyway
     }
   }
 }

@@ -49,12 +49,20 @@ export const TAB_HELP = {
       'until the answer changes. Click a cell or a point to watch that run; export the rows as CSV or share the study.',
     tryLabel: 'Try this: a 2 × 3 grid of the wheel rig, wheel size against speed',
   },
+  controller: {
+    text:
+      'Write the robot’s controller as a JavaScript program: update(obs) reads the robot (pose, joints, wheels, contacts) ' +
+      'every period of simulated time and returns wheel speeds, joint targets and values to plot. Start from an example; ' +
+      'syntax errors are marked at their line; Apply runs it in this scenario from t = 0 (Save, the autosave and Share ' +
+      'carry it). Its console lines are listed below, its plot values charted under the view.',
+    tryLabel: 'Try this: the rocker rover on the slope, slowing down as it pitches',
+  },
 };
 
 /** The scenario the Simulate tab's button opens. */
 export const TRY_SCENARIO = 'climb-articulated6';
 
-export function wireHelp({ state, signals, editorTab, stanceTab, robotTab, studyTab, picker }, $ = (id) => document.getElementById(id)) {
+export function wireHelp({ state, signals, editorTab, stanceTab, robotTab, studyTab, controllerPanel, picker }, $ = (id) => document.getElementById(id)) {
   const storage = (() => {
     try {
       return window.localStorage;
@@ -70,6 +78,7 @@ export function wireHelp({ state, signals, editorTab, stanceTab, robotTab, study
     crawler: () => state.crawler?.showExample('vertex-a'),
     robot: () => robotTab.tryExample(),
     study: () => studyTab.tryExample(),
+    controller: () => controllerPanel.tryExample(),
   };
   let current = null;
   const show = (tab) => {

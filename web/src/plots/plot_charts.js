@@ -71,7 +71,10 @@ function fillLegend(legend, labels, runs = []) {
  * quantity and s one of its series, both of that run's columns (plot_quantities.js). */
 function seriesValues(q, s, telemetry, k) {
   const v = [];
-  for (let i = 0; i < telemetry.rows; i += k) v.push((s.value ? s.value(telemetry, i) : telemetry.value(i, s.index)) * q.scale);
+  for (let i = 0; i < telemetry.rows; i += k) {
+    const x = (s.value ? s.value(telemetry, i) : telemetry.value(i, s.index)) * q.scale;
+    v.push(Number.isNaN(x) ? null : x);  // not known then (a program's plot value before its first)
+  }
   if (s.angle) continuousAngles(v, s.angle === 'tilt');
   return v;
 }

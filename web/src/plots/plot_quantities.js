@@ -7,7 +7,9 @@
 // continuous (continuousAngles): yaw without its ±180° wrap, and pitch and
 // roll, the core's tilt angles (docs/dynamics.md), without the jump of 180°
 // where the body turns upside down with that axis horizontal; the base's
-// chart also shows its tilt from upright. Pure functions (tests/js/plots.test.mjs).
+// chart also shows its tilt from upright. A controller program's plot values
+// (`plot.NAME` columns) are charted together, one chart per unit. Pure
+// functions (tests/js/plots.test.mjs).
 
 export const DEG = 180 / Math.PI;
 
@@ -50,6 +52,9 @@ const JOINT_TITLES = {
 };
 
 const ATTITUDE = ['pitch', 'roll', 'yaw'];
+
+/** The columns of a controller program's plot values: `plot.NAME` (web/src/sim/sim_host.js). */
+export const PLOT_PREFIX = 'plot.';
 
 /** The charts shown until the user picks others ([GKS2025]'s figures first). */
 export const DEFAULT_KEYS = ['pitch_rad', 'side_view', 'wheel_normal_N', 'wheel_tangential_N', 'wheel_slip', 'box_normal_N', 'base_tilt_rad'];
@@ -129,7 +134,10 @@ export function quantities(columns, wheelNames = []) {
     const wheel = wheels.find((w) => stem.startsWith(`${w}_`));
     const tokens = stem.split('_');
     const last = tokens[tokens.length - 1];
-    if (wheel) {
+    if (name.startsWith(PLOT_PREFIX)) {
+      // A controller program's plot values: one chart per unit (docs/controllers.md).
+      add(`plot${suffix}`, 'Controller program', u, index, name.slice(PLOT_PREFIX.length));
+    } else if (wheel) {
       const q = stem.slice(wheel.length + 1);
       add(`wheel_${q}${suffix}`, q === 'normal' ? 'Wheel load, normal force' : `Wheel ${WORDS[q] ?? words(q)}`, u, index, wheelLabel(wheel));
     } else if (stem.startsWith('box_') && tokens.length > 2) {

@@ -6,7 +6,9 @@
 // the Enlarge button (the view keeps MIN_VIEW_PX), and lays its charts out
 // in a grid that fills it. While the timeline scrubs, every chart shows a
 // cursor at its time (the legends show the values there); pressing on a
-// chart moves the timeline there. A chart added is scrolled into view; one
+// chart moves the timeline there. A controller program's plot values come as
+// more columns while the run plays (setColumns): a chart per unit of them is
+// put first. A chart added is scrolled into view; one
 // picked again is scrolled to, with a note that it is shown. PNG draws the
 // charts, titles and legends into one image at print resolution. The
 // pinned runs shown (pinned_runs.js, signal pinsChanged) are drawn in every
@@ -16,7 +18,7 @@ import { download } from '../common/files.js';
 import { exportName } from '../common/export_names.js';
 import { joinTimes } from '../runs/pinned_data.js';
 import { SideChart, TimeChart } from './plot_charts.js';
-import { DEFAULT_KEYS, quantities, titleWithUnit } from './plot_quantities.js';
+import { DEFAULT_KEYS, PLOT_PREFIX, quantities, titleWithUnit } from './plot_quantities.js';
 import './plots.css';
 
 const MAX_POINTS = 1500;   // points per series drawn (every k-th sample beyond)
@@ -28,6 +30,7 @@ const GAP = 6;             // between charts (px)
 const PNG_SCALE = 2;       // the PNG's pixels per device pixel: print resolution (2 per CSS px on a 1× screen)
 const PNG_MAX_PX = 16384;  // the PNG's largest side (a canvas's limit in browsers)
 const NOTE_MS = 4000;      // how long the bar's note stays
+const DOCK_TABS = ['sim', 'controller'];  // the side panel's tabs that leave the dock under the view
 
 export class Plots {
   /** dock: the #plot-dock element; state: the app state (state.plots is written); signals: the app's. */
@@ -84,7 +87,7 @@ export class Plots {
       if (this.telemetry) this.update(this.telemetry);
     });
     signals?.tabChanged.add((tab) => {
-      dock.hidden = tab !== 'sim';  // the other tabs need the view
+      dock.hidden = !DOCK_TABS.includes(tab);  // the other tabs need the view
       if (!dock.hidden && this.telemetry) this.update(this.telemetry);
       this.publish();
     });
@@ -97,6 +100,19 @@ export class Plots {
     this.telemetry = null;
     this.cursorTime = null;
     this.list = quantities(model.columns, model.wheels.map((w) => w.name));
+    this.fillPicker();
+    this.build();
+  }
+
+  /**
+   * The run's telemetry gained columns (a controller program's plot values, `plot.NAME`):
+   * they are offered in Add a chart, and a chart of each unit they bring first shows at the top.
+   */
+  setColumns(columns) {
+    const before = new Set(this.list.map((q) => q.key));
+    this.list = quantities(columns, this.model.wheels.map((w) => w.name));
+    const added = this.list.filter((q) => !before.has(q.key) && q.series?.every((s) => s.name.startsWith(PLOT_PREFIX)) && !q.single);
+    this.keys = [...added.map((q) => q.key).filter((k) => !this.keys.includes(k)), ...this.keys];
     this.fillPicker();
     this.build();
   }
@@ -165,7 +181,7 @@ export class Plots {
     }
   }
 
-  /** The charts of this.keys that the model's columns have. */
+  /** The charts of this.keys that the model's columns have (a program's plot charts once its values come). */
   build() {
     for (const c of this.charts) c.destroy();
     this.charts = [];

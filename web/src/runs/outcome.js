@@ -50,7 +50,7 @@ function scanned(telemetry, phase, done, row) {
  * The outcome at telemetry row `row` (the time on show): { text, kind }, kind
  * 'goal' (the goal met), 'fail' (on its back, left the terrain, blew up) or
  * 'ok'. `stopped` is the run's end if it stopped by then: { outcome, message }
- * ('left_terrain' or 'blew_up', the core's message).
+ * ('left_terrain' or 'blew_up', the core's message; 'program_error', the controller program's).
  */
 export function describeOutcome({ model, telemetry }, row, stopped = null) {
   if (!telemetry?.rows || row < 0) return { text: '', kind: 'ok' };
@@ -58,6 +58,7 @@ export function describeOutcome({ model, telemetry }, row, stopped = null) {
   const at = telemetry.value(row, 0);
   if (stopped?.outcome === 'left_terrain') return { text: `left the terrain (${stopped.message})`, kind: 'fail' };
   if (stopped?.outcome === 'blew_up') return { text: `the simulation blew up (${stopped.message})`, kind: 'fail' };
+  if (stopped?.outcome === 'program_error') return { text: `the controller program stopped the run (${stopped.message})`, kind: 'fail' };
   const climbing = model.controller === 'step-climb' && model.phaseColumn ? columns.indexOf(model.phaseColumn) : -1;
   const done = model.phases?.indexOf('done') ?? -1;
   const scan = scanned(telemetry, climbing, done, row);

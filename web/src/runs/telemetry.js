@@ -64,6 +64,22 @@ export class Telemetry {
     this.nearFull = this.rows >= 0.9 * this.maxRows;
   }
 
+  /**
+   * More columns after these (a controller program's plot values, `plot.NAME`): `columns` is
+   * every column, these first; the rows kept so far get NaN in the new ones.
+   */
+  widen(columns) {
+    if (columns.length <= this.width || columns.slice(0, this.width).some((c, i) => c !== this.columns[i]))
+      throw new Error(`telemetry: ${columns.length} columns do not extend these ${this.width}`);
+    const width = columns.length;
+    const data = new Float64Array(Math.min(this.maxRows, Math.max(this.rows, 1024)) * width).fill(NaN);
+    for (let r = 0; r < this.rows; r++) data.set(this.data.subarray(r * this.width, (r + 1) * this.width), r * width);
+    this.columns = columns;
+    this.width = width;
+    this.data = data;
+    this.drops++;  // readers' caches (by column) start again
+  }
+
   /** Room for `rows` rows (the buffer doubles, up to maxRows). */
   reserve(rows) {
     if (rows * this.width <= this.data.length) return;

@@ -92,6 +92,7 @@ export class Sharing {
       client.load(scenario, {
         keep: true,
         text,
+        origin: 'link',  // a program in it runs only after the user's "Run it" (sim_client.js)
         camera: camera ?? null,  // the first frame's camera pose (run.js)
         onBuilt: () => {
           doc.replace(OPEN_LINK, scenario, { restart: true, loaded: true, owned: true });

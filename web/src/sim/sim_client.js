@@ -4,10 +4,34 @@
 // leaves the page responsive), reads share links in it, shows the progress
 // note with Cancel while a build takes long, and passes on what it answers
 // as signals.
+//
+// A scenario's controller program (control.program) goes to the worker only
+// if it may run by itself (controller/program_trust.js: the user ran it here,
+// or it comes with the app); otherwise the scenario goes without it, paused,
+// and programHeld says so (the Controller tab asks "Show it / Run it"). While
+// the worker runs a program, a watchdog stops it when the worker has not
+// answered for WATCHDOG_MS (an update or init that never returns), or when
+// the worker dies (out of memory): the worker is replaced, the scenario
+// loaded again without the program, paused, and the program no longer runs
+// by itself; the editor's document and the autosave keep it.
 import { DEFAULT_ID, defaultScenario } from '../scenario/scenarios.js';
 
 const PROGRESS_AFTER_MS = 300;  // a build taking longer shows the progress note
 const LOG_LENGTH = 20;
+/** A worker running a program that has not answered for this long (ms) is stopped. */
+export const WATCHDOG_MS = 2000;
+const WATCH_EVERY_MS = 250;
+const PROGRAM_LOG_LINES = 1000;  // the program's log lines the page keeps
+
+/** The scenario without its control.program (what the worker gets for a program that may not run). */
+export function withoutProgram(scenario) {
+  const control = { ...scenario.control };
+  delete control.program;
+  return { ...scenario, control };
+}
+
+/** A time for a message: "1.23". */
+const seconds = (t) => String(Number((t ?? 0).toFixed(2)));
 
 const kB = (bytes) => Math.round(bytes / 1024).toLocaleString('en-US');
 /** " (320 of 650 kB)" from the worker's progress, or "" before any. */
@@ -16,11 +40,12 @@ const coreBytes = (p) => (!p ? '' : p.total ? ` (${kB(p.loaded)} of ${kB(p.total
 
 export class SimClient {
   /**
-   * @param {{ state, signals, banners, speed: () => number }} deps
-   *   speed(): the speed picked on the page, sent to every new worker
+   * @param {{ state, signals, banners, speed: () => number, trust }} deps
+   *   speed(): the speed picked on the page, sent to every new worker;
+   *   trust: which programs may run by themselves (controller/program_trust.js)
    */
-  constructor({ state, signals, banners, speed }, $ = (id) => document.getElementById(id)) {
-    Object.assign(this, { state, signals, banners, speed, $ });
+  constructor({ state, signals, banners, speed, trust }, $ = (id) => document.getElementById(id)) {
+    Object.assign(this, { state, signals, banners, speed, trust, $ });
     this.worker = null;
     this.workerReady = false;
     this.coreProgress = null;  // { loaded, total } bytes of the core the worker loads
@@ -34,6 +59,15 @@ export class SimClient {
     this.decodeCount = 0;
     this.robotImports = new Map();
     this.progressTimer = null;
+    // The watchdog: the program the worker's world runs (its text, or null), whether the core alone is
+    // busy (a build or a reset: no program code runs), since when a message waits for an answer
+    // (performance.now(), or null), the newest simulated time heard of, and the last check.
+    this.liveProgram = null;
+    this.coreBusy = false;
+    this.waitingSince = null;
+    this.lastTime = 0;
+    this.lastCheck = performance.now();
+    setInterval(() => this.watch(), WATCH_EVERY_MS);
     $('progress-cancel').addEventListener('click', () => this.restart('Building was cancelled'));
   }
 
@@ -44,6 +78,7 @@ export class SimClient {
 
   /** The one place a message goes to the worker (sim_host.js reads them). */
   post(message, transfer = []) {
+    this.waitingSince ??= performance.now();
     this.worker.postMessage(message, transfer);
   }
 
@@ -56,8 +91,9 @@ export class SimClient {
     this.post({ type: 'pause' });
   }
 
-  /** Back to the recorded time `time` (s): the run goes on from there. */
+  /** Back to the recorded time `time` (s): the run goes on from there (a program runs again up to it). */
   seek(time) {
+    this.programRestarts();
     this.post({ type: 'seek', time });
   }
 
@@ -66,9 +102,16 @@ export class SimClient {
     this.post({ type: 'step', steps });
   }
 
-  /** Back to t = 0 of the same scenario. */
+  /** Back to t = 0 of the same scenario (its program from its start). */
   reset() {
+    this.programRestarts();
     this.post({ type: 'reset' });
+  }
+
+  /** A reset or a seek starts the world's program again: it runs (until the worker says otherwise). */
+  programRestarts() {
+    const { state } = this;
+    if (this.liveProgram && state.program.source !== null) state.program = { ...state.program, running: true, error: null };
   }
 
   /** The automatic controller on or off. */
@@ -101,7 +144,15 @@ export class SimClient {
     this.worker = new Worker(new URL('./sim_worker.js', import.meta.url), { type: 'module' });
     this.workerReady = false;
     this.coreProgress = null;
+    this.liveProgram = null;
+    this.coreBusy = false;
+    this.waitingSince = null;
     this.worker.onmessage = ({ data }) => this.onMessage(data);
+    // A worker that dies while a program runs (out of memory): as a program that does not return.
+    this.worker.onerror = () => {
+      if (this.liveProgram !== null)
+        this.stopProgram(`The simulation's worker stopped while the controller program ran (at t = ${seconds(this.lastTime)} s; it may have run out of memory): stopped`);
+    };
     this.post({ type: 'presets' });
     this.setSpeed(this.speed());
   }
@@ -114,13 +165,25 @@ export class SimClient {
    * tried before they replace the user's work); onBuilt() and onRejected(issues)
    * then say what happened. restore: the load that brings back a run after a
    * cancel. text: the scenario's JSON text, when the caller has it. camera: the camera
-   * pose to take at the built run's first frame (a share link's).
+   * pose to take at the built run's first frame (a share link's). paused: the run does not
+   * play by itself. origin: 'link' or 'file', for what the page says of a program it holds.
+   * A JavaScript program that may not run by itself (this.trust) is left out of what the
+   * worker gets, and the run is paused: entry.held says so ({ source, reason: 'consent' or
+   * 'stopped', message, origin }); entry.program is the program that runs, or null.
    */
-  load(scenario, { keep = false, restore = false, onBuilt, onRejected, text, camera = null } = {}) {
+  load(scenario, { keep = false, restore = false, onBuilt, onRejected, text, camera = null, paused = false, origin = null } = {}) {
     const id = ++this.loadCount;
-    const entry = { id, scenario, keep, restore, onBuilt, onRejected, camera, sentAt: performance.now() };
+    const program = scenario?.control?.program ?? null;
+    const js = program?.language === 'javascript' && typeof program.source === 'string';
+    let held = null;
+    if (js && !this.trust.allows(program.source)) {
+      const message = this.trust.stoppedWhy(program.source);
+      held = { source: program.source, reason: message ? 'stopped' : 'consent', message, origin };
+    }
+    const sent = held ? withoutProgram(scenario) : scenario;
+    const entry = { id, scenario, keep, restore, onBuilt, onRejected, camera, origin, held, program: held ? null : program, paused: paused || Boolean(held), sentAt: performance.now() };
     this.loads.set(id, entry);
-    this.post({ type: 'load', scenario: text ?? JSON.stringify(scenario), id, keep });
+    this.post({ type: 'load', scenario: held ? JSON.stringify(sent) : (text ?? JSON.stringify(scenario)), id, keep, paused: entry.paused });
     this.signals.loadStarted.dispatch(entry);
     this.watchLoads();
   }
@@ -188,14 +251,7 @@ export class SimClient {
    * autosaved work, is left alone.
    */
   restart(why) {
-    const pending = [...this.loads.values()];
-    this.worker.terminate();
-    this.loads.clear();
-    this.decodes.clear();  // a link being read is dropped with the worker
-    for (const resolve of this.robotImports.values())
-      resolve({ ok: false, issues: [{ path: 'robot.urdf', message: `was not read: ${why}` }] });
-    this.robotImports.clear();
-    this.start();
+    const pending = this.replaceWorker(why);
     const back = pending.some((e) => e.restore) || !this.running ? null : this.running;
     this.load(back ?? defaultScenario(), { restore: true });
     const tried = pending.at(-1);
@@ -205,9 +261,76 @@ export class SimClient {
     this.state.restarts = (this.state.restarts ?? 0) + 1;
   }
 
+  /** Stops the worker and starts a fresh one; returns the loads it had not answered. */
+  replaceWorker(why) {
+    const pending = [...this.loads.values()];
+    this.worker.terminate();
+    this.loads.clear();
+    this.decodes.clear();  // a link being read is dropped with the worker
+    for (const resolve of this.robotImports.values())
+      resolve({ ok: false, issues: [{ path: 'robot.urdf', message: `was not read: ${why}` }] });
+    this.robotImports.clear();
+    this.start();
+    return pending;
+  }
+
+  /** The watchdog's look (every WATCH_EVERY_MS): a worker running a program that has left a message
+   * unanswered for WATCHDOG_MS is stuck in it. */
+  watch() {
+    const now = performance.now();
+    // This page itself was held up (or its timers slowed in the background): the worker gets the time again.
+    if (now - this.lastCheck > 4 * WATCH_EVERY_MS && this.waitingSince !== null) this.waitingSince = now;
+    this.lastCheck = now;
+    if (this.liveProgram === null || this.coreBusy || this.waitingSince === null) return;
+    if (now - this.waitingSince < WATCHDOG_MS) return;
+    this.stopProgram(`The controller program did not return within ${WATCHDOG_MS / 1000} s at t = ${seconds(this.lastTime)} s: stopped`);
+  }
+
+  /**
+   * The worker's program is stopped (`why`): the worker is replaced, the program no longer
+   * runs by itself (this.trust), and the scenario is loaded again without it, paused (the
+   * newest load not answered, if any, else the one that ran). The editor's document, and so
+   * the autosave, keeps the program.
+   */
+  stopProgram(why) {
+    const source = this.liveProgram;
+    this.trust.stop(source, why);
+    const pending = this.replaceWorker(why);
+    const newest = pending.at(-1);
+    const { scenario, keep, onBuilt, onRejected, camera, origin } = newest ?? { scenario: this.running ?? defaultScenario() };
+    this.load(scenario, { keep, onBuilt, onRejected, camera, origin, paused: true });
+    this.state.program = { ...this.state.program, running: false };
+    this.signals.programChanged.dispatch();
+    this.banners.show(`${why}. The simulation restarted; your program is kept.`);
+    this.state.restarts = (this.state.restarts ?? 0) + 1;
+  }
+
+  /** The program's part of a frame: its log lines (data.log: { reset, lines }). */
+  programLog(log) {
+    const { state } = this;
+    const lines = log.reset ? log.lines : [...state.program.log, ...log.lines];
+    state.program = { ...state.program, log: lines.slice(-PROGRAM_LOG_LINES) };
+    this.signals.programChanged.dispatch();
+  }
+
   onMessage(data) {
     const { state, signals } = this;
+    this.waitingSince = null;  // the worker answers
+    this.coreBusy = data.type === 'busy';
     switch (data.type) {
+      case 'busy':
+        return;
+      case 'alive':
+        this.lastTime = data.time;
+        return;
+      case 'programError': {
+        this.lastTime = data.time;
+        const { message, line, column, time } = data;
+        state.program = { ...state.program, running: false, error: { message, line, column, time } };
+        signals.programChanged.dispatch();
+        signals.runStopped.dispatch({ message, outcome: 'program_error' });
+        return;
+      }
       case 'coreProgress':
         this.coreProgress = data;
         return this.watchLoads();
@@ -230,6 +353,10 @@ export class SimClient {
       case 'issues': {
         const entry = this.settle(data.id, data);
         state.issues = data.issues;
+        if (entry && !entry.keep) {
+          this.liveProgram = null;  // the world was dropped
+          state.program = { ...state.program, running: false };
+        }
         if (entry?.onRejected) return entry.onRejected(data.issues);
         signals.issues.dispatch(data.issues);
         return;
@@ -242,13 +369,22 @@ export class SimClient {
           state.loadMs = performance.now() - entry.sentAt;
           state.scenario = entry.scenario;
           this.running = entry.scenario;
+          const { program } = entry;
+          this.liveProgram = program?.language === 'javascript' ? program.source : null;
+          this.lastTime = 0;
+          const source = entry.scenario?.control?.program?.source;
+          state.program = { source: typeof source === 'string' ? source : null, running: this.liveProgram !== null, held: entry.held, error: null, log: [] };
         }
         signals.scenarioLoaded.dispatch(data.model, entry);
         entry?.onBuilt?.();
+        if (entry) signals.programChanged.dispatch();
+        if (entry?.held) signals.programHeld.dispatch(entry.held);
         return;
       }
       case 'frame':
-        signals.frameArrived.dispatch(data.frame, data.stats, data.samples);
+        this.lastTime = data.frame[0];
+        if (data.log) this.programLog(data.log);
+        signals.frameArrived.dispatch(data.frame, data.stats, data.samples, data.columns ?? null);
         return;
       case 'finished':
         signals.runFinished.dispatch({ time: data.time });

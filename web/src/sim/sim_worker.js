@@ -2,11 +2,16 @@
 // { type: 'coreProgress', loaded, total } (bytes of the core's .wasm) while it
 // loads the core and { type: 'ready' } once it is loaded; messages that come
 // earlier wait. After the first load it runs the image import path a few
-// times on a small image (import_warmup.js).
+// times on a small image (import_warmup.js). Once the core is loaded (the
+// last use of the network), the worker's network and code-loading globals
+// are removed (sealGlobals): a scenario's controller program runs here.
+import { sealGlobals } from '../controller/program.js';
 import { loadCore } from './core.js';
 import { warmUpImport } from './import_warmup.js';
 import { createSimHost } from './sim_host.js';
 
+// The worker's own way out, taken before sealGlobals hides postMessage from programs.
+const post = self.postMessage.bind(self);
 const pending = [];
 let handle = null;
 let warmUp = null; // starts the warm-up after the first load
@@ -15,7 +20,7 @@ function dispatch(message) {
   try {
     handle(message);
   } catch (error) {
-    self.postMessage({ type: 'fatal', message: String(error?.message ?? error) });
+    post({ type: 'fatal', message: String(error?.message ?? error) });
   }
   if (message?.type === 'load' && warmUp) {
     const start = warmUp;
@@ -29,7 +34,7 @@ self.onmessage = (event) => {
   else pending.push(event.data);
 };
 
-loadCore({ onProgress: (loaded, total) => self.postMessage({ type: 'coreProgress', loaded, total }) })
+loadCore({ onProgress: (loaded, total) => post({ type: 'coreProgress', loaded, total }) })
   .then((core) => {
     // Zero-delay tasks for stepping at speed "max" (setTimeout would wait at least 4 ms when nested).
     const channel = new MessageChannel();
@@ -38,16 +43,17 @@ loadCore({ onProgress: (loaded, total) => self.postMessage({ type: 'coreProgress
       try {
         queued.shift()?.();
       } catch (error) {
-        self.postMessage({ type: 'fatal', message: String(error?.message ?? error) });
+        post({ type: 'fatal', message: String(error?.message ?? error) });
       }
     };
     const schedule = (fn) => {
       queued.push(fn);
       channel.port2.postMessage(null);
     };
-    handle = createSimHost(core, (message, transfer) => self.postMessage(message, transfer), schedule);
+    sealGlobals();
+    handle = createSimHost(core, (message, transfer) => post(message, transfer), schedule);
     warmUp = () => warmUpImport(core, schedule).catch((error) => console.warn('import warm-up:', error));
-    self.postMessage({ type: 'ready' });
+    post({ type: 'ready' });
     for (const message of pending.splice(0)) dispatch(message);
   })
-  .catch((error) => self.postMessage({ type: 'fatal', message: String(error?.message ?? error) }));
+  .catch((error) => post({ type: 'fatal', message: String(error?.message ?? error) }));

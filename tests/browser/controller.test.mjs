@@ -1,0 +1,174 @@
+// The Controller tab in headless Chromium (docs/controllers.md#in-the-app): a
+// program typed in the editor and applied drives the robot as it says, its
+// plot values charted under the view and its console line logged; a syntax
+// error is marked at its line and not applied; a throw stops the run with a
+// banner naming the line and the app goes on (Remove); fetch,
+// importScripts and the worker's postMessage are not there; an endless loop is stopped by the watchdog,
+// the worker restarted, and the program survives a reload (held, not run);
+// a share link with a program opens paused without it and runs it only
+// after "Run it". Screenshots: test-results/controller-*.png.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+
+import { encodeShare } from '../../web/src/share/share_link.js';
+import { collectErrors, root, saveScreenshot, serveAppPage } from './support.mjs';
+
+const app = serveAppPage();
+const waitFor = (fn, arg, timeout = 60_000, p = app.page) => p.waitForFunction(fn, arg, { timeout });
+const hooks = (p = app.page) => p.evaluate(() => ({ ...window.__roverlab, doc: undefined, screenOf: undefined, inView: undefined, timeDraws: undefined }));
+
+// Drives backwards at 3 rad/s (the scenario says 2 forwards), plots the speed and the base's x.
+const BACKWARDS = `export default {
+  init(model) {
+    console.log('backwards on', model.robot);
+  },
+  update(obs) {
+    return { wheel_speed: -3, plot: { speed_rad_s: -3, x_m: obs.base.x_m } };
+  },
+};
+`;
+
+/** A program whose line 3 does `call` (at its first update). */
+const calling = (call) => `export default {\n  update() {\n    ${call};\n  },\n};\n`;
+
+/** Types `text` into the Controller tab's editor (replacing what it holds). */
+async function typeProgram(text) {
+  await app.page.locator('#program-panel .cm-content').fill(text);
+  await waitFor((t) => window.__roverlab.controller.text === t, text);
+}
+
+const apply = () => app.page.click('#program-panel .controller-apply');
+
+describe('the Controller tab', { timeout: 120_000 }, () => {
+  test('a program typed and applied drives the robot as it says; its plot values are charted, its log listed', async () => {
+    const { page, errors } = app;
+    await page.selectOption('#scenario', 'flat-rocker8');
+    await waitFor(() => window.__roverlab.scenarioId === 'flat-rocker8' && window.__roverlab.time > 0.05);
+    await page.click('#tab-controller');
+    await waitFor(() => window.__roverlab.controller?.ready);
+    // The examples to start from are the repository's controllers/*.mjs, whatever they are.
+    const files = readdirSync(path.join(root, 'controllers')).filter((f) => f.endsWith('.mjs')).map((f) => f.replace(/\.mjs$/, ''));
+    expect((await hooks()).controller.examples).toEqual(files.sort());
+    if (files.length) {
+      await page.selectOption('#program-panel .controller-examples', files[0]);
+      await waitFor((t) => window.__roverlab.controller.text === t, readFileSync(path.join(root, 'controllers', `${files[0]}.mjs`), 'utf8'));
+    }
+    await typeProgram(BACKWARDS);
+    await apply();
+    // Backwards, as the program says (the scenario drives forwards at 2 rad/s).
+    await waitFor(() => window.__roverlab.program.running && window.__roverlab.base[0] < window.__roverlab.startBase[0] - 0.3);
+    const s = await hooks();
+    expect(s.program.source).toBe(BACKWARDS);
+    const scenario = await page.evaluate(() => window.__roverlab.doc.scenario);
+    expect(scenario.control.program).toEqual({ language: 'javascript', source: BACKWARDS });
+    await waitFor(() => window.__roverlab.plots.charts.some((c) => c.key === 'plot_rad_s' && c.points > 50));
+    const charts = (await hooks()).plots.charts;
+    expect(charts.find((c) => c.key === 'plot_rad_s')).toMatchObject({ title: 'Controller program (rad/s)', columns: ['plot.speed_rad_s'], last: [-3] });
+    expect(charts.find((c) => c.key === 'plot_m').last[0]).toBeLessThan(-0.3);
+    expect(s.program.log[0]).toMatchObject({ t: 0, level: 'log', text: 'backwards on rocker8' });
+    expect(await page.textContent('#program-panel .controller-log')).toMatch(/t = 0 s backwards on rocker8/);
+    await saveScreenshot(page, 'controller-apply.png');
+    expect(errors).toEqual([]);
+  });
+
+  test('a syntax error is marked at its line and not applied', async () => {
+    const { page } = app;
+    await typeProgram('export default {\n  update(obs) {\n    return { wheel_speed: 2 ;\n  },\n};\n');
+    await waitFor(() => window.__roverlab.controller.syntax?.line === 3);
+    expect(await page.locator('#program-panel .cm-lint-marker-error').count()).toBe(1);
+    expect(await page.textContent('#program-panel .controller-problem')).toMatch(/^Syntax: line 3, column \d+: Unexpected token/);
+    await apply();
+    await page.waitForTimeout(300);
+    expect((await hooks()).program.source).toBe(BACKWARDS);  // the scenario keeps the program that ran
+  });
+
+  test('a throw stops the run with a banner naming its line; the app goes on', async () => {
+    const { page, errors } = app;
+    await typeProgram('export default {\n  update(obs) {\n    if (obs.time_s > 0.3)\n      throw new Error("too far");\n    return { wheel_speed: 2 };\n  },\n};\n');
+    await apply();
+    await waitFor(() => window.__roverlab.program.error !== null && window.__roverlab.time < 0.4);
+    const s = await hooks();
+    expect(s.program.error).toMatchObject({ line: 4, message: expect.stringMatching(/^line 4: update at t = 0\.3\d* s: Error: too far$/) });
+    expect(s.banner.text).toMatch(/^The controller program stopped the run: line 4: update at t = 0\.3/);
+    expect(s.playing).toBe(false);
+    expect(await page.textContent('#program-panel .controller-status')).toMatch(/Stopped the run at t = 0\.3/);
+    await saveScreenshot(page, 'controller-throw.png');
+    // Remove takes it out of the scenario: the run restarts and plays without it.
+    await page.click('#program-panel .controller-remove');
+    await waitFor(() => window.__roverlab.program.source === null && window.__roverlab.time > 0.6 && window.__roverlab.playing);
+    expect((await hooks()).error).toBeNull();
+    expect(errors).toEqual([]);
+  });
+
+  test('fetch, importScripts and the worker’s postMessage are not there: the run stops with a message', async () => {
+    for (const call of ['fetch("http://example.com/")', 'importScripts("x.js")', 'Function("return this")().postMessage({ type: "frame" })']) {
+      await typeProgram(calling(call));
+      await apply();
+      await waitFor(() => window.__roverlab.program.error !== null);
+      expect((await hooks()).program.error.message, call).toMatch(/^line 3: update at t = 0 s: TypeError: /);
+    }
+  });
+
+  test('an endless loop is stopped by the watchdog: the worker restarts, the program is kept (also over a reload) and not run', async () => {
+    const { page } = app;
+    const loop = 'export default {\n  update(obs) {\n    if (obs.time_s > 0.2)\n      for (;;) {}\n    return { wheel_speed: 2 };\n  },\n};\n';
+    await typeProgram(loop);
+    const restarts = (await hooks()).restarts ?? 0;
+    await apply();
+    await waitFor(() => window.__roverlab.program.held?.reason === 'stopped', null, 20_000);
+    const s = await hooks();
+    expect(s.restarts).toBe(restarts + 1);
+    expect(s.program).toMatchObject({ source: loop, running: false });
+    // The time is the last one the page heard of before the update at 0.2 s that never returned.
+    const at = /^The controller program did not return within 2 s at t = ([\d.]+) s: stopped\. The scenario is open without it, paused/.exec(s.banner.text);
+    expect(at, s.banner.text).not.toBeNull();
+    expect(Number(at[1])).toBeGreaterThan(0.1);
+    expect(Number(at[1])).toBeLessThanOrEqual(0.21);
+    await waitFor(() => window.__roverlab.ready && window.__roverlab.time === 0);
+    expect((await hooks()).playing).toBe(false);
+    expect((await hooks()).controller.text).toBe(loop);
+    await saveScreenshot(page, 'controller-watchdog.png');
+    // A reload: the autosave has the program, which does not run by itself any more.
+    await page.evaluate(() => window.__roverlab.doc.saveNow());
+    await page.reload({ waitUntil: 'load' });
+    await waitFor(() => window.__roverlab?.ready && window.__roverlab.editorReady && window.__roverlab.program.held !== null, null, 90_000);
+    expect((await hooks()).program).toMatchObject({ source: loop, running: false, held: { reason: 'stopped' } });
+    await page.click('#tab-controller');
+    await waitFor(() => window.__roverlab.controller?.ready);
+    expect(await page.textContent('#program-panel .cm-content')).toContain('for (;;) {}');
+  });
+
+  test('a share link with a program opens paused without it, and runs it only after "Run it"', async () => {
+    const { browser, url } = app;
+    const scenario = JSON.parse(readFileSync(path.join(root, 'terrains/flat-rocker8.json'), 'utf8'));
+    scenario.name = 'linked program';
+    scenario.control.program = { language: 'javascript', source: `// sent by a colleague\n${BACKWARDS}` };
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const page = await context.newPage();
+      const errors = collectErrors(page);
+      await page.goto(`${url}#${await encodeShare({ scenario })}`, { waitUntil: 'load', timeout: 90_000 });
+      await waitFor(() => window.__roverlab?.ready && window.__roverlab.linkOpened && /^This link contains a controller program/.test(window.__roverlab.banner?.text ?? ''), null, 90_000, page);
+      let s = await hooks(page);
+      expect(s.scenario).toBe('linked program');
+      expect(s.program).toMatchObject({ running: false, held: { reason: 'consent', origin: 'link' } });
+      expect(s.playing).toBe(false);
+      await page.waitForTimeout(500);
+      expect((await hooks(page)).time).toBe(0);
+      await saveScreenshot(page, 'controller-link.png');
+      // Show it: the program in the editor, still not running.
+      await page.click('#banner-actions button:has-text("Show it")');
+      await waitFor((text) => window.__roverlab.controller?.ready && window.__roverlab.controller.text === text, scenario.control.program.source, 60_000, page);
+      expect((await hooks(page)).program.running).toBe(false);
+      // Run it: now it runs, from t = 0, backwards.
+      await page.click('#program-panel .controller-run');
+      await waitFor(() => window.__roverlab.program.running && window.__roverlab.time > 1, null, 60_000, page);
+      s = await hooks(page);
+      expect(s.base[0]).toBeLessThan(s.startBase[0] - 0.2);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
