@@ -15,6 +15,9 @@ Units are SI throughout: m, s, rad, N, N·m, J.
     >>> summary["base"]["position_m"], summary["state_hash"]
 
 Refusals raise :class:`ScenarioError` with the ``{path, message}`` issues.
+A controller written in Python runs in a World's loop (``World(scenario,
+controller=obj)``), and :class:`Env` is the same loop shaped as a Gymnasium
+environment (docs/controllers.md, docs/python.md).
 """
 
 import json
@@ -22,8 +25,10 @@ import os
 
 from . import _core
 from ._errors import ScenarioError
+from .control import ControllerRun, Observation
 
-__all__ = ["ScenarioError", "SAMPLE_INTERVAL", "run", "World", "Study", "csv_field"]
+__all__ = ["ScenarioError", "SAMPLE_INTERVAL", "run", "World", "Env", "Observation", "Study",
+           "csv_field"]
 __version__ = "0.1.0"
 
 #: Simulated time between the samples of run statistics and telemetry rows (s).
@@ -89,15 +94,33 @@ class World:
     ``roverlab run`` does, so ``summary()`` after ``round(duration / dt)``
     steps equals ``run()``'s summary (same ``state_hash``). Use one World from
     one thread at a time; the GIL is released while it steps.
+
+    ``controller``: an object with ``period`` (s, default 0.01), an optional
+    ``init(model)`` and ``update(obs)`` returning a dict command
+    (docs/controllers.md). ``step()`` then calls ``update`` at t = 0 and
+    every ``period`` after, before the step that starts then; what it
+    commands out of bounds or misnamed is clamped or ignored with one
+    warning per kind in ``warnings``. An exception raised by the controller
+    propagates from ``step()`` (or from the constructor, for ``init``) with
+    its traceback, and the World stops there: ``outcome`` becomes
+    ``"program_error"`` and later ``step()`` calls take no step.
     """
 
-    def __init__(self, scenario, folder=None, sets=None):
+    def __init__(self, scenario, folder=None, sets=None, controller=None):
         text, folder = _document(scenario, folder)
         self._world = _core.World(text, folder, _sets(sets))
+        self._run = None
+        if controller is not None:
+            self._run = ControllerRun(self._world, controller, self.model())
 
     def step(self, n=1):
-        """Takes up to ``n`` steps of ``dt``; False once the run has stopped (see ``outcome``)."""
-        return self._world.step(int(n))
+        """Takes up to ``n`` steps of ``dt``; False once the run has stopped (see ``outcome``).
+
+        With a controller, its update runs whenever it is due within them.
+        """
+        if self._run is None:
+            return self._world.step(int(n))
+        return self._run.step(int(n))
 
     @property
     def time(self):
@@ -121,13 +144,32 @@ class World:
 
     @property
     def outcome(self):
-        """``"ok"`` while running, ``"blew_up"`` or ``"left_terrain"`` once stopped."""
-        return self._world.outcome
+        """``"ok"`` while running, ``"blew_up"``, ``"left_terrain"`` or ``"program_error"`` once stopped."""
+        outcome = self._world.outcome
+        if outcome == "ok" and self._run is not None and self._run.error:
+            return "program_error"
+        return outcome
 
     @property
     def error(self):
         """Why the run stopped ("" while it runs)."""
+        if self._world.outcome == "ok" and self._run is not None and self._run.error:
+            return self._run.error
         return self._world.error
+
+    @property
+    def controller(self):
+        """The controller given to the constructor (None without one)."""
+        return None if self._run is None else self._run.controller
+
+    @property
+    def warnings(self):
+        """The controller's warnings, one per kind: ``[{"t": s, "message": ...}]`` ([] without one)."""
+        return [] if self._run is None else [dict(w) for w in self._run.warnings]
+
+    def plots(self):
+        """What the controller plotted: ``{name: (times_s, values)}``, NumPy arrays ({} without one)."""
+        return {} if self._run is None else self._run.plots()
 
     @property
     def state(self):
@@ -181,8 +223,19 @@ class World:
         return self._world.set_controller(bool(on))
 
     def summary(self):
-        """The summary ``roverlab run`` would print had the run ended now (see :func:`run`)."""
-        return json.loads(self._world.summary())
+        """The summary ``roverlab run`` would print had the run ended now (see :func:`run`).
+
+        With a controller, ``program``: ``{"period_s", "updates", "warnings"}``
+        (how many; the ``warnings`` property lists them), and after it raised,
+        ``ok`` false, ``outcome`` ``"program_error"`` and the message in ``error``.
+        """
+        summary = json.loads(self._world.summary())
+        if self._run is not None:
+            summary["program"] = {"period_s": self._run.period, "updates": self._run.updates,
+                                  "warnings": len(self._run.warnings)}
+            if summary.get("outcome") == "ok" and self._run.error:
+                summary.update(ok=False, outcome="program_error", error=self._run.error)
+        return summary
 
     def model(self):
         """The robot: bodies, wheels, joint drives (names, limits), telemetry columns, dt, ..."""
@@ -266,3 +319,6 @@ def _ordered(row, columns):
 def csv_field(value):
     """A row's value as ``roverlab study`` writes it in a CSV (shortest exact numbers)."""
     return _core.csv_field(json.dumps(value))
+
+
+from .env import Env  # noqa: E402  (env uses _document and _sets above)
