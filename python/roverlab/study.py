@@ -3,8 +3,8 @@
     python3 -m roverlab.study STUDY.json [--scheduler ADDRESS] [--workers N]
                                          [--out RESULTS.csv] [--json]
 
-Without ``--scheduler`` it starts a local cluster of N worker processes (one
-thread each; N = the machine's cores by default); with it, it uses the
+Without ``--scheduler`` it starts a local cluster of one worker process with N
+threads (N = the machine's cores by default); with it, it uses the
 cluster whose scheduler listens at ADDRESS (``tcp://HOST:8786``). A task
 runs a chunk of grid rows (or, in a threshold study, of combinations'
 searches): about 32 chunks per worker, at most 16 rows each, so the
@@ -393,7 +393,9 @@ class _Progress:
 
 
 def _local_cluster(workers):
-    """A LocalCluster of `workers` processes, one thread each, started with Ctrl-C ignored.
+    """A LocalCluster of one worker process with `workers` threads (the core releases
+    the GIL while it runs a row, so the threads run rows side by side, as the command
+    line's do, without a second process to feed), started with Ctrl-C ignored.
 
     The worker processes keep ignoring it (an ignored signal stays ignored in a
     child), so Ctrl-C reaches only this process, which then shuts them down.
@@ -402,7 +404,7 @@ def _local_cluster(workers):
 
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+        return LocalCluster(n_workers=1, threads_per_worker=workers, processes=True,
                             dashboard_address=None)
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -416,7 +418,7 @@ def main(argv=None):
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="a running Dask scheduler, e.g. tcp://HOST:8786")
     parser.add_argument("--workers", type=int, metavar="N",
-                        help="worker processes of the local cluster (default: the cores)")
+                        help="worker threads of the local cluster (default: the cores)")
     parser.add_argument("--out", metavar="RESULTS.csv", help="write the CSV here")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON {columns, rows, ...}")

@@ -143,7 +143,7 @@ if (parts.has('dask') && existsSync(path.join(root, 'build/python/roverlab'))) {
     cluster_start_s: round(startS),
     overhead_per_run_ms: round(perRun * 1000),
     rounds: { cli_s: cliTimes.map((t) => round(t)), dask_s: daskTimes.map((t) => round(t)), cluster_start_s: starts.map((t) => round(t)) },
-    note: `a LocalCluster of ${cores} single-threaded worker processes; each dask time includes starting it and importing the package (cluster_start_s: the same command on a one-row study); overhead_per_run_ms leaves the start out`,
+    note: `a LocalCluster of one worker process with ${cores} threads; each dask time includes starting it and importing the package (cluster_start_s: the same command on a one-row study); overhead_per_run_ms leaves the start out`,
   };
   console.log('dask', result.dask);
 }
