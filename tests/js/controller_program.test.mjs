@@ -207,6 +207,18 @@ describe('hostile programs stop cleanly, with what and where', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 
+  test('a Proxy or a throwing getter, in the command or in period, stops the run at the program’s line', () => {
+    for (const [name, source, what] of [
+      ['proxy.mjs', 'export default {\n  update() {\n    return new Proxy({}, { ownKeys() { throw new Error("trap"); } });\n  },\n};\n', 'update'],
+      ['getter.mjs', 'export default {\n  update() {\n    return { get wheel_speed() { throw new RangeError("getter"); } };\n  },\n};\n', 'update'],
+      ['period.mjs', 'export default {\n  get period() { throw new Error("no period"); },\n  update() {},\n};\n', 'reading the program'],
+    ]) {
+      const r = runProgram(name, source);
+      expect(r.status, name).toBe(5);
+      expect(r.summary.error, name).toMatch(new RegExp(`^line [23]: ${what} at t = 0 s: (Range)?Error: `));
+    }
+  });
+
   test('no network and no way to load code: fetch, importScripts, the global object', () => {
     for (const [name, call] of [['fetch', 'fetch("http://example.com")'], ['importScripts', 'importScripts("x.js")'], ['global', 'globalThis.fetch("x")'], ['escape', 'Function("return this")().fetch("x")'], ['require', 'require("node:fs")']]) {
       const r = runProgram(`${name}.mjs`, `export default {\n  update() {\n    ${call};\n  },\n};\n`);

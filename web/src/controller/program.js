@@ -179,11 +179,13 @@ function observationBuilder(columns) {
 /**
  * A program running in a World's loop. `world` is the WASM core's World (its
  * scenario valid); `program` compileProgram's result. Options: `now` (ms
- * clock), `budgetMs`, `onPlot(t, name, value)`.
+ * clock), `budgetMs`, `onPlot(t, name, value)`, `model` (the World's model()
+ * if the caller has it: robot, dt, duration, maxWheelSpeed, joints, wheels are
+ * read; model() also converts the terrain, which costs on a large one).
  * Throws ProgramError from init and from step when the program fails.
  */
 export class ProgramRun {
-  constructor(world, compiled, { now = () => performance.now(), budgetMs = UPDATE_BUDGET_MS, onPlot = null } = {}) {
+  constructor(world, compiled, { now = () => performance.now(), budgetMs = UPDATE_BUDGET_MS, onPlot = null, model = null } = {}) {
     this.world = world;
     this.now = now;
     this.budgetMs = budgetMs;
@@ -202,21 +204,25 @@ export class ProgramRun {
     this.program = this.guard('evaluating the program', () => compiled.make(console), INIT_BUDGET_MS);
     const p = this.program;
     if (!p || typeof p !== 'object') throw new ProgramError(`export default must be an object { period, init, update }, got ${describe(p)}`);
-    if (typeof p.update !== 'function') throw new ProgramError('export default has no update(obs) function');
-    if (p.init !== undefined && typeof p.init !== 'function') throw new ProgramError('init must be a function (or left out)');
-    const period = p.period ?? DEFAULT_PERIOD_S;
-    const model = world.model();
+    // Its members once, in the guard: a getter or a Proxy is the program's code too.
+    const { update, init, period: given } = this.guard('reading the program', () => ({ update: p.update, init: p.init, period: p.period }), INIT_BUDGET_MS);
+    if (typeof update !== 'function') throw new ProgramError('export default has no update(obs) function');
+    if (init !== undefined && typeof init !== 'function') throw new ProgramError('init must be a function (or left out)');
+    this.updateFn = update;
+    const period = given ?? DEFAULT_PERIOD_S;
+    model ??= world.model();
     if (typeof period !== 'number' || !(period >= model.dt) || !(period <= Math.max(model.duration, model.dt))) {
       throw new ProgramError(`period must be a number of seconds in [${model.dt}, ${model.duration}] (the step and the run's duration), got ${describe(period)}`);
     }
     if (!world.attachProgram(period)) throw new ProgramError('the scenario also names a controller (control.controller): a run has one');
     this.period = period;
-    this.build = observationBuilder(world.observationColumns());
+    const observationColumns = world.observationColumns();
+    this.build = observationBuilder(observationColumns);
     this.commandColumns = world.commandColumns();
     this.actuatorIndex = new Map(this.commandColumns.map((c, i) => [c, i]));
     this.jointNames = new Set(model.joints.map((j) => j.name));
     this.row = new Float64Array(this.commandColumns.length);
-    if (p.init) this.guard('init', () => p.init(programModel(model, world.observationColumns(), this.commandColumns, period)), INIT_BUDGET_MS);
+    if (init) this.guard('init', () => init.call(p, programModel(model, observationColumns, this.commandColumns, period)), INIT_BUDGET_MS);
   }
 
   /**
@@ -249,16 +255,21 @@ export class ProgramRun {
     this.warnings.push({ t: this.world.time(), message });
   }
 
-  /** One update: the observation in, the command out to the world. */
+  /**
+   * One update: the observation in, the command out to the world. Reading
+   * the returned command is in the guard too (its getters are the program's).
+   */
   update() {
     const obs = this.build(this.world.observation());
-    const command = this.guard('update', () => this.program.update(obs));
+    this.guard('update', () => {
+      const command = this.updateFn.call(this.program, obs);
+      this.row.fill(NaN);
+      if (command !== undefined && command !== null) {
+        if (typeof command !== 'object') this.warn('type', `update returned ${describe(command)}, not an object; nothing commanded`);
+        else this.fill(command);
+      }
+    });
     this.updates += 1;
-    this.row.fill(NaN);
-    if (command !== undefined && command !== null) {
-      if (typeof command !== 'object') this.warn('type', `update returned ${describe(command)}, not an object; nothing commanded`);
-      else this.fill(command);
-    }
     const clamped = this.world.command(this.row);
     if (clamped > 0) this.warn('clamped', `update commanded values beyond the robot's limits (first at t = ${fmt(this.world.time())} s): they were clamped`);
   }

@@ -162,6 +162,7 @@ export function createSimHost(core, post, schedule = null) {
   // newest value of each), events ([t, column, value] not yet in a row), logSent, warningsSent, logReset }.
   let program = null;
   let columns = [];  // the model's telemetry columns
+  let programWorldModel = null;  // what ProgramRun reads of the model (robot, dt, joints, ...), taken at load
 
   const freeRunning = () => Boolean(schedule) && playing && speed === Infinity && world !== null && !world.error();
 
@@ -254,7 +255,7 @@ export function createSimHost(core, post, schedule = null) {
     if (!p.compiled) return sayProgramFailed();
     p.failed = null;
     try {
-      p.run = new ProgramRun(world, p.compiled, { onPlot: plotted });
+      p.run = new ProgramRun(world, p.compiled, { onPlot: plotted, model: programWorldModel });
       if (world.programDue()) p.run.update();
     } catch (error) {
       stopProgram(error);
@@ -419,6 +420,7 @@ export function createSimHost(core, post, schedule = null) {
         reported = false;
         realTimeFactor = undefined;
         const model = world.model();
+        programWorldModel = { robot: model.robot, dt: model.dt, duration: model.duration, maxWheelSpeed: model.maxWheelSpeed, joints: model.joints, wheels: model.wheels };
         columns = model.columns;
         duration = model.duration > 0 ? model.duration : Infinity;
         restartEnd();
