@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "common/elementary.h"
+#include "sim/telemetry.h"
 #include "sim/tilt.h"
 
 namespace roverlab {
@@ -13,17 +14,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 const std::string& bodyName(const Simulation& sim, int body) {
   return sim.model.robot.bodies.bodies[body].name;
-}
-
-// A box's name: its body's, with the box's index among the body's boxes when
-// it has several (as the telemetry's box_ columns).
-std::string boxName(const Simulation& sim, size_t box) {
-  const int body = sim.model.boxes[box].body;
-  int index = 0, count = 0;
-  for (size_t b = 0; b < sim.model.boxes.size(); ++b)
-    if (sim.model.boxes[b].body == body) index += b < box, ++count;
-  const std::string& name = bodyName(sim, body);
-  return count > 1 ? name + "_" + std::to_string(index) : name;
 }
 
 }  // namespace

@@ -19,17 +19,16 @@ bool isWheel(const Simulation& sim, int body) {
   return false;
 }
 
-// "box_" + the body's name, with the box's index among the body's boxes when it has several.
+}  // namespace
+
 std::string boxName(const Simulation& sim, size_t box) {
   const int body = sim.model.boxes[box].body;
   int index = 0, count = 0;
   for (size_t b = 0; b < sim.model.boxes.size(); ++b)
     if (sim.model.boxes[b].body == body) index += b < box, ++count;
-  const std::string name = "box_" + sim.model.robot.bodies.bodies[body].name;
+  const std::string& name = sim.model.robot.bodies.bodies[body].name;
   return count > 1 ? name + "_" + std::to_string(index) : name;
 }
-
-}  // namespace
 
 int bodyContactCount(const Simulation& sim) {
   int n = 0;
@@ -57,7 +56,7 @@ std::vector<std::string> telemetryColumns(const Simulation& sim) {
   }
   for (size_t b = 0; b < sim.model.boxes.size(); ++b)
     for (const char* k : {"_contacts", "_normal_N", "_tangential_N"})
-      c.push_back(boxName(sim, b) + k);
+      c.push_back("box_" + boxName(sim, b) + k);
   for (const Body& b : bodies)
     if (isJoint(b) && b.name.rfind("base", 0) != 0)
       c.push_back(b.name + (b.joint == JointType::Revolute ? "_torque_Nm" : "_force_N"));

@@ -42,4 +42,9 @@ struct RunStats {
 /// Body box–terrain piece contacts of the last step.
 int bodyContactCount(const Simulation& sim);
 
+/// A body box's name: its body's, with the box's index among the body's boxes
+/// when it has several (the telemetry's `box_NAME_...` columns, a program's
+/// `boxes.NAME`).
+std::string boxName(const Simulation& sim, size_t box);
+
 }  // namespace roverlab
