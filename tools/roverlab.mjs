@@ -129,8 +129,9 @@ function finish(m) {
   }
   process.stdout.write(`${JSON.stringify(summary)}\n`);
   for (const w of summary.warnings ?? []) process.stderr.write(`roverlab: warning: ${w.path}: ${w.message}\n`);
-  for (const w of m.programWarnings ?? []) process.stderr.write(`roverlab: controller: warning at t = ${w.t} s: ${w.message}\n`);
-  for (const l of m.log ?? []) process.stderr.write(`roverlab: controller: ${l.level === 'log' ? '' : `${l.level}: `}t = ${l.t} s: ${l.text}\n`);
+  const at = (t) => Number(t.toFixed(6));  // simulated time as the summary rounds it
+  for (const w of m.programWarnings ?? []) process.stderr.write(`roverlab: controller: warning at t = ${at(w.t)} s: ${w.message}\n`);
+  for (const l of m.log ?? []) process.stderr.write(`roverlab: controller: ${l.level === 'log' ? '' : `${l.level}: `}t = ${at(l.t)} s: ${l.text}\n`);
   if (m.programError) {
     process.stderr.write(`roverlab: ${m.programError}\n`);
     process.exit(5);
