@@ -3,6 +3,8 @@
 //
 //   node tools/roverlab.mjs run SCENARIO.json [--controller PROGRAM.mjs]
 //        [--duration S] [--dt S] [--set PATH=VALUE]... [--csv FILE] [--csv-rate HZ]
+//   node tools/roverlab.mjs study STUDY.json [--controller PROGRAM.mjs] [--jobs N]
+//        [--out FILE.csv] [--json]
 //
 // It prints the summary the native `roverlab run` prints (the same JSON: the
 // two builds give the same bits), plus `program` when a controller ran; CSV
@@ -16,15 +18,19 @@
 // JSON), 2 a usage or file error, 3 blew up, 4 left the terrain, 130
 // interrupted; and 5 when the program failed (threw, took too long, never
 // returned, ran out of memory), its message on stderr and in the summary.
+// `study` runs a study's rows with the program in each (study_command.mjs).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
+import { STUDY_USAGE, studyCommand } from './study_command.mjs';
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const USAGE = `usage:
   node tools/roverlab.mjs run SCENARIO.json [--controller PROGRAM.mjs] [--duration S] [--dt S]
-       [--set PATH=VALUE]... [--csv FILE] [--csv-rate HZ]`;
+       [--set PATH=VALUE]... [--csv FILE] [--csv-rate HZ]
+${STUDY_USAGE}`;
 /** A program that has not been heard from for this long (ms of wall time) never returns. */
 const WATCHDOG_MS = 2000;
 /** The worker's heap (MB): a program that allocates more is stopped. */
@@ -72,12 +78,19 @@ const read = (file) => {
   }
 };
 
+if (process.argv[2] === 'study') {
+  await studyCommand(process.argv.slice(3), { fail: (message) => fail(`${message}\n${USAGE}`), read, watchdogMs: WATCHDOG_MS, heapMb: HEAP_MB });
+}
 const o = parseArgs(process.argv.slice(2));
 const scenario = read(o.file);
 const program = o.controller === undefined ? null : { source: read(o.controller), name: path.basename(o.controller) };
 
+// The worker's last word (ms since EPOCH) in shared memory: read at once, whatever this
+// thread has still to take from its message queue when it gets to run.
+const EPOCH = Date.now();
+const beat = new Int32Array(new SharedArrayBuffer(4));
 const worker = new Worker(path.join(here, 'run_worker.mjs'), {
-  workerData: { scenario, sets: o.sets, program, csv: o.csv !== undefined, csvRate: o.csvRate },
+  workerData: { scenario, sets: o.sets, program, csv: o.csv !== undefined, csvRate: o.csvRate, beat: beat.buffer, epoch: EPOCH },
   resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
   stdout: false,
   stderr: false,
@@ -86,7 +99,7 @@ let heard = Date.now();
 let lastTime = 0;
 let finished = false;
 const watchdog = setInterval(() => {
-  if (Date.now() - heard > WATCHDOG_MS) {
+  if (Date.now() - Math.max(heard, EPOCH + Atomics.load(beat, 0)) > WATCHDOG_MS) {
     finish({ programError: `the controller program did not return within ${WATCHDOG_MS / 1000} s (at t = ${lastTime} s): stopped` });
   }
 }, 100);

@@ -1,6 +1,7 @@
 // The worker thread of tools/roverlab.mjs: the WASM core's World stepped to
 // the end of the run, a controller program in its loop (web/src/controller/
-// program.js). Tells the main thread it is alive while it runs, and sends the
+// program.js). Tells the main thread it is alive while it runs (a heartbeat in
+// shared memory at each of the program's calls, and messages), and sends the
 // summary (and CSV text) at the end.
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -15,7 +16,13 @@ parentPort.on('message', (m) => {
 });
 sealGlobals();
 
-const { scenario, sets, program, csv, csvRate } = workerData;
+const { scenario, sets, program, csv, csvRate, epoch } = workerData;
+const beat = new Int32Array(workerData.beat);
+/** The program's clock (ms), which also says this thread is alive (in the shared heartbeat). */
+const now = () => {
+  Atomics.store(beat, 0, Date.now() - epoch);
+  return performance.now();
+};
 
 /** C++ ostream's default format at precision 9 (%.9g), as the native tool writes CSV. */
 function g9(x) {
@@ -63,7 +70,7 @@ async function run() {
       return { programError: `${program?.name ?? 'control.program'}:${line}:${column}: ${message}` };
     }
     try {
-      runner = new ProgramRun(world, compiled);
+      runner = new ProgramRun(world, compiled, { now });
     } catch (e) {
       if (e instanceof ProgramError) return { programError: e.message, summary: world.summary(0) };
       throw e;

@@ -59,7 +59,24 @@ EMSCRIPTEN_BINDINGS(roverlab) {
   emscripten::function("parseStudy", &roverlab::parseStudyJs);
   emscripten::function("runStudyRow", &roverlab::runStudyRowJs);
   emscripten::function("searchThreshold", &roverlab::searchThresholdJs);
-  emscripten::function("searchThreshold", &roverlab::searchThresholdRowsJs);  // with onRow(row)
+  emscripten::function("searchThreshold", &roverlab::searchThresholdRowsJs);    // with onRow(row)
+  emscripten::function("searchThreshold", &roverlab::searchThresholdHostedJs);  // and runRow(run)
+  emscripten::class_<roverlab::StudyRow>("StudyRow")
+      .constructor<emscripten::val, emscripten::val>()
+      .function("issues", &roverlab::StudyRow::issues)
+      .function("running", &roverlab::StudyRow::running)
+      .function("program", &roverlab::StudyRow::program)
+      .function("time", &roverlab::StudyRow::time)
+      .function("model", &roverlab::StudyRow::model)
+      .function("attachProgram", &roverlab::StudyRow::attachProgram)
+      .function("programDue", &roverlab::StudyRow::programDue)
+      .function("observationColumns", &roverlab::StudyRow::observationColumns)
+      .function("observation", &roverlab::StudyRow::observation)
+      .function("commandColumns", &roverlab::StudyRow::commandColumns)
+      .function("command", &roverlab::StudyRow::command)
+      .function("step", &roverlab::StudyRow::step)
+      .function("failProgram", &roverlab::StudyRow::failProgram)
+      .function("finish", &roverlab::StudyRow::finish);
   emscripten::function("studyScenario", &roverlab::studyScenarioJs);
   emscripten::function("studyCsv", &roverlab::studyCsvJs);
 }

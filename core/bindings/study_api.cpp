@@ -10,11 +10,21 @@
 
 #include "scenario/json_input.h"
 #include "scenario/scenario.h"
+#include "sim/describe.h"
+#include "sim/simulation.h"
 #include "study/study.h"
 
 namespace roverlab {
 
 using nlohmann::json;
+
+struct ParsedStudy {
+  std::string text;
+  std::vector<Issue> issues;  ///< empty when the study is one
+  Study study;
+  std::vector<StudyRun> grid;
+  double runs = 0;  ///< the most runs it may take
+};
 
 namespace {
 
@@ -25,14 +35,6 @@ constexpr std::size_t kKeptStudies = 2;
 constexpr int kMaxValueDepth = 32;
 /// Most entries of an array or keys of an object given from JS.
 constexpr double kMaxValueEntries = 100'000;
-
-struct ParsedStudy {
-  std::string text;
-  std::vector<Issue> issues;  ///< empty when the study is one
-  Study study;
-  std::vector<StudyRun> grid;
-  double runs = 0;  ///< the most runs it may take
-};
 
 std::deque<std::shared_ptr<const ParsedStudy>>& kept() {
   static std::deque<std::shared_ptr<const ParsedStudy>> studies;
@@ -283,6 +285,7 @@ val parseStudyJs(val text) {
   out.set("isThreshold", study.threshold.has_value());
   out.set("runs", parsed->runs);
   out.set("repeats", study.repeats);
+  out.set("scenario", study.scenario);
   json grid = json::array();
   for (const StudyRun& run : parsed->grid)
     grid.push_back({{"values", run.values}, {"repeat", run.repeat}});
@@ -333,6 +336,96 @@ val searchThresholdRowsJs(val text, val combination, val onRow) {
     return row;
   }));
 }
+
+val searchThresholdHostedJs(val text, val combination, val onRow, val runRow) {
+  const auto parsed = studyOf(text);
+  if (!parsed->issues.empty()) return issuesResult(parsed->issues);
+  if (!parsed->study.threshold)
+    return issuesResult({{"threshold", "the study has no threshold search"}});
+  if (runRow.typeOf().as<std::string>() != "function")
+    return issuesResult({{"runRow", "must be a function ({ values, repeat }) => row"}});
+  std::vector<Issue> issues;
+  const std::optional<StudyRun> c = runOf(*parsed, combination, "combination", false, issues);
+  if (!c) return issuesResult(issues);
+  const bool hear = onRow.typeOf().as<std::string>() == "function";
+  return jsonToJs(searchThreshold(parsed->study, *c, [&](const StudyRun& run) {
+    const val row = runRow(jsonToJs({{"values", run.values}, {"repeat", run.repeat}}));
+    const Expected<std::string> text = jsonText(val::global("JSON").call<val>("stringify", row));
+    json out = text ? json::parse(text.value(), nullptr, false) : json();
+    if (!out.is_object())
+      out = {{"ok", false}, {"outcome", "program_error"}, {"message", "runRow gave no row"}};
+    if (hear) onRow(jsonToJs(out));
+    return out;
+  }));
+}
+
+StudyRow::StudyRow(val text, val run) : parsed_(studyOf(text)) {
+  if (!parsed_->issues.empty()) {
+    issues_ = parsed_->issues;
+    return;
+  }
+  const std::optional<StudyRun> r = runOf(*parsed_, run, "run", true, issues_);
+  if (r) row_.emplace(parsed_->study, *r, true);
+}
+
+StudyRow::~StudyRow() = default;
+
+val StudyRow::program() const {
+  const Scenario* s = row_ ? row_->scenario() : nullptr;
+  if (!s || s->control.program.language.empty()) return val::null();
+  val p = val::object();
+  p.set("language", s->control.program.language);
+  p.set("source", s->control.program.source);
+  return p;
+}
+
+double StudyRow::time() const {
+  const Simulation* sim = row_ ? row_->simulation() : nullptr;
+  return sim ? sim->state.bodies.time : 0.0;
+}
+
+val StudyRow::model() const {
+  const Simulation* sim = row_ ? row_->simulation() : nullptr;
+  return sim ? jsonToJs(describeModel(*sim, *row_->scenario())) : val::null();
+}
+
+bool StudyRow::attachProgram(double period) {
+  Simulation* sim = row_ ? row_->simulation() : nullptr;
+  return sim && roverlab::attachProgram(*sim, period);
+}
+
+bool StudyRow::programDue() const {
+  const Simulation* sim = row_ ? row_->simulation() : nullptr;
+  return sim && running() && roverlab::programDue(*sim);
+}
+
+val StudyRow::observationColumns() const {
+  const Simulation* sim = row_ ? row_->simulation() : nullptr;
+  return sim ? ProgramPort::observationColumns(*sim) : val::array();
+}
+
+val StudyRow::observation() {
+  Simulation* sim = row_ ? row_->simulation() : nullptr;
+  return sim ? port_.observe(*sim) : val::null();
+}
+
+val StudyRow::commandColumns() const {
+  const Simulation* sim = row_ ? row_->simulation() : nullptr;
+  return sim ? ProgramPort::commandColumns(*sim) : val::array();
+}
+
+int StudyRow::command(val row) {
+  Simulation* sim = row_ ? row_->simulation() : nullptr;
+  return sim ? port_.command(*sim, row) : 0;
+}
+
+int StudyRow::step(int n) { return row_ ? static_cast<int>(row_->step(std::max(0, n))) : 0; }
+
+void StudyRow::failProgram(const std::string& message) {
+  if (row_) row_->failProgram(message);
+}
+
+val StudyRow::finish() { return row_ ? jsonToJs(row_->finish()) : issuesResult(issues_); }
 
 val searchThresholdJs(val text, val combination) {
   return searchThresholdRowsJs(text, combination, val::undefined());

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "sim/describe.h"
-#include "sim/program_io.h"
 #include "sim/run.h"
 #include "sim/telemetry.h"
 
@@ -164,26 +163,16 @@ val World::telemetry() {
 }
 
 val World::observationColumns() const {
-  return sim_ ? jsonToJs(nlohmann::json(roverlab::observationColumns(*sim_))) : val::array();
+  return sim_ ? ProgramPort::observationColumns(*sim_) : val::array();
 }
 
-val World::observation() {
-  if (!sim_) return val::null();
-  observeNow(*sim_);
-  observationRow(*sim_, observationRow_);
-  return val(emscripten::typed_memory_view(observationRow_.size(), observationRow_.data()));
-}
+val World::observation() { return sim_ ? port_.observe(*sim_) : val::null(); }
 
 val World::commandColumns() const {
-  return sim_ ? jsonToJs(nlohmann::json(roverlab::commandColumns(*sim_))) : val::array();
+  return sim_ ? ProgramPort::commandColumns(*sim_) : val::array();
 }
 
-int World::command(val row) {
-  if (!sim_) return 0;
-  commandRow_ = emscripten::convertJSArrayToNumberVector<double>(row);
-  commandFromRow(*sim_, commandRow_.data(), commandRow_.size(), sim_->command);
-  return commandProgram(*sim_, sim_->command);
-}
+int World::command(val row) { return sim_ ? port_.command(*sim_, row) : 0; }
 
 bool World::setController(bool on) { return sim_ && roverlab::setControllerOn(*sim_, on); }
 

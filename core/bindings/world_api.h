@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bindings/js_values.h"
+#include "bindings/program_port.h"
 #include "scenario/scenario.h"
 #include "sim/checkpoint.h"
 #include "sim/frame.h"
@@ -113,7 +114,8 @@ class World {
   std::vector<Issue> issues_;
   FrameLayout layout_;
   std::vector<double> frame_;
-  std::vector<double> row_, samples_, observationRow_, commandRow_;
+  std::vector<double> row_, samples_;
+  ProgramPort port_;
   Checkpoints checkpoints_;
   RunStats stats_;
 };

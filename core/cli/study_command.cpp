@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "scenario/folder_files.h"
@@ -149,6 +150,7 @@ int studyCommand(const std::vector<std::string>& args) {
   Expected<Study> parsed = parseStudy(text.value(), filesInFolder(folderOf(file)));
   if (!parsed) return refuse(parsed.issues());
   const Study& study = parsed.value();
+  if (const std::optional<Issue> program = unhostedProgram(study)) return refuse({*program});
   const std::vector<StudyRun> grid = studyGrid(study);
   const std::vector<std::string> columns = studyColumns(study);
   const std::string header = joined(columns);

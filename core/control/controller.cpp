@@ -19,8 +19,12 @@ const ControllerKind* findControllerKind(const std::string& name) {
 
 const std::vector<ProgramLanguage>& programLanguages() {
   static const std::vector<ProgramLanguage> languages = {
-      {"javascript", "the app's simulation worker and `node tools/roverlab.mjs run`"},
-      {"python", "the Python package: roverlab.World(scenario, controller=...)"},
+      {"javascript",
+       "the app (its simulation worker and Study tab) and `node tools/roverlab.mjs run` or "
+       "`study`"},
+      {"python",
+       "the Python package (roverlab.World, roverlab.Env and roverlab.study with a controller "
+       "given as an object)"},
   };
   return languages;
 }

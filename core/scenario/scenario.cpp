@@ -170,7 +170,7 @@ void readControl(Reader& r, const json& doc, Scenario& s) {
   s.control.joints = readJoints(r, cj, "control");
   s.control.controller = r.string(cj, "control", "controller", "none", controllerNames());
   if (cj.contains("program") &&
-      r.object(cj["program"], "control.program", {"language", "source"})) {
+      r.object(cj["program"], "control.program", {"language", "source", "params"})) {
     const json& pj = cj["program"];
     ProgramSpec& p = s.control.program;
     std::vector<std::string> languages;
@@ -178,12 +178,32 @@ void readControl(Reader& r, const json& doc, Scenario& s) {
     p.language = r.string(pj, "control.program", "language", "", languages);
     if (!pj.contains("language"))
       r.add("control.program.language", "is required (javascript or python)");
-    if (!pj.contains("source")) r.add("control.program.source", "is required (the program's text)");
+    // A Python program is handed to the package as an object (docs/controllers.md):
+    // its scenario may carry only its params.
+    if (!pj.contains("source") && p.language != "python")
+      r.add("control.program.source", "is required (the program's text)");
     p.source = r.string(pj, "control.program", "source", "");
     if (p.source.size() > kMaxProgramBytes)
       r.add("control.program.source", "is " + std::to_string(p.source.size()) +
                                           " bytes; a program may have at most " +
                                           std::to_string(kMaxProgramBytes));
+    const json* params = pj.contains("params") ? &pj["params"] : nullptr;
+    if (params && !params->is_object()) {
+      r.add("control.program.params",
+            "must be an object of named numbers, got " + typeName(*params));
+    } else if (params) {
+      if (params->size() > kMaxProgramParams)
+        r.add("control.program.params", "has " + std::to_string(params->size()) +
+                                            " entries; a program may have at most " +
+                                            std::to_string(kMaxProgramParams));
+      else
+        for (const auto& [name, value] : params->items()) {
+          if (name.empty() || name.size() > 64)
+            r.add("control.program.params", "a parameter's name has 1 to 64 characters");
+          else
+            p.params[name] = r.numberValue(value, Reader::at("control.program.params", name), {});
+        }
+    }
     if (s.control.controller != "none")
       r.add("control.program",
             "a scenario has one automatic controller: leave out control.controller ('" +

@@ -64,7 +64,13 @@ struct ScriptEntry {
 struct ProgramSpec {
   std::string language;  ///< "javascript" or "python"; empty: no program
   std::string source;    ///< its text (at most kMaxProgramBytes)
+  /// Named numbers handed to the program's init (model.params): what a study
+  /// sweeps (`control.program.params.NAME`). At most kMaxProgramParams.
+  std::map<std::string, double> params;
 };
+
+/// Most named parameters a program may be given.
+constexpr size_t kMaxProgramParams = 256;
 
 /// Longest program text a scenario may carry (bytes).
 constexpr size_t kMaxProgramBytes = 256 * 1024;

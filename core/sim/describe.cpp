@@ -106,6 +106,9 @@ json describeModel(const Simulation& sim, const Scenario& scenario) {
   m["columns"] = telemetryColumns(sim);
   m["layout"] = layoutOf(frameLayout(sim));
   m["robot"] = sim.model.robot.name;
+  m["programParams"] = json::object();
+  for (const auto& [name, value] : scenario.control.program.params)
+    m["programParams"][name] = value;
   m["source"] = robotSourceName(scenario.robot.source);
   m["preset"] =
       scenario.robot.source == RobotSource::Preset ? json(scenario.robot.preset) : json(nullptr);

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <set>
 
+#include "control/controller.h"
 #include "scenario/json_input.h"
 #include "scenario/scenario.h"
 #include "sim/describe.h"
 #include "sim/run.h"
+#include "sim/simulation.h"
 #include "sim/telemetry.h"
 
 namespace roverlab {
@@ -518,40 +521,104 @@ std::string studyRunKey(const StudyRun& run) {
   return key.dump();
 }
 
-json runStudyRow(const Study& study, const StudyRun& run, const std::function<bool()>& cancelled) {
-  const auto start = std::chrono::steady_clock::now();
-  json row = emptyRow(study, run);
-  Expected<std::string> doc = applyOverrides(study.scenario, studyAssignments(study, run));
-  if (!doc) return refused(row, doc.issues());
-  Expected<Scenario> scenario = parseScenario(doc.value(), study.files);
-  if (!scenario) return refused(row, scenario.issues());
-  Expected<Simulation> made = makeUnattendedSimulation(scenario.value());
-  if (!made) return refused(row, made.issues());
-  Simulation& sim = made.value();
+struct StudyRowRun::State {
+  const Study& study;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  json row;
+  std::optional<Scenario> scenario;
+  std::optional<Simulation> sim;
   RunStats stats;
   Measures measures;
-  const long long every = std::max(1LL, stepsIn(kSampleInterval, sim.model.dt));
-  updateKinematics(sim);
-  measures.sample(sim, study);
-  runSteps(sim, stepsIn(sim.duration, sim.model.dt), every, [&](Simulation& s) {
-    stats.sample(s);
-    measures.sample(s, study);
-    return !(cancelled && cancelled());
+  long long every = 1, remaining = 0;
+  bool ended = false, cancelled = false, sampled = false;
+  std::string programError;
+
+  State(const Study& s, const StudyRun& run) : study(s), row(emptyRow(s, run)) {}
+};
+
+StudyRowRun::StudyRowRun(const Study& study, const StudyRun& run, bool hostsProgram)
+    : s_(std::make_unique<State>(study, run)) {
+  State& s = *s_;
+  Expected<std::string> doc = applyOverrides(study.scenario, studyAssignments(study, run));
+  if (!doc) {
+    s.row = refused(s.row, doc.issues());
+    return;
+  }
+  Expected<Scenario> scenario = parseScenario(doc.value(), study.files);
+  if (!scenario) {
+    s.row = refused(s.row, scenario.issues());
+    return;
+  }
+  s.scenario.emplace(std::move(scenario).value());
+  Expected<Simulation> made =
+      hostsProgram ? makeSimulation(*s.scenario) : makeUnattendedSimulation(*s.scenario);
+  if (!made) {
+    s.row = refused(s.row, made.issues());
+    return;
+  }
+  s.sim.emplace(std::move(made).value());
+  Simulation& sim = *s.sim;
+  s.every = std::max(1LL, stepsIn(kSampleInterval, sim.model.dt));
+  s.remaining = stepsIn(sim.duration, sim.model.dt);
+}
+
+StudyRowRun::~StudyRowRun() = default;
+StudyRowRun::StudyRowRun(StudyRowRun&&) noexcept = default;
+StudyRowRun& StudyRowRun::operator=(StudyRowRun&&) noexcept = default;
+
+Simulation* StudyRowRun::simulation() { return s_->sim ? &*s_->sim : nullptr; }
+const Simulation* StudyRowRun::simulation() const { return s_->sim ? &*s_->sim : nullptr; }
+const Scenario* StudyRowRun::scenario() const { return s_->sim ? &*s_->scenario : nullptr; }
+
+bool StudyRowRun::running() const {
+  return s_->sim && !s_->ended && !s_->cancelled && s_->programError.empty() && s_->remaining > 0;
+}
+
+long long StudyRowRun::step(long long steps, const std::function<bool()>& cancelled) {
+  State& s = *s_;
+  if (!running()) return 0;
+  if (!s.sampled) {  // the start, with the command a program gave at t = 0
+    s.sampled = true;
+    updateKinematics(*s.sim);
+    s.measures.sample(*s.sim, s.study);
+  }
+  const long long asked = std::min(steps, s.remaining);
+  const long long taken = runSteps(*s.sim, asked, s.every, [&](Simulation& sim) {
+    s.stats.sample(sim);
+    s.measures.sample(sim, s.study);
+    s.cancelled = cancelled && cancelled();
+    return !s.cancelled;
   });
-  if (cancelled && cancelled()) {
+  s.remaining -= taken;
+  // Fewer steps than asked, and not for the program: the run stopped.
+  if (taken < asked && !programDue(*s.sim) && !s.cancelled) s.ended = true;
+  return taken;
+}
+
+void StudyRowRun::failProgram(const std::string& message) {
+  if (s_->programError.empty()) s_->programError = message.empty() ? "the program failed" : message;
+}
+
+json StudyRowRun::finish() {
+  State& s = *s_;
+  json& row = s.row;
+  if (!s.sim) return row;
+  if (s.cancelled) {
     row["ok"] = false;
     row["outcome"] = "cancelled";
     return row;
   }
+  Simulation& sim = *s.sim;
+  const Study& study = s.study;
   updateKinematics(sim);
-  stats.sample(sim);
+  s.stats.sample(sim);
   const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const json summary = describeRun(sim, stats, wall);
-
-  row["ok"] = summary["ok"];
-  row["outcome"] = summary["outcome"];
-  row["message"] = summary.value("error", "");
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - s.start).count();
+  const json summary = describeRun(sim, s.stats, wall);
+  const bool failed = !s.programError.empty();
+  row["ok"] = failed ? json(false) : summary["ok"];
+  row["outcome"] = failed ? json("program_error") : summary["outcome"];
+  row["message"] = failed ? s.programError : summary.value("error", "");
   row["state_hash"] = summary["state_hash"];
   const Vec3 base = worldPoint(sim.data.bodies, sim.model.robot.base, Vec3::Zero());
   for (std::size_t k = 0; k < study.predicates.size(); ++k) {
@@ -565,13 +632,13 @@ json runStudyRow(const Study& study, const StudyRun& run, const std::function<bo
         yes = base.z() > p.value;
         break;
       case StudyPredicate::Kind::ReachedX: {
-        const double at = measures.reachedAt.size() > k ? measures.reachedAt[k] : -1.0;
+        const double at = s.measures.reachedAt.size() > k ? s.measures.reachedAt[k] : -1.0;
         yes = at >= 0 && at <= p.within;
         row[p.name + "_time_s"] = at >= 0 ? json(at) : json(nullptr);
         break;
       }
       case StudyPredicate::Kind::Flipped:
-        yes = stats.flippedAt >= 0;
+        yes = s.stats.flippedAt >= 0;
         break;
       case StudyPredicate::Kind::LeftTerrain:
         yes = sim.outcome == RunOutcome::LeftTerrain;
@@ -579,16 +646,39 @@ json runStudyRow(const Study& study, const StudyRun& run, const std::function<bo
     }
     row[p.name] = yes;
   }
-  row["max_pitch_rad"] = stats.maxAbsPitch.empty() ? 0.0 : stats.maxAbsPitch[0];
-  row["drive_energy_J"] = measures.driveEnergy;
-  row["peak_wheel_torque_Nm"] = measures.peakWheelTorque;
-  row["mean_slip"] =
-      measures.slipCount ? measures.slipSum / static_cast<double>(measures.slipCount) : 0.0;
+  const Measures& m = s.measures;
+  row["max_pitch_rad"] = s.stats.maxAbsPitch.empty() ? 0.0 : s.stats.maxAbsPitch[0];
+  row["drive_energy_J"] = m.driveEnergy;
+  row["peak_wheel_torque_Nm"] = m.peakWheelTorque;
+  row["mean_slip"] = m.slipCount ? m.slipSum / static_cast<double>(m.slipCount) : 0.0;
   row["base_x_m"] = base.x();
   row["base_z_m"] = base.z();
   row["steps"] = sim.steps;
   row["wall_s"] = wall;
   return row;
+}
+
+std::optional<Issue> unhostedProgram(const Study& study) {
+  const json doc = json::parse(study.scenario, nullptr, false);
+  const json* control = doc.is_object() && doc.contains("control") ? &doc["control"] : nullptr;
+  if (!control || !control->is_object() || !control->contains("program")) return std::nullopt;
+  const json& program = (*control)["program"];
+  const std::string language =
+      program.is_object() && program.contains("language") && program["language"].is_string()
+          ? program["language"].get<std::string>()
+          : "";
+  for (const ProgramLanguage& l : programLanguages())
+    if (l.name == language)
+      return Issue{"scenario.control.program",
+                   "the base scenario carries a " + language + " controller program: " + l.host +
+                       " run it in a study's rows; this tool runs none (docs/controllers.md)"};
+  return std::nullopt;
+}
+
+json runStudyRow(const Study& study, const StudyRun& run, const std::function<bool()>& cancelled) {
+  StudyRowRun row(study, run, false);
+  while (row.running()) row.step(std::numeric_limits<long long>::max(), cancelled);
+  return row.finish();
 }
 
 std::vector<std::string> thresholdColumns(const Study& study) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -105,6 +106,49 @@ std::vector<std::string> studyColumns(const Study& study);
 /// outcome is "cancelled": not a result, to be run again.
 nlohmann::json runStudyRow(const Study& study, const StudyRun& run,
                            const std::function<bool()>& cancelled = {});
+
+struct Scenario;
+struct Simulation;
+
+/// One row of a study run a stretch at a time, for a runner that hosts the
+/// scenario's controller program (docs/controllers.md): the program's host
+/// steps it, and whenever the program is due (programDue) reads the
+/// simulation's observation and hands back its command (commandProgram)
+/// before stepping on. Without a host (`hostsProgram` false) a scenario with
+/// control.program gives a refused row, as runStudyRow does.
+class StudyRowRun {
+ public:
+  StudyRowRun(const Study& study, const StudyRun& run, bool hostsProgram);
+  ~StudyRowRun();
+  StudyRowRun(StudyRowRun&&) noexcept;
+  StudyRowRun& operator=(StudyRowRun&&) noexcept;
+
+  /// The run's simulation; null when the row was refused.
+  Simulation* simulation();
+  const Simulation* simulation() const;
+  /// The run's scenario (its values set); null when the row was refused.
+  /// Its control.program is the program to host.
+  const Scenario* scenario() const;
+  /// True while the run goes on: not refused, stopped, cancelled or at its duration.
+  bool running() const;
+  /// Advances up to `steps` steps, sampling the row's measures; fewer when
+  /// the program's update is due or the run ends. `cancelled` is asked every sample.
+  long long step(long long steps, const std::function<bool()>& cancelled = {});
+  /// Stops the run because its program failed: the row is not ok, its
+  /// outcome "program_error" and its message this one.
+  void failProgram(const std::string& message);
+  /// The row (the keys of studyColumns), as runStudyRow returns it.
+  nlohmann::json finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+/// For a runner that hosts no program: the issue at scenario.control.program
+/// when the study's base scenario carries one (every row would be refused),
+/// naming who runs it; nullopt otherwise.
+std::optional<Issue> unhostedProgram(const Study& study);
 
 /// The `--set` assignments of a run ("PATH=VALUE"): what `roverlab run`
 /// needs to repeat the row alone.

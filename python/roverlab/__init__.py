@@ -25,7 +25,7 @@ import os
 
 from . import _core
 from ._errors import ScenarioError
-from .control import ControllerRun, Observation
+from .control import ControllerRun, Observation, controller_factory, run_controller_row
 
 __all__ = ["ScenarioError", "SAMPLE_INTERVAL", "run", "World", "Env", "Observation", "Study",
            "csv_field"]
@@ -285,18 +285,32 @@ class Study:
         """
         return json.loads(self._study.grid())
 
-    def run_row(self, run):
-        """Runs one run to the scenario's duration; its row (a refused value gives ok false)."""
-        return _ordered(json.loads(self._study.run_row(json.dumps(run))), self.columns)
+    def run_row(self, run, controller=None):
+        """Runs one run to the scenario's duration; its row (a refused value gives ok false).
 
-    def search(self, run, rows=None):
+        ``controller``: a class (or function) making a controller (docs/controllers.md), one per
+        row, whose ``init(model)`` gets the row's ``model["params"]`` (the scenario's
+        control.program.params, which the study's parameters may set).
+        """
+        if controller is None:
+            return _ordered(json.loads(self._study.run_row(json.dumps(run))), self.columns)
+        make = controller_factory(controller)
+        row = run_controller_row(self._study.row(json.dumps(run)), make)
+        return _ordered(json.loads(row), self.columns)
+
+    def search(self, run, rows=None, controller=None):
         """Searches the threshold for one combination of ``grid()``; the result row.
 
         Bisection as ``roverlab study`` does it; each run goes through the same
-        row runner as ``run_row``. When ``rows`` is a list, the rows run are
-        appended to it.
+        row runner as ``run_row`` (with ``controller`` as it takes it). When
+        ``rows`` is a list, the rows run are appended to it.
         """
-        out = json.loads(self._study.search(json.dumps(run)))
+        if controller is None:
+            out = json.loads(self._study.search(json.dumps(run)))
+        else:
+            make = controller_factory(controller)
+            out = json.loads(self._study.search_with(
+                json.dumps(run), lambda text: run_controller_row(self._study.row(text), make)))
         if rows is not None:
             columns = self.columns
             rows.extend(_ordered(row, columns) for row in out["rows"])

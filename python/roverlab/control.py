@@ -16,6 +16,7 @@ costs an index, and nothing is built per update). ``obs.base.pitch_rad`` and
 ``obs.columns`` its column names (``"wheels.wheel_1.touches.0.nz"``).
 """
 
+import json
 import math
 import numbers
 from collections.abc import Mapping
@@ -190,6 +191,7 @@ def controller_model(model, observation_columns, command_columns, period):
         "actuators": [c[len("actuators."):] for c in command_columns if c.startswith("actuators.")],
         "observation": list(observation_columns),
         "command": list(command_columns),
+        "params": dict(model.get("programParams") or {}),
     }
 
 
@@ -384,6 +386,39 @@ class ControllerRun:
     def plots(self):
         return {name: (np.array([p[0] for p in points]), np.array([p[1] for p in points]))
                 for name, points in self._plots.items()}
+
+
+def controller_factory(controller):
+    """``controller`` if it makes controllers (a class, a function): a study's rows each run their own."""
+    instance = callable(getattr(controller, "update", None)) and not isinstance(controller, type)
+    if not callable(controller) or instance:
+        raise TypeError(f"controller: give what makes one (a class, or a function returning an object with "
+                        f"update(obs)): each row of a study runs its own, got {_describe(controller)}")
+    return controller
+
+
+def run_controller_row(row, make):
+    """Runs one of a study's rows (the core's StudyRow) with the controller ``make()`` builds.
+
+    Its ``init(model)`` gets ``model["params"]``: the scenario's control.program.params, which
+    the study's parameters may set. A controller that raises stops its row only: the row is not
+    ok, its outcome ``"program_error"`` and its message the error. Returns the row (JSON text).
+    """
+    if row.running and row.program_language == "javascript":
+        row.fail_program("the scenario carries a javascript program; a Python study runs the "
+                         "controller it is given (node tools/roverlab.mjs study runs the program)")
+    elif row.running:
+        run = None
+        try:
+            run = ControllerRun(row, make(), json.loads(row.model()))
+            while row.running:
+                run.step(1 << 20)
+        except Exception as e:  # noqa: BLE001 (the row says what the controller raised)
+            if run is not None and run.error:
+                row.fail_program(run.error)
+            else:
+                row.fail_program(f"{'init' if run is None else 'update'}: {type(e).__name__}: {e}")
+    return row.finish()
 
 
 def _note(error, text):

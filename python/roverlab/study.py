@@ -2,6 +2,7 @@
 
     python3 -m roverlab.study STUDY.json [--scheduler ADDRESS] [--workers N]
                                          [--out RESULTS.csv] [--json]
+                                         [--controller FILE.py:NAME]
 
 Without ``--scheduler`` it starts a local cluster of one worker process with N
 threads (N = the machine's cores by default); with it, it uses the
@@ -13,6 +14,11 @@ study's document and folder (as one shared task the chunks depend on) and
 its runs; the worker reads the study itself, so a study naming its
 scenario by file needs that folder at the same path on every worker (one
 machine, or a shared file system).
+
+With ``--controller`` (or ``run_study(..., controller=)``) a Python
+controller runs in every row's loop, one made per row (docs/controllers.md);
+the study's parameters may set its ``control.program.params``, which its
+``init(model)`` reads as ``model["params"]``.
 
 Every task has a fixed key, so when a worker dies the scheduler runs again
 the tasks it was running or whose results it held, and each row is delivered
@@ -45,6 +51,7 @@ import threading
 import time
 
 from . import ScenarioError, Study, csv_field
+from .control import controller_factory, run_controller_row
 
 
 def _study_document(text, folder):
@@ -62,22 +69,92 @@ def _in_order(row, columns):
     return {**{c: row[c] for c in columns if c in row}, **row}
 
 
-def _run_rows(document, runs):
+@functools.lru_cache(maxsize=4)
+def _controller(pickled):
+    """The controller a task carries, pickled by cloudpickle (Dask's own pickle would name a
+    class defined in a file --controller loaded, which a worker process cannot import)."""
+    import cloudpickle
+
+    return cloudpickle.loads(pickled)
+
+
+def _run_rows(document, runs, controller=None):
     study = _study(*document)
-    return [study.run_row(run) for run in runs]
+    controller = _controller(controller) if controller is not None else None
+    return [study.run_row(run, controller) for run in runs]
 
 
-def _searches(document, runs, kept):
+def _searches(document, runs, kept, controller=None):
     """Each run's search: {"result", "rows"}, the rows those it ran; kept[k] (by key) answers
     runs[k]'s search where it can, as ``roverlab study`` answers from the rows it kept."""
     study = _study(*document)
+    controller = _controller(controller) if controller is not None else None
     columns, result_columns = study.columns, study.threshold_columns
     out = []
     for run, rows in zip(runs, kept):
-        found = json.loads(study._study.search(json.dumps(run), json.dumps(rows)))
+        if controller is None:
+            found = json.loads(study._study.search(json.dumps(run), json.dumps(rows)))
+        else:
+            found = _controller_search(study, run, rows, controller)
         out.append({"result": _in_order(found["result"], result_columns),
                     "rows": [_in_order(row, columns) for row in found["rows"]]})
     return out
+
+
+def _controller_search(study, run, kept, controller):
+    """A threshold search whose runs ``controller`` drives, answered from ``kept`` where it can."""
+    ran = []
+
+    def run_row(text):
+        at = json.loads(text)
+        row = kept.get(_run_key(at))
+        if row is None:
+            row = json.loads(run_controller_row(study._study.row(text), controller))
+            ran.append(row)
+        return json.dumps(row)
+
+    found = json.loads(study._study.search_with(json.dumps(run), run_row))
+    found["rows"] = ran
+    return found
+
+
+def check_controller(study, controller):
+    """Raises ScenarioError when the study cannot run as given: its base scenario carries a
+    javascript program (the Node tool and the app run those), or a python one (its params) with
+    no controller given to run it; TypeError when ``controller`` makes no controllers."""
+    if controller is not None:
+        controller_factory(controller)
+    program = (json.loads(study._study.base_scenario).get("control") or {}).get("program")
+    language = program.get("language") if isinstance(program, dict) else None
+    path = "scenario.control.program"
+    if language == "javascript":
+        raise ScenarioError([{"path": path, "message": (
+            "the base scenario carries a javascript controller program: node tools/roverlab.mjs "
+            "study and the app's Study tab run it; this package runs Python controllers, given as "
+            "objects (docs/controllers.md)")}])
+    if language == "python" and controller is None:
+        raise ScenarioError([{"path": path, "message": (
+            "the base scenario is for a python controller: give it (run_study(..., "
+            "controller=MyController), or --controller FILE.py:NAME)")}])
+
+
+def load_controller(spec):
+    """The object NAME of FILE.py (``FILE.py:NAME``), its module loaded under a name of its own
+    and pickled by value, so that a cluster's workers (other processes) get its code too."""
+    import importlib.util
+
+    import cloudpickle
+
+    file, sep, name = spec.rpartition(":")
+    if not sep or not file.endswith(".py") or not name.isidentifier():
+        raise ValueError("give FILE.py:NAME (a class, or a function making a controller)")
+    module_name = "roverlab_controller_" + hashlib.sha256(os.path.abspath(file).encode()).hexdigest()[:12]
+    loaded = importlib.util.spec_from_file_location(module_name, file)
+    module = importlib.util.module_from_spec(loaded)
+    sys.modules[module_name] = module
+    loaded.loader.exec_module(module)
+    cloudpickle.register_pickle_by_value(module)
+    return getattr(module, name)
 
 
 def _chunks(indices, workers):
@@ -119,7 +196,7 @@ def _values_count(study, grid):
     return (len(grid[0]["values"]) if grid else 0) + (1 if study.is_threshold else 0)
 
 
-def run_study(study, client, progress=None, kept=None, on_rows=None):
+def run_study(study, client, progress=None, kept=None, on_rows=None, controller=None):
     """Runs every row (or search) of ``study`` on a ``distributed.Client``.
 
     Returns the document ``roverlab study --json`` prints: ``columns`` and
@@ -134,7 +211,13 @@ def run_study(study, client, progress=None, kept=None, on_rows=None):
     is), a threshold search answers from it and runs only what it lacks, as
     ``roverlab study`` does. ``on_rows(rows)`` is called with the rows run
     now (not the kept ones) as each task's arrive, before ``progress``.
+
+    ``controller``: a class (or function) making a controller (docs/controllers.md), one per
+    row: it runs in every row's loop, its ``init(model)`` given ``model["params"]`` (the
+    scenario's control.program.params, which the study's parameters may set). It travels to
+    the workers by pickle (cloudpickle: by value for one defined in ``__main__``).
     """
+    check_controller(study, controller)
     grid = study.grid()
     columns = study.columns
     kept = kept or {}
@@ -158,6 +241,13 @@ def run_study(study, client, progress=None, kept=None, on_rows=None):
                                  key=f"roverlab-study-{digest}")
         if kept:  # the tasks' work depends on the rows kept too
             digest = hashlib.sha256("\0".join([digest, *sorted(kept)]).encode()).hexdigest()[:16]
+        pickled = None
+        if controller is not None:  # and on the controller's code
+            import cloudpickle
+
+            pickled = cloudpickle.dumps(controller)
+            made = hashlib.sha256(pickled).hexdigest()
+            digest = hashlib.sha256(f"{digest}\0{made}".encode()).hexdigest()[:16]
         workers = max(1, sum(client.nthreads().values()))
         futures = {}
         for chunk in _chunks(todo, workers):
@@ -165,6 +255,7 @@ def run_study(study, client, progress=None, kept=None, on_rows=None):
             args = [document, runs]
             if study.is_threshold:
                 args.append([by_combination.get(_run_key(run), {}) for run in runs])
+            args.append(pickled)
             key = f"roverlab-{kind}-{digest}-{chunk[0]}-{chunk[-1] + 1}"
             futures[client.submit(task, *args, key=key)] = chunk
         done = 0
@@ -422,16 +513,28 @@ def main(argv=None):
     parser.add_argument("--out", metavar="RESULTS.csv", help="write the CSV here")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON {columns, rows, ...}")
+    parser.add_argument("--controller", metavar="FILE.py:NAME",
+                        help="a Python controller: the class (or function) NAME of FILE.py, "
+                             "one made per row")
     args = parser.parse_args(argv)
     if args.scheduler and args.workers is not None:
         parser.error("--workers sizes the local cluster; a --scheduler's cluster has its own")
     if args.workers is not None and not 1 <= args.workers <= 1024:
         parser.error("--workers must be a whole number in [1, 1024]")
+    controller = None
+    if args.controller:
+        try:
+            controller = load_controller(args.controller)
+        except (OSError, ValueError, AttributeError, SyntaxError) as error:
+            parser.error(f"--controller {args.controller}: {error}")
     try:
         study = Study(args.study)
+        check_controller(study, controller)
     except ScenarioError as refused:
         print(json.dumps({"ok": False, "issues": refused.issues}, indent=2))
         return 1
+    except TypeError as error:
+        parser.error(f"--controller {args.controller}: {error}")
 
     # With --out, the rows of an earlier run of this study are kept, and each
     # new one is written as it arrives (a threshold study's runs beside the
@@ -465,18 +568,18 @@ def main(argv=None):
     progress = _Progress()
     try:
         if not study.is_threshold and all(_run_key(run) in kept for run in study.grid()):
-            results = run_study(study, None, progress, kept, on_rows)  # nothing left to run
+            results = run_study(study, None, progress, kept, on_rows, controller)  # all kept
         elif args.scheduler:
             from distributed import Client
 
             with Client(args.scheduler) as client:
-                results = run_study(study, client, progress, kept, on_rows)
+                results = run_study(study, client, progress, kept, on_rows, controller)
         else:
             from distributed import Client
 
             workers = args.workers or os.cpu_count() or 1
             with _local_cluster(workers) as cluster, Client(cluster) as client:
-                results = run_study(study, client, progress, kept, on_rows)
+                results = run_study(study, client, progress, kept, on_rows, controller)
         if runs_file:
             runs_file.close()
         answers = (results["threshold_columns"], results["thresholds"]) if study.is_threshold \

@@ -92,13 +92,23 @@ TEST_CASE("control.program: read, bounded, and one controller at a time", "[cont
       issues(R"({"program": {"language": "javascript", "source": "export default {}"}})").empty());
   CHECK(issues(R"({"program": {"language": "lua", "source": ""}})")[0].path ==
         "control.program.language");
-  CHECK(issues(R"({"program": {"language": "python"}})")[0].path == "control.program.source");
+  CHECK(issues(R"({"program": {"language": "javascript"}})")[0].path == "control.program.source");
+  CHECK(issues(R"({"program": {"language": "python", "params": {"gain": 2}}})").empty());
   CHECK(issues(R"({"program": {"language": "javascript", "source": "x", "run": true}})")[0].path ==
         "control.program.run");
   CHECK(
       issues(R"({"controller": "step-climb", "program": {"language": "javascript", "source": ""}})")
           .back()
           .path == "control.program");
+  // Named numbers for init (model.params), what a study sweeps.
+  CHECK(issues(R"({"program": {"language": "javascript", "source": "", "params": {"gain": 2}}})")
+            .empty());
+  CHECK(issues(R"({"program": {"language": "javascript", "source": "", "params": [2]}})")[0].path ==
+        "control.program.params");
+  CHECK(issues(R"({"program": {"language": "javascript", "source": "", "params": {"k": "x"}}})")[0]
+            .path == "control.program.params.k");
+  CHECK(issues(R"({"program": {"language": "javascript", "source": "", "params": {"": 1}}})")[0]
+            .path == "control.program.params");
   const std::string huge(kMaxProgramBytes + 1, 'x');
   const std::vector<Issue> big =
       issues(R"({"program": {"language": "javascript", "source": ")" + huge + "\"}}");

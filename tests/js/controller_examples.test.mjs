@@ -40,7 +40,7 @@ function readCsv(file) {
   return { header: head.split(','), rows: lines.map((l) => l.split(',').map(Number)) };
 }
 
-describe('controllers/step_climber.mjs', () => {
+describe('controllers/step_climber.mjs', { timeout: 120_000 }, () => {
   test('climbs articulated6 onto the 0.65 m step', () => {
     // The built-in step-climb is done at 10.71 s; so is the program.
     const { status, summary, stderr } = run(scenario('step-articulated6.json'), '--controller', program('step_climber.mjs'), '--duration', '11.5');
@@ -61,7 +61,7 @@ describe('controllers/step_climber.mjs', () => {
   });
 });
 
-describe('controllers/traction.mjs', () => {
+describe('controllers/traction.mjs', { timeout: 120_000 }, () => {
   test('lowers the peak wheel slip on the rough field below the same speed held fixed', () => {
     // Every step's slip would be 2500 rows/s; 500 rows/s catches the peaks (10-30 ms long).
     const slips = (...args) => {
@@ -92,7 +92,7 @@ describe('controllers/traction.mjs', () => {
   });
 });
 
-describe('controllers/rocker_speed.mjs', () => {
+describe('controllers/rocker_speed.mjs', { timeout: 120_000 }, () => {
   test('pitches rocker8 less on the slope than its level speed held fixed', () => {
     // The fixed 4 rad/s run pitches most (6.0°) at 1.4 s, as its right row runs up the slope.
     const law = run(scenario('slope-rocker8.json'), '--controller', program('rocker_speed.mjs'), '--duration', '3');

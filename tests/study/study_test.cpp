@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "control/observation.h"
 #include "scenario/folder_files.h"
 #include "scenario/scenario.h"
 #include "sim/run.h"
@@ -162,6 +163,60 @@ TEST_CASE("a study's row is the run its assignments name; a refused value is a r
   CHECK(refused["outcome"] == "refused");
   CHECK_THAT(refused["message"].get<std::string>(), Catch::Contains("robot.params.wheel_radius"));
   CHECK(refused["state_hash"].is_null());
+}
+
+TEST_CASE("a study's row with a controller program: its host drives it a stretch at a time",
+          "[study]") {
+  // A host that commands the wheel speed its program's parameter names, at
+  // every update: the row is the run with that wheel speed set in the scenario.
+  json doc = json::parse(testing::dataFile("studies/cli_grid.json"));
+  doc["scenario"]["control"] = {
+      {"program",
+       {{"language", "javascript"}, {"source", "(hosted)"}, {"params", {{"speed", 0}}}}}};
+  doc["parameters"] = {{{"path", "control.program.params.speed"}, {"values", {1.5, 3.0}}}};
+  const Study study = parseStudy(doc.dump(), {}).value();
+  for (const StudyRun& run : studyGrid(study)) {
+    const double speed = run.values[0].get<double>();
+    StudyRowRun row(study, run, true);
+    REQUIRE(row.simulation());
+    CHECK(row.scenario()->control.program.language == "javascript");
+    Simulation& sim = *row.simulation();
+    REQUIRE(attachProgram(sim, 0.01));
+    int updates = 0;
+    while (row.running()) {
+      if (programDue(sim)) {
+        observeNow(sim);
+        Command c;
+        c.clear(sim.model.robot.actuators.size());
+        c.wheel_speed_rad_s = speed;
+        commandProgram(sim, c);
+        ++updates;
+      }
+      row.step(1'000'000);
+    }
+    const json got = row.finish();
+    CHECK(got["ok"] == true);
+    CHECK(updates == 50);  // 0.5 s at 100 Hz
+    json set = json::parse(testing::dataFile("studies/cli_grid.json"));
+    set["parameters"] = {{{"path", "control.wheel_speed"}, {"values", {speed}}}};
+    const Study scripted = parseStudy(set.dump(), {}).value();
+    const json expected = runStudyRow(scripted, studyGrid(scripted)[0]);
+    CHECK(got["state_hash"] == expected["state_hash"]);
+    CHECK(got["base_x_m"] == expected["base_x_m"]);
+  }
+  // Without a host the row is refused at control.program; a failed program is its row's outcome.
+  const json unhosted = runStudyRow(study, studyGrid(study)[0]);
+  CHECK(unhosted["outcome"] == "refused");
+  CHECK_THAT(unhosted["message"].get<std::string>(), Catch::Contains("control.program"));
+  StudyRowRun failing(study, studyGrid(study)[0], true);
+  failing.step(10);
+  failing.failProgram("update at t = 0.004 s: TypeError: x is undefined (line 3)");
+  CHECK_FALSE(failing.running());
+  const json failed = failing.finish();
+  CHECK(failed["ok"] == false);
+  CHECK(failed["outcome"] == "program_error");
+  CHECK(failed["message"] == "update at t = 0.004 s: TypeError: x is undefined (line 3)");
+  CHECK(failed["steps"] == 10);
 }
 
 TEST_CASE("threshold search: the single wheel's highest step, r(1 − 1/√(1+μ²)) plus compliance",

@@ -235,6 +235,69 @@ std::string resumeKey(const StudyRun& run) {
   return key + "|" + std::to_string(run.repeat);
 }
 
+/// One row of a study whose runs a Python controller drives (study/study.h
+/// StudyRowRun): the World's program loop (attach_program, program_due,
+/// observation, command, step, time, steps, outcome, model) and finish(),
+/// the row as JSON text. It keeps its Study alive (py::keep_alive).
+class PyStudyRow {
+ public:
+  PyStudyRow(const Study& study, const StudyRun& run) : row_(study, run, true) {}
+
+  bool running() const { return row_.running(); }
+  /// Up to n steps; false once the run stopped (not ok).
+  bool step(long long n) {
+    if (n < 0) throw py::value_error("step: n must be ≥ 0");
+    SignalWatch signals;
+    {
+      py::gil_scoped_release release;
+      row_.step(n, [&] { return signals.pending(); });
+    }
+    signals.raise();
+    return !sim() || sim()->outcome == RunOutcome::Ok;
+  }
+  std::string model() const {
+    return sim() ? dumpJson(describeModel(*sim(), *row_.scenario())) : std::string("null");
+  }
+  bool attachProgram(double period) { return sim() && roverlab::attachProgram(*sim(), period); }
+  bool programDue() const { return running() && roverlab::programDue(*sim()); }
+  std::vector<std::string> observationColumns() const {
+    return sim() ? roverlab::observationColumns(*sim()) : std::vector<std::string>{};
+  }
+  std::vector<std::string> commandColumns() const {
+    return sim() ? roverlab::commandColumns(*sim()) : std::vector<std::string>{};
+  }
+  void observation(py::array_t<double, py::array::c_style> out) {
+    if (!sim()) throw py::value_error("observation: the row was refused");
+    observeNow(*sim());
+    observationRow(*sim(), obsRow_);
+    if (out.ndim() != 1 || static_cast<std::size_t>(out.shape(0)) != obsRow_.size())
+      throw py::value_error("observation: the array must have one value per observation column");
+    std::copy(obsRow_.begin(), obsRow_.end(), out.mutable_data());
+  }
+  int command(py::array_t<double, py::array::c_style | py::array::forcecast> row) {
+    if (!sim()) return 0;
+    if (row.ndim() != 1)
+      throw py::value_error("command: a 1-D array, one value per command column");
+    commandFromRow(*sim(), row.data(), static_cast<std::size_t>(row.shape(0)), sim()->command);
+    return commandProgram(*sim(), sim()->command);
+  }
+  double time() const { return sim() ? sim()->state.bodies.time : 0.0; }
+  long steps() const { return sim() ? sim()->steps : 0; }
+  std::string outcome() const { return outcomeName(sim() ? sim()->outcome : RunOutcome::Ok); }
+  /// The scenario's control.program language ("" without one).
+  std::string programLanguage() const {
+    return row_.scenario() ? row_.scenario()->control.program.language : std::string();
+  }
+  void failProgram(const std::string& message) { row_.failProgram(message); }
+  std::string finish() { return dumpJson(row_.finish()); }
+
+ private:
+  Simulation* sim() { return row_.simulation(); }
+  const Simulation* sim() const { return row_.simulation(); }
+  StudyRowRun row_;
+  std::vector<double> obsRow_;
+};
+
 /// A study (study/study.h) read from its document and folder. Runs cross as
 /// JSON text {"values": [...], "repeat": r}, as grid() gives them.
 class PyStudy {
@@ -294,6 +357,29 @@ class PyStudy {
     signals.raise();
     return out;
   }
+
+  /// A row to run with a controller (a grid run, or a threshold search's run).
+  PyStudyRow row(const std::string& runText) const {
+    return PyStudyRow(study_, readRun(runText, study_.threshold ? 1 : 0));
+  }
+
+  /// A threshold search whose runs `runRow(run JSON text) -> row JSON text`
+  /// makes (a Python controller's rows): {"result", "rows"} as search() gives.
+  std::string searchWith(const std::string& runText, const py::function& runRow) const {
+    if (!study_.threshold) throw py::value_error("search: the study has no threshold");
+    const StudyRun r = readRun(runText, 0);
+    json rows = json::array();
+    json result = searchThreshold(study_, r, [&](const StudyRun& at) -> json {
+      const std::string text =
+          runRow(dumpJson(json{{"values", at.values}, {"repeat", at.repeat}})).cast<std::string>();
+      rows.push_back(take(readJson(text)));
+      return rows.back();
+    });
+    return dumpJson(json{{"result", std::move(result)}, {"rows", std::move(rows)}});
+  }
+
+  /// The base scenario (JSON text).
+  const std::string& baseScenario() const { return study_.scenario; }
 
   std::vector<std::string> assignments(const std::string& runText) const {
     return studyAssignments(study_, readRun(runText, study_.threshold ? 1 : 0));
@@ -390,11 +476,31 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("outcome", &World::outcome)
       .def_property_readonly("error", &World::error);
 
+  py::class_<PyStudyRow>(m, "StudyRow")
+      .def("step", &PyStudyRow::step, py::arg("n"))
+      .def("model", &PyStudyRow::model)
+      .def("attach_program", &PyStudyRow::attachProgram, py::arg("period"))
+      .def("program_due", &PyStudyRow::programDue)
+      .def("observation", &PyStudyRow::observation, py::arg("out"))
+      .def("command", &PyStudyRow::command, py::arg("row"))
+      .def("fail_program", &PyStudyRow::failProgram, py::arg("message"))
+      .def("finish", &PyStudyRow::finish)
+      .def_property_readonly("running", &PyStudyRow::running)
+      .def_property_readonly("observation_columns", &PyStudyRow::observationColumns)
+      .def_property_readonly("command_columns", &PyStudyRow::commandColumns)
+      .def_property_readonly("time", &PyStudyRow::time)
+      .def_property_readonly("steps", &PyStudyRow::steps)
+      .def_property_readonly("outcome", &PyStudyRow::outcome)
+      .def_property_readonly("program_language", &PyStudyRow::programLanguage);
+
   py::class_<PyStudy>(m, "Study")
       .def(py::init<const std::string&, const std::string&>(), py::arg("text"), py::arg("folder"))
       .def("grid", &PyStudy::grid)
       .def("run_row", &PyStudy::runRow, py::arg("run"))
       .def("search", &PyStudy::search, py::arg("run"), py::arg("kept") = "{}")
+      .def("row", &PyStudy::row, py::arg("run"), py::keep_alive<0, 1>())
+      .def("search_with", &PyStudy::searchWith, py::arg("run"), py::arg("run_row"))
+      .def_property_readonly("base_scenario", &PyStudy::baseScenario)
       .def("assignments", &PyStudy::assignments, py::arg("run"))
       .def("key", &PyStudy::key, py::arg("run"))
       .def_property_readonly("columns", &PyStudy::columns)

@@ -81,7 +81,7 @@ const editorTab = new EditorTab({ state, signals, doc, stage, client, run, banne
 const stanceTab = new StanceTab({ state, signals, doc, stage, run, picker, corePromise });
 wireCrawlerTab({ state, signals, corePromise });
 const robotTab = new RobotTab({ state, signals, doc });
-const studyTab = new StudyTab({ state, signals, doc, client, banners, corePromise, sharing });
+const studyTab = new StudyTab({ state, signals, doc, client, banners, corePromise, sharing, trust });
 const controllerPanel = new ControllerPanel({ state, signals, doc, client, banners, trust, storage, scenarios });
 wireHelp({ state, signals, editorTab, stanceTab, robotTab, studyTab, controllerPanel, picker });
 wireTouchDrive({ state, signals });

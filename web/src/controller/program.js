@@ -330,6 +330,7 @@ function programModel(model, observationColumns, commandColumns, period) {
     joints: model.joints.map((j) => ({ name: j.name, prismatic: j.prismatic, lower: j.lower ?? null, upper: j.upper ?? null })),
     wheels: model.wheels.map((w) => ({ name: w.name, radius_m: w.radius, width_m: w.width })),
     actuators: commandColumns.filter((c) => c.startsWith('actuators.')).map((c) => c.slice('actuators.'.length)),
+    params: { ...model.programParams },
     observation: observationColumns,
     command: commandColumns,
   };

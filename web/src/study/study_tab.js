@@ -7,7 +7,10 @@
 // as the command line's CSV; the study shared as a link. The core judges
 // every study (core.parseStudy on this page): its issues are listed with
 // their paths and marked at their fields, and a study with issues does not
-// run. The tab's element says where the study is (data-status: idle,
+// run. A study whose base scenario carries a controller program runs it in
+// every row (study/program_rows.js); one the user has not run here before
+// (controller/program_trust.js: from a file, a link, a scenario held without
+// it) runs only after "Run it" in the banner Run raises. The tab's element says where the study is (data-status: idle,
 // running, done, cancelled or failed; data-done, data-total) for the tests.
 import { download } from '../common/files.js';
 import { exportName, slug } from '../common/export_names.js';
@@ -45,8 +48,8 @@ function clock(seconds) {
 const lastPart = (path) => path.split('.').pop();
 
 export class StudyTab {
-  constructor({ state, signals, doc, client, banners, corePromise, sharing }, $ = (id) => document.getElementById(id)) {
-    Object.assign(this, { state, signals, doc, client, banners, corePromise, sharing, $ });
+  constructor({ state, signals, doc, client, banners, corePromise, sharing, trust }, $ = (id) => document.getElementById(id)) {
+    Object.assign(this, { state, signals, doc, client, banners, corePromise, sharing, trust, $ });
     this.container = $('study');
     this.study = null;      // the document being edited
     this.checked = null;    // { text, parsed }: the core's answer for the document as it is
@@ -131,6 +134,8 @@ export class StudyTab {
     this.rowsBox = el('details', { className: 'study-rows' }, this.rowsSummary, el('div', { className: 'study-table-box' }, this.table));
     this.rowsBox.addEventListener('toggle', () => this.redraw());
     this.json = el('textarea', { className: 'study-json-text', spellcheck: false, rows: 12 });
+    this.programText = el('pre', { className: 'study-program-text' });
+    this.programBox = el('details', { className: 'study-program', hidden: true }, el('summary', {}, 'Controller program ', el('small', {}, '(of the base scenario: it runs in every row)')), this.programText);
     const applyJson = button('Apply', 'Use this JSON as the study (its base scenario stays unless it names one)', () => this.applyJson());
     c.replaceChildren(
       el('h2', {}, 'Study ', el('small', {}, '(many runs of one scenario, in this browser)')),
@@ -151,6 +156,7 @@ export class StudyTab {
         ' ',
         button('Use the scenario on show', 'Make the scenario on show (with your edits) the base of this study; its parameters stay', () => this.useScenarioOnShow()),
       ),
+      this.programBox,
       this.form.container,
       this.issueList,
       el(
@@ -188,6 +194,9 @@ export class StudyTab {
   setStudy(study) {
     this.study = study;
     this.baseName.textContent = study.scenario?.name ?? '(unnamed scenario)';
+    const program = this.program();
+    this.programBox.hidden = !program;
+    this.programText.textContent = program?.source ?? '';
     this.form.show(study, this.suggestions());
     this.showJson();
     return this.validate();
@@ -299,8 +308,37 @@ export class StudyTab {
 
   // --- running
 
+  /** The base scenario's controller program ({ language, source }), or null. */
+  program() {
+    const p = this.study?.scenario?.control?.program;
+    return p && typeof p === 'object' && typeof p.source === 'string' ? p : null;
+  }
+
+  /** The user's word before a program not run here runs in the study's rows: false while it is asked for. */
+  consented() {
+    const program = this.program();
+    if (!program || program.language !== 'javascript' || !this.trust || this.trust.allows(program.source)) return true;
+    this.banners.show('This study’s scenario contains a controller program, which runs in every row. It has not run here before. Show it to read it; Run it to run the study with it.', 'warning', [
+      {
+        label: 'Show it',
+        run: () => {
+          this.programBox.open = true;
+          this.programBox.scrollIntoView({ block: 'nearest' });
+        },
+      },
+      {
+        label: 'Run it',
+        run: () => {
+          this.trust.trust(program.source);
+          this.run();
+        },
+      },
+    ]);
+    return false;
+  }
+
   async run() {
-    if (this.pool) return;
+    if (this.pool || !this.consented()) return;
     const core = await this.corePromise;
     const text = JSON.stringify(this.study);
     const parsed = core.parseStudy(text);

@@ -1,7 +1,10 @@
 // A worker of the study pool (study_pool.js): it loads the WASM core and runs
 // one study's rows or threshold searches with the core's own functions
 // (core.runStudyRow, core.searchThreshold: core/bindings/study_api.h), one
-// task at a time. Messages that come before the core is loaded wait.
+// task at a time. Messages that come before the core is loaded wait. A study
+// whose scenario carries a controller program runs each row with the program
+// in its loop (program_rows.js), in this worker, whose network and messaging
+// globals are removed once the core is loaded (sealGlobals).
 //
 // Messages in (pool → worker):
 //   { type: 'study', text }        the study (JSON text) the tasks after it belong to
@@ -15,28 +18,34 @@
 //   { type: 'search', id, answer }      a search finished (answer: the threshold record)
 //   { type: 'fatal', id, message }      the core failed (loading it, or running a task): the
 //                                       pool replaces this worker
+import { sealGlobals } from '../controller/program.js';
 import { loadCore } from '../sim/core.js';
+import { runProgramRow, searchProgramThreshold, studyHasProgram } from './program_rows.js';
 
 let core = null;
 let text = null;
+let hosted = false;  // the study's scenario carries a program
 const waiting = [];
+const post = self.postMessage.bind(self);
 
 function handle(message) {
   const { type, id } = message;
   try {
     if (type === 'study') {
       text = message.text;
+      hosted = studyHasProgram(core.parseStudy(text));
     } else if (type === 'row') {
-      self.postMessage({ type: 'started', id });
-      self.postMessage({ type: 'row', id, row: core.runStudyRow(text, message.index) });
+      post({ type: 'started', id });
+      post({ type: 'row', id, row: hosted ? runProgramRow(core, text, message.index) : core.runStudyRow(text, message.index) });
     } else if (type === 'search') {
-      self.postMessage({ type: 'started', id });
-      const answer = core.searchThreshold(text, message.index, (row) => self.postMessage({ type: 'searchRow', id, row }));
-      self.postMessage({ type: 'search', id, answer });
+      post({ type: 'started', id });
+      const onRow = (row) => post({ type: 'searchRow', id, row });
+      const answer = hosted ? searchProgramThreshold(core, text, message.index, onRow) : core.searchThreshold(text, message.index, onRow);
+      post({ type: 'search', id, answer });
     }
   } catch (error) {
     // A core that aborted (out of memory, a failed check) is not used again.
-    self.postMessage({ type: 'fatal', id, message: String(error?.message ?? error) });
+    post({ type: 'fatal', id, message: String(error?.message ?? error) });
     core = null;
   }
 }
@@ -49,7 +58,8 @@ self.onmessage = ({ data }) => {
 loadCore()
   .then((loaded) => {
     core = loaded;
-    self.postMessage({ type: 'ready' });
+    sealGlobals(self);
+    post({ type: 'ready' });
     for (const message of waiting.splice(0)) if (core) handle(message);
   })
-  .catch((error) => self.postMessage({ type: 'fatal', id: null, message: `the simulation core could not be loaded: ${error?.message ?? error}` }));
+  .catch((error) => post({ type: 'fatal', id: null, message: `the simulation core could not be loaded: ${error?.message ?? error}` }));
