@@ -7,7 +7,9 @@
 // or whose core fails; a threshold search drawn as
 // thresholds against a parameter; a study shared by a link opens ready in a
 // fresh page without running; a link with a huge grid and a file that is not
-// JSON are refused with their paths. Screenshots: test-results/study-*.png.
+// JSON are refused with their paths; a study file whose scenario carries a
+// controller program runs it only after "Run it", each row then the scripted
+// row of the same speed. Screenshots: test-results/study-*.png.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -361,6 +363,38 @@ describe('the Study tab', { timeout: 120_000 }, () => {
     await waitFor(() => /by-file\.json was not opened/.test(document.getElementById('banner-text').textContent));
     expect(await page.textContent('#banner-text')).toContain('• scenario: files cannot be read here; give the scenario inline');
     expect(await tab()).toMatchObject({ status: 'done' });  // the study before stays
+    expect(errors).toEqual([]);
+  });
+  test('a study file with a controller program asks before running it; each row is then the scripted row of its speed, a throw stops its row only', async () => {
+    const study = JSON.parse(readFileSync(path.join(root, 'tests/data/studies/cli_grid.json'), 'utf8'));
+    study.name = 'speed of a program';
+    study.predicates = { moved: { base_x_past: 0.2 } };
+    const scripted = structuredClone(study);
+    const source = "export default {\n  init(model) {\n    this.speed = model.params.speed;\n  },\n  update() {\n    if (this.speed === 3) throw new RangeError('too fast');\n    return { wheel_speed: this.speed };\n  },\n};\n";
+    study.scenario.control = { program: { language: 'javascript', source, params: { speed: 0 } } };
+    study.parameters = [{ path: 'control.program.params.speed', values: [1.5, 2, 3] }];
+    scripted.parameters = [{ path: 'control.wheel_speed', values: [1.5, 2, 3] }];
+    await page.setInputFiles('#study input[type="file"]', { name: 'speed.study.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(study)) });
+    await waitFor(() => /speed\.study\.json is open in the Study tab/.test(document.getElementById('banner-text').textContent));
+    expect(await page.isVisible('#study .study-program')).toBe(true);
+    expect(await page.textContent('#study .study-program-text')).toBe(source);
+    // Run asks first: the program has not run in this browser.
+    await waitFor(() => !document.querySelector('#study .study-run').disabled);
+    await page.click('#study .study-run');
+    await waitFor(() => /^This study’s scenario contains a controller program/.test(document.getElementById('banner-text').textContent));
+    expect(await tab()).not.toMatchObject({ status: 'running' });
+    await page.click('#banner-actions button:has-text("Show it")');
+    expect(await page.evaluate(() => document.querySelector('#study .study-program').open)).toBe(true);
+    await page.click('#study .study-run');
+    await page.click('#banner-actions button:has-text("Run it")');
+    await until('done');
+    const csv = await exportedCsv();
+    const column = (row, name) => row[csv.header.indexOf(name)];
+    expect(csv.rows.map((r) => column(r, 'outcome'))).toEqual(['ok', 'ok', 'program_error']);
+    expect(column(csv.rows[2], 'message')).toBe('line 6: update at t = 0 s: RangeError: too fast');
+    for (const i of [0, 1]) expect(column(csv.rows[i], 'state_hash')).toBe(core.runStudyRow(JSON.stringify(scripted), i).state_hash);
+    await page.evaluate(() => document.querySelector('#study .study-program').scrollIntoView({ block: 'start' }));
+    await saveScreenshot(page, 'study-program.png');
     expect(errors).toEqual([]);
   });
 });
