@@ -90,7 +90,7 @@ const program = o.controller === undefined ? null : { source: read(o.controller)
 const EPOCH = Date.now();
 const beat = new Int32Array(new SharedArrayBuffer(4));
 const worker = new Worker(path.join(here, 'run_worker.mjs'), {
-  workerData: { scenario, sets: o.sets, program, csv: o.csv !== undefined, csvRate: o.csvRate, beat: beat.buffer, epoch: EPOCH },
+  workerData: { scenario, folder: path.dirname(path.resolve(o.file)), sets: o.sets, program, csv: o.csv !== undefined, csvRate: o.csvRate, beat: beat.buffer, epoch: EPOCH },
   resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
   stdout: false,
   stderr: false,

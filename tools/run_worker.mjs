@@ -3,6 +3,8 @@
 // program.js). Tells the main thread it is alive while it runs (a heartbeat in
 // shared memory at each of the program's calls, and messages), and sends the
 // summary (and CSV text) at the end.
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { compileProgram, ProgramError, ProgramRun, sealGlobals } from '../web/src/controller/program.js';
@@ -16,13 +18,36 @@ parentPort.on('message', (m) => {
 });
 sealGlobals();
 
-const { scenario, sets, program, csv, csvRate, epoch } = workerData;
+const { scenario, folder, sets, program, csv, csvRate, epoch } = workerData;
 const beat = new Int32Array(workerData.beat);
 /** The program's clock (ms), which also says this thread is alive (in the shared heartbeat). */
 const now = () => {
   Atomics.store(beat, 0, Date.now() - epoch);
   return performance.now();
 };
+
+/** The C library's words for the errors a file named in a scenario meets, as the native tool says them. */
+const ERRORS = { ENOENT: 'No such file or directory', EACCES: 'Permission denied', EISDIR: 'Is a directory', ENOTDIR: 'Not a directory', ELOOP: 'Too many levels of symbolic links' };
+/** Largest file a scenario names (scenario/folder_files.h, kMaxNamedFileBytes). */
+const MAX_NAMED_FILE_BYTES = 64 * 2 ** 20;
+
+/**
+ * The files the scenario names, read from its folder as the native tool reads them
+ * (scenario/folder_files.h): inside it, symbolic links followed, at most 64 MiB. The core
+ * refuses a name with '..' or an absolute one before it asks.
+ */
+function filesBeside(dir) {
+  return (name) => {
+    try {
+      const real = realpathSync(path.join(dir, name));
+      if (!real.startsWith(realpathSync(dir) + path.sep)) return 'a symbolic link leads out of the scenario\'s folder; a file named in a scenario stays inside it';
+      if (statSync(real).size > MAX_NAMED_FILE_BYTES) return `larger than ${MAX_NAMED_FILE_BYTES / 2 ** 20} MiB`;
+      return readFileSync(real);
+    } catch (e) {
+      return ERRORS[e.code] ?? e.message;
+    }
+  };
+}
 
 /** C++ ostream's default format at precision 9 (%.9g), as the native tool writes CSV. */
 function g9(x) {
@@ -58,7 +83,7 @@ async function run() {
     }
     source = carried.source;
   }
-  const world = new core.World(text);
+  const world = new core.World(text, filesBeside(folder));
   if (!world.ok()) return { issues: world.issues() };
   const model = world.model();
   const total = Math.max(0, Math.round(model.duration / model.dt));

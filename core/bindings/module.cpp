@@ -23,6 +23,7 @@ EMSCRIPTEN_BINDINGS(roverlab) {
   using roverlab::World;
   emscripten::class_<World>("World")
       .constructor<emscripten::val>()
+      .constructor<emscripten::val, emscripten::val>()
       .function("ok", &World::ok)
       .function("issues", &World::issues)
       .function("reset", &World::reset)

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "bindings/js_files.h"
+#include "bindings/js_files.h"
 #include "sim/describe.h"
 #include "sim/run.h"
 #include "sim/telemetry.h"
@@ -71,13 +73,15 @@ val applyOverridesJs(val json, val sets) {
   return result;
 }
 
-World::World(val json) {
+World::World(val json) : World(json, val::undefined()) {}
+
+World::World(val json, val readFile) {
   const Expected<std::string> text = jsonText(json);
   if (!text) {
     issues_ = text.issues();
     return;
   }
-  Expected<Scenario> scenario = parseScenario(text.value());
+  Expected<Scenario> scenario = parseScenario(text.value(), filesFromJs(readFile));
   if (!scenario) {
     issues_ = scenario.issues();
     return;

@@ -40,6 +40,8 @@ val applyOverridesJs(val json, val sets);
 class World {
  public:
   explicit World(val json);
+  /// With the files it names read by readFile(name) (bindings/js_files.h).
+  World(val json, val readFile);
 
   bool ok() const { return sim_.has_value(); }
   val issues() const { return issuesToJs(issues_); }

@@ -1,0 +1,39 @@
+#include "bindings/js_files.h"
+
+#include <string>
+
+#include "scenario/folder_files.h"
+
+namespace roverlab {
+
+ScenarioFiles filesFromJs(val readFile) {
+  if (readFile.typeOf().as<std::string>() != "function") return {};
+  return [readFile](const std::string& name, std::string& error) -> std::optional<std::string> {
+    if (!staysInFolder(name)) {
+      error =
+          "a file named in a scenario stays inside the scenario's folder (a relative name "
+          "without '..')";
+      return std::nullopt;
+    }
+    const val got = readFile(name);
+    if (got.isString()) {
+      error = got.as<std::string>();
+      return std::nullopt;
+    }
+    if (!got.instanceof (val::global("Uint8Array"))) {
+      error = "cannot be read";
+      return std::nullopt;
+    }
+    const std::size_t size = got["length"].as<std::size_t>();
+    if (size > kMaxNamedFileBytes) {
+      error = "larger than " + std::to_string(kMaxNamedFileBytes >> 20) + " MiB";
+      return std::nullopt;
+    }
+    std::string bytes(size, '\0');
+    val(emscripten::typed_memory_view(size, reinterpret_cast<unsigned char*>(bytes.data())))
+        .call<void>("set", got);
+    return bytes;
+  };
+}
+
+}  // namespace roverlab
