@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "bindings/js_files.h"
-#include "bindings/js_files.h"
 #include "sim/describe.h"
 #include "sim/run.h"
 #include "sim/telemetry.h"
