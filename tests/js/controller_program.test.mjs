@@ -227,6 +227,19 @@ describe('hostile programs stop cleanly, with what and where', () => {
     }
   });
 
+  test('the built-ins the host calls are frozen: a program cannot fool its clock or change JSON, Math or Array for it', () => {
+    // Each assignment throws in the program's strict code (its line, a TypeError); the host's
+    // budget then holds for a program that would have stopped the clock.
+    for (const [name, change] of [['clock', 'performance.now = () => 0'], ['clock-proto', 'Object.getPrototypeOf(performance).now = () => 0'], ['json', 'JSON.stringify = () => "{}"'], ['math', 'Math = {}'], ['array', 'Array.prototype.map = null'], ['typed', 'Float64Array.prototype.fill = null'], ['object', 'Object.entries = () => []']]) {
+      const r = runProgram(`${name}.mjs`, `export default {\n  init() {\n    ${change};\n  },\n  update() {},\n};\n`);
+      expect(r.status, name).toBe(5);
+      expect(r.summary.error, name).toMatch(/^line 3: init at t = 0 s: TypeError: /);
+    }
+    const sly = runProgram('sly.mjs', 'export default {\n  init() {\n    try { performance.now = () => 0; } catch {}\n  },\n  update() { const t = Date.now(); while (Date.now() - t < 120) {} },\n};\n');
+    expect(sly.status).toBe(5);
+    expect(sly.summary.error).toMatch(/^update took \d+ ms at t = 0\.01 s/);
+  });
+
   test('compileProgram and ProgramRun refuse what is not a program', () => {
     expect(compileProgram(42)).toMatchObject({ ok: false });
     const world = new core.World(readFileSync(scenario('flat-rocker8.json'), 'utf8'));
