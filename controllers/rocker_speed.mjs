@@ -8,7 +8,9 @@
 //   the base pitch and roll: the body itself tilted.
 //
 // The larger of the two sets the speed, from LEVEL_SPEED (0) down to
-// ROUGH_SPEED (1). The commanded speed follows that at most ACCELERATION up
+// ROUGH_SPEED (1); the scenario's control.program.params may set both
+// (level_speed_rad_s, rough_speed_rad_s: studies/rocker-speed-law-slope.json
+// sweeps the second). The commanded speed follows that at most ACCELERATION up
 // and DECELERATION down, from rest at the start. It commands `wheel_speed`
 // and plots the speed and the two measures. For instance on the slope of
 // [KJ2025] (the right row climbs 0.3 m), against fixed speeds (numbers in
@@ -38,7 +40,9 @@ export default {
     // Rockers are passive joints: they are observed (obs.joints) but have no drive in model.joints.
     if (this.rockers.length === 0) this.rockers = model.observation.filter((c) => /^joints\.rocker_[^.]*\.position_rad$/.test(c)).map((c) => c.split('.')[1]);
     if (this.rockers.length === 0) throw new Error('this program drives rocker8 (no rocker_* joints observed)');
-    this.level = Math.min(LEVEL_SPEED, model.max_wheel_speed_rad_s);
+    const { level_speed_rad_s: level = LEVEL_SPEED, rough_speed_rad_s: rough = ROUGH_SPEED } = model.params;
+    this.level = Math.min(level, model.max_wheel_speed_rad_s);
+    this.rough = Math.min(rough, this.level);
     this.speed = 0;
     this.out = { wheel_speed: 0, plot: { speed_rad_s: 0, rocker_measure: 0, tilt_measure: 0 } };
   },
@@ -49,7 +53,7 @@ export default {
     const tilt = Math.max(Math.abs(obs.base.pitch_rad), Math.abs(obs.base.roll_rad));
     const byRocker = ramp(rocker, ROCKER_FREE, ROCKER_FULL);
     const byTilt = ramp(tilt, TILT_FREE, TILT_FULL);
-    const wanted = this.level - (this.level - ROUGH_SPEED) * Math.max(byRocker, byTilt);
+    const wanted = this.level - (this.level - this.rough) * Math.max(byRocker, byTilt);
     const up = ACCELERATION * this.period, down = DECELERATION * this.period;
     this.speed += Math.max(-down, Math.min(up, wanted - this.speed));
     this.out.wheel_speed = this.speed;

@@ -115,6 +115,22 @@ describe('a study of a controller program', { timeout: 120_000 }, () => {
     expect(rows.slice(1, 3).map(measures)).toEqual(want.rows.slice(1, 3).map(measures));
   });
 
+  test('studies/rocker-speed-law-slope.json: the speed law’s own speeds decide whether rocker8 reaches x = 5 m in 6 s', () => {
+    // Two of its 16 rows (docs/studies.md): level 4 rad/s slowing to 1 on the slope reaches it
+    // (5.80 s), level 4 slowing to 0.5 does not (4.94 m).
+    const text = readFileSync(path.join(root, 'studies/rocker-speed-law-slope.json'), 'utf8');
+    // The study carries the example program itself, as it is in controllers/.
+    expect(JSON.parse(text).scenario.control.program.source).toBe(readFileSync(path.join(root, 'controllers/rocker_speed.mjs'), 'utf8'));
+    const grid = core.parseStudy(text).grid;
+    const row = (level, rough) => runProgramRow(core, text, grid.findIndex((r) => r.values[0] === level && r.values[1] === rough));
+    const [slowest, slowing] = [row(4, 0.5), row(4, 1)];
+    expect([slowest.outcome, slowing.outcome]).toEqual(['ok', 'ok']);
+    expect(slowing.reached).toBe(true);
+    expect(slowing.reached_time_s).toBeCloseTo(5.8, 1);
+    expect(slowest.reached).toBe(false);
+    expect(slowest.base_x_m).toBeGreaterThan(4.8);
+  });
+
   test('the native tool refuses it at its program, before any run', () => {
     const { hosted } = studies([1]);
     const file = path.join(tmp, 'native.json');
