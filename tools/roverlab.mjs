@@ -88,7 +88,7 @@ const program = o.controller === undefined ? null : { source: read(o.controller)
 // The worker's last word (ms since EPOCH) in shared memory: read at once, whatever this
 // thread has still to take from its message queue when it gets to run.
 const EPOCH = Date.now();
-const beat = new Int32Array(new SharedArrayBuffer(4));
+const beat = new Int32Array(new SharedArrayBuffer(8));  // [its last word, 1 once its core is loaded]
 const worker = new Worker(path.join(here, 'run_worker.mjs'), {
   workerData: { scenario, folder: path.dirname(path.resolve(o.file)), sets: o.sets, program, csv: o.csv !== undefined, csvRate: o.csvRate, beat: beat.buffer, epoch: EPOCH },
   resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
@@ -99,7 +99,8 @@ let heard = Date.now();
 let lastTime = 0;
 let finished = false;
 const watchdog = setInterval(() => {
-  if (Date.now() - Math.max(heard, EPOCH + Atomics.load(beat, 0)) > WATCHDOG_MS) {
+  // From the moment the worker's core is loaded: loading it is not the program's time.
+  if (Atomics.load(beat, 1) === 1 && Date.now() - Math.max(heard, EPOCH + Atomics.load(beat, 0)) > WATCHDOG_MS) {
     finish({ programError: `the controller program did not return within ${WATCHDOG_MS / 1000} s (at t = ${lastTime} s): stopped` });
   }
 }, 100);

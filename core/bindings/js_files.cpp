@@ -10,9 +10,7 @@ ScenarioFiles filesFromJs(val readFile) {
   if (readFile.typeOf().as<std::string>() != "function") return {};
   return [readFile](const std::string& name, std::string& error) -> std::optional<std::string> {
     if (!staysInFolder(name)) {
-      error =
-          "a file named in a scenario stays inside the scenario's folder (a relative name "
-          "without '..')";
+      error = kLeavesFolder;
       return std::nullopt;
     }
     const val got = readFile(name);

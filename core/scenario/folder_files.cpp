@@ -51,9 +51,7 @@ Expected<std::string> readDocument(const std::string& path) {
 ScenarioFiles filesInFolder(const std::string& folder) {
   return [folder](const std::string& name, std::string& error) -> std::optional<std::string> {
     if (!staysInFolder(name)) {
-      error =
-          "a file named in a scenario stays inside the scenario's folder (a relative name "
-          "without '..')";
+      error = kLeavesFolder;
       return std::nullopt;
     }
     const std::string root = realPath(folder), real = realPath(folder + name);

@@ -13,6 +13,11 @@ namespace roverlab {
 using ScenarioFiles =
     std::function<std::optional<std::string>(const std::string& name, std::string& error)>;
 
+/// What a reader says of a name that leaves the folder (staysInFolder false).
+constexpr const char* kLeavesFolder =
+    "a file named in a scenario stays inside the scenario's folder (a relative name without "
+    "'..')";
+
 /// True when `name` stays inside the folder it is named from: relative, with
 /// no ".." part, no backslash and no URL scheme. A file named in a scenario
 /// must; a reader refuses any other.

@@ -6,9 +6,17 @@
 // importScripts and the worker's postMessage are not there; an endless loop is stopped by the watchdog,
 // the worker restarted, and the program survives a reload (held, not run);
 // a share link with a program opens paused without it and runs it only
-// after "Run it". Screenshots: test-results/controller-*.png.
+// after "Run it"; controllers/step_climber.mjs on
+// terrains/step-articulated6.json ends in the app's worker with the summary
+// and state_hash of `node tools/roverlab.mjs run` (run here as a child
+// process); a program that runs out of memory takes its page with it
+// (Chromium ends the page's process; or the page stops it first, past its
+// time budget), and the app opened again holds it (kept in the editor, not
+// run) and plays the next scenario. Screenshots: test-results/controller-*.png.
+import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 
 import { encodeShare } from '../../web/src/share/share_link.js';
@@ -33,12 +41,17 @@ const BACKWARDS = `export default {
 const calling = (call) => `export default {\n  update() {\n    ${call};\n  },\n};\n`;
 
 /** Types `text` into the Controller tab's editor (replacing what it holds). */
-async function typeProgram(text) {
-  await app.page.locator('#program-panel .cm-content').fill(text);
-  await waitFor((t) => window.__roverlab.controller.text === t, text);
+async function typeProgram(text, p = app.page) {
+  await p.locator('#program-panel .cm-content').fill(text);
+  await waitFor((t) => window.__roverlab.controller.text === t, text, 60_000, p);
 }
 
-const apply = () => app.page.click('#program-panel .controller-apply');
+const apply = (p = app.page) => p.click('#program-panel .controller-apply');
+
+// What a summary says of the wall time (and the Node tool's count of the program's updates): not the run's.
+const WALL = ['wall_s', 'steps_per_s', 'real_time_factor', 'program'];
+// The rest, as JSON (the command line prints JSON, where -0 is 0).
+const ofTheRun = (summary) => JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(summary).filter(([key]) => !WALL.includes(key)))));
 
 describe('the Controller tab', { timeout: 120_000 }, () => {
   test('a program typed and applied drives the robot as it says; its plot values are charted, its log listed', async () => {
@@ -169,6 +182,108 @@ describe('the Controller tab', { timeout: 120_000 }, () => {
       expect(errors).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  test('the app’s worker runs a program to the bits of the command line: step_climber ends with its summary and state_hash', async () => {
+    const { page, errors } = app;
+    const scenarioFile = path.join(root, 'terrains/step-articulated6.json');
+    const programFile = path.join(root, 'controllers/step_climber.mjs');
+    const source = readFileSync(programFile, 'utf8');
+    // The command line on the WASM core, a child process of this node: it prints the summary at the scenario's end (10 s).
+    // (Before the app's run, not beside it: its watchdog counts its core's loading in the program's 2 s.)
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(root, 'tools/roverlab.mjs'), 'run', scenarioFile, '--controller', programFile], { cwd: root });
+    const node = JSON.parse(stdout);
+    // The app: the scenario picked, the example picked in the Controller tab and applied, played at full speed to its end.
+    await page.selectOption('#speed', 'Infinity');
+    await page.selectOption('#scenario', 'step-articulated6');
+    await waitFor(() => window.__roverlab.scenarioId === 'step-articulated6' && window.__roverlab.ready && window.__roverlab.program.source === null);
+    await page.click('#tab-controller');
+    await waitFor(() => window.__roverlab.controller?.ready);
+    await page.selectOption('#program-panel .controller-examples', 'step_climber');
+    await waitFor((t) => window.__roverlab.controller.text === t, source);
+    const started = performance.now();
+    await apply();
+    await waitFor((t) => window.__roverlab.program.source === t && window.__roverlab.program.running, source);
+    await waitFor(() => window.__roverlab.summary !== null && window.__roverlab.finishedAt !== null, null, 90_000);
+    const wall = (performance.now() - started) / 1000;
+    const s = await hooks();
+    const scenario = await page.evaluate(() => window.__roverlab.doc.scenario);
+    const file = JSON.parse(readFileSync(scenarioFile, 'utf8'));
+    expect(scenario).toEqual({ ...file, control: { ...file.control, program: { language: 'javascript', source } } });
+    console.log(`controller.test: step_climber, 10 s: state_hash ${s.summary.state_hash} in the app (${wall.toFixed(1)} s), ${node.state_hash} from the command line`);
+    expect(node).toMatchObject({ ok: true, time_s: 10, steps: 25000 });
+    expect(s.finishedAt).toBeCloseTo(10, 9);
+    expect(s.summary.state_hash).toBe(node.state_hash);
+    expect(ofTheRun(s.summary)).toEqual(ofTheRun(node));
+    // The program's log lines (the phases it entered) at the same times.
+    const lines = s.program.log.map((l) => `roverlab: controller: t = ${Number(l.t.toFixed(6))} s: ${l.text}`);
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(lines).toEqual(stderr.split('\n').filter((l) => l.startsWith('roverlab: controller: ')));
+    expect(s.program.error).toBeNull();
+    await saveScreenshot(page, 'controller-step-climber.png');
+    expect(errors).toEqual([]);
+  });
+
+  // Last: it may end the suite's page.
+  test('a program that runs out of memory is stopped, or ends its page (Chromium) and is held when the app opens again; kept in the editor, the app plays on', async () => {
+    const { browser, page: first, errors: firstErrors } = app;
+    // 0.8 MB more at every update (1 ms of simulated time), never freed: about 1.5 ms each, far within the
+    // 50 ms an update may take, so the worker's heap reaches V8's limit (about 4 GB) within seconds.
+    const hog = 'export default {\n  period: 0.001,\n  init() {\n    this.kept = [];\n  },\n  update() {\n    this.kept.push(new Array(1e5).fill(1.5));\n    return { wheel_speed: 2 };\n  },\n};\n';
+    let crashed = false;
+    first.on('crash', () => (crashed = true));
+    await first.selectOption('#speed', 'Infinity');
+    await first.click('#tab-controller');
+    await waitFor(() => window.__roverlab.controller?.ready);
+    await typeProgram(hog);
+    await apply();
+    const started = performance.now();
+    // Chromium does not stop a worker out of memory alone: the page's whole process ends with it (a crashed
+    // tab: no onerror, no watchdog left). Unless the page stops the program before: its update past the
+    // budget twice in a row (long pauses of the garbage collector), or no answer for 2 s (the watchdog).
+    try {
+      await waitFor((t) => window.__roverlab.program.source === t && (window.__roverlab.program.error !== null || window.__roverlab.program.held?.reason === 'stopped'), hog);
+    } catch (error) {
+      await new Promise((resolve) => setTimeout(resolve, 200));  // the crash event, if it is one
+      if (!crashed) throw error;
+    }
+    console.log(`controller.test: ${crashed ? 'the page crashed (out of memory)' : 'the page stopped the program'} ${((performance.now() - started) / 1000).toFixed(1)} s after it started`);
+    let page = first;
+    let errors = firstErrors;
+    let context = null;
+    try {
+      if (crashed) {
+        // The app opened again with this browser's storage (the autosave has the program): the program is held.
+        // (The suite's page has a context of its own, which opens no other page: its storage goes to a new one.)
+        context = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState: await first.context().storageState() });
+        page = await context.newPage();
+        errors = collectErrors(page);
+        await page.goto(app.url, { waitUntil: 'load', timeout: 90_000 });
+        await waitFor(() => window.__roverlab?.ready && window.__roverlab.editorReady && window.__roverlab.program.held !== null, null, 90_000, page);
+        const s = await hooks(page);
+        expect(s.program).toMatchObject({ source: hog, running: false, held: { reason: 'stopped' } });
+        expect(s.banner.text).toMatch(/^The page ended while the controller program ran \(one that runs out of memory takes its page with it\): stopped\. The scenario is open without it, paused/);
+        expect(s.playing).toBe(false);
+        await page.waitForTimeout(500);
+        expect((await hooks(page)).time).toBe(0);
+        await page.click('#tab-controller');
+        await waitFor(() => window.__roverlab.controller?.ready, null, 60_000, page);
+        expect(await page.textContent('#program-panel .controller-status')).toMatch(/^Not running: The page ended while the controller program ran/);
+      } else {
+        const s = await hooks(page);
+        expect(s.program).toMatchObject({ source: hog, running: false });
+        expect(s.banner.text).toMatch(/^The controller program (stopped the run: update took \d+ ms|did not return within 2 s)/);
+      }
+      await waitFor((text) => window.__roverlab.controller.text === text, hog, 60_000, page);
+      await saveScreenshot(page, 'controller-out-of-memory.png');
+      // The app goes on: the next scenario plays.
+      await page.selectOption('#scenario', 'flat-rocker8');
+      await waitFor(() => window.__roverlab.scenarioId === 'flat-rocker8' && window.__roverlab.playing && window.__roverlab.time > 0.3, null, 60_000, page);
+      expect((await hooks(page)).program.running).toBe(false);
+      expect(errors).toEqual([]);
+    } finally {
+      await context?.close();
     }
   });
 });

@@ -8,7 +8,7 @@ import { History } from '../runs/history.js';
 
 /** The module (under web/src/) that writes each field of the app state. */
 export const STATE_OWNERS = {
-  'sim/sim_client.js': ['scenario', 'presets', 'issues', 'fatal', 'buildMs', 'loadMs', 'loading', 'progress', 'loadLog', 'restarts', 'program'],
+  'sim/sim_client.js': ['scenario', 'presets', 'issues', 'fatal', 'buildMs', 'loadMs', 'loading', 'progress', 'loadLog', 'restarts', 'program', 'summary'],
   'app/run.js': [
     'model', 'view', 'driver', 'history', 'telemetry', 'latest', 'previous', 'arrivedAt', 'awaitingFrame', 'stats', 'firstFrameAt',
     'startBase', 'pendingStart', 'pendingCamera', 'playing', 'scrubbing', 'scrubTime', 'error', 'outcome', 'finishedAt', 'outcomeText',
@@ -48,6 +48,9 @@ export function createAppState() {
     // or null, how it stopped the run ({ message, line, column, time }) or null, and its log lines
     // ([{ t, level: 'log' | 'warn' | 'error', text }], the newest 1000).
     program: { source: null, running: false, held: null, error: null, log: [] },
+    // The core's summary of the run (World.summary(): what `roverlab run` prints, its wall_s 0) when it reached its
+    // scenario's duration, or null (not yet; since then a new scenario, a reset or a seek).
+    summary: null,
     // --- the run on show (app/run.js)
     model: null,          // its model from the worker: layout, wheels, columns, terrain, controller, warnings
     view: null,           // the RobotView of the model

@@ -19,7 +19,7 @@ import * as THREE from 'three';
  *   shownContacts  contacts drawn: { wheel, box }
  *   issues, error, outcome, finishedAt, outcomeText, warnings, banner, buildMs, loadMs, loadLog, loading, progress,
  *   restarts, tab, phase, tipping, flipped, fps, qualityStep, editor, editorReady, lastRecording, shareUrl, linkOpened,
- *   linkError, stance, stancePose, crawler, plots, pinned, inspected, program, controller: as in app_state.js
+ *   linkError, stance, stancePose, crawler, plots, pinned, inspected, program, controller, summary: as in app_state.js
  *   doc            the editor's document (EditorDocument)
  *   drawn          views drawn so far (the stage's renders)
  *   cameraSettled  the orbit is at rest: the camera kept its offset from its target over the last two draws
@@ -87,7 +87,7 @@ export function installTestHooks({ state, signals, stage, doc, picker }) {
   const fromState = [
     'issues', 'outcome', 'finishedAt', 'outcomeText', 'warnings', 'banner', 'buildMs', 'loadMs', 'loadLog', 'loading', 'progress', 'restarts',
     'tab', 'phase', 'tipping', 'flipped', 'fps', 'qualityStep', 'editor', 'editorReady', 'lastRecording', 'shareUrl', 'linkOpened', 'linkError',
-    'stance', 'stancePose', 'crawler', 'plots', 'inspected', 'pinned', 'program', 'controller',
+    'stance', 'stancePose', 'crawler', 'plots', 'inspected', 'pinned', 'program', 'controller', 'summary',
   ];
   const hooks = {};
   const field = (name, get) => Object.defineProperty(hooks, name, { get, enumerable: true });

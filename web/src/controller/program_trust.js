@@ -10,9 +10,21 @@
 // either: the reason is kept, to be said when it is loaded again (after a
 // reload, too). Kept in this browser's storage, the newest first, within
 // MAX_TRUSTED programs and MAX_CHARS characters.
+//
+// So is a program that was running when its page ended without closing: in
+// Chromium a worker that runs out of memory takes its page's whole process
+// with it, so no watchdog of the page is left to stop it, and the autosaved
+// work would run it again at the next start. The page notes the program its
+// worker runs (RUNNING_KEY) and takes the note back when it no longer runs
+// one or the page closes; a note found at the start is a page's that ended
+// while it ran. (A second page opened while the first runs a program takes
+// its note for such an end too: that program then asks again.)
 import { scenarios } from '../scenario/scenarios.js';
 
 export const TRUST_KEY = 'roverlab.programs.v1';
+export const RUNNING_KEY = 'roverlab.program-running.v1';
+/** Why a program noted as running at the start no longer runs by itself. */
+export const ENDED_WHILE_RUNNING = 'The page ended while the controller program ran (one that runs out of memory takes its page with it): stopped';
 const MAX_TRUSTED = 16;
 const MAX_STOPPED = 8;
 const MAX_CHARS = 512 * 1024;
@@ -41,6 +53,27 @@ export class ProgramTrust {
       if (Array.isArray(saved?.stopped)) this.stopped = saved.stopped.filter((s) => typeof s?.source === 'string' && typeof s.message === 'string');
     } catch {
       // unreadable: nothing is trusted yet
+    }
+    this.noted = false;  // this page noted the program its worker runs
+    let ended = null;
+    try {
+      ended = storage?.getItem(RUNNING_KEY) ?? null;
+      storage?.removeItem(RUNNING_KEY);
+    } catch {
+      // storage disabled: nothing was noted
+    }
+    if (typeof ended === 'string') this.stop(ended, ENDED_WHILE_RUNNING);
+  }
+
+  /** The page's worker runs `source` (null: no program any more, or the page closes): noted in the storage. */
+  running(source) {
+    if (source === null && !this.noted) return;  // another page's note stays
+    this.noted = source !== null;
+    try {
+      if (source === null) this.storage?.removeItem(RUNNING_KEY);
+      else this.storage?.setItem(RUNNING_KEY, source);
+    } catch {
+      // storage full or disabled: an end while it runs goes unnoticed
     }
   }
 

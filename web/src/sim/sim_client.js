@@ -13,7 +13,10 @@
 // answered for WATCHDOG_MS (an update or init that never returns), or when
 // the worker dies (out of memory): the worker is replaced, the scenario
 // loaded again without the program, paused, and the program no longer runs
-// by itself; the editor's document and the autosave keep it.
+// by itself; the editor's document and the autosave keep it. The program the
+// worker runs is noted in the storage (trust.running) for as long as it runs:
+// in Chromium a worker out of memory ends the page with it, watchdog and all,
+// and the next start then holds that program (program_trust.js).
 import { DEFAULT_ID, defaultScenario } from '../scenario/scenarios.js';
 
 const PROGRESS_AFTER_MS = 300;  // a build taking longer shows the progress note
@@ -68,6 +71,8 @@ export class SimClient {
     this.lastTime = 0;
     this.lastCheck = performance.now();
     setInterval(() => this.watch(), WATCH_EVERY_MS);
+    window.addEventListener('pagehide', () => trust.running(null));
+    window.addEventListener('pageshow', (event) => event.persisted && trust.running(this.liveProgram));
     $('progress-cancel').addEventListener('click', () => this.restart('Building was cancelled'));
   }
 
@@ -94,6 +99,7 @@ export class SimClient {
   /** Back to the recorded time `time` (s): the run goes on from there (a program runs again up to it). */
   seek(time) {
     this.programRestarts();
+    this.state.summary = null;
     this.post({ type: 'seek', time });
   }
 
@@ -105,6 +111,7 @@ export class SimClient {
   /** Back to t = 0 of the same scenario (its program from its start). */
   reset() {
     this.programRestarts();
+    this.state.summary = null;
     this.post({ type: 'reset' });
   }
 
@@ -145,6 +152,7 @@ export class SimClient {
     this.workerReady = false;
     this.coreProgress = null;
     this.liveProgram = null;
+    this.trust.running(null);
     this.coreBusy = false;
     this.waitingSince = null;
     this.worker.onmessage = ({ data }) => this.onMessage(data);
@@ -355,6 +363,7 @@ export class SimClient {
         state.issues = data.issues;
         if (entry && !entry.keep) {
           this.liveProgram = null;  // the world was dropped
+          this.trust.running(null);
           state.program = { ...state.program, running: false };
         }
         if (entry?.onRejected) return entry.onRejected(data.issues);
@@ -368,9 +377,11 @@ export class SimClient {
         if (entry) {
           state.loadMs = performance.now() - entry.sentAt;
           state.scenario = entry.scenario;
+          state.summary = null;
           this.running = entry.scenario;
           const { program } = entry;
           this.liveProgram = program?.language === 'javascript' ? program.source : null;
+          this.trust.running(this.liveProgram);
           this.lastTime = 0;
           const source = entry.scenario?.control?.program?.source;
           state.program = { source: typeof source === 'string' ? source : null, running: this.liveProgram !== null, held: entry.held, error: null, log: [] };
@@ -385,6 +396,9 @@ export class SimClient {
         this.lastTime = data.frame[0];
         if (data.log) this.programLog(data.log);
         signals.frameArrived.dispatch(data.frame, data.stats, data.samples, data.columns ?? null);
+        return;
+      case 'summary':
+        state.summary = data.summary;
         return;
       case 'finished':
         signals.runFinished.dispatch({ time: data.time });

@@ -17,7 +17,9 @@
 // compiles it (controller/program.js) and steps the World through its
 // ProgramRun, which calls the program's update synchronously in the step
 // loop; an update due at the time a call ends is made then, so the program
-// has seen every time the page is shown. The page decides whether a
+// has seen every time the page is shown, but for the run's end: there, as
+// the command line's run does, it ends before that update (the end state and
+// its state_hash are the command line's). The page decides whether a
 // scenario's program may run (sim_client.js leaves it out of the scenario
 // otherwise). A compile error, a throw or an update past its budget stops
 // the run ('programError'); a reset runs the program again from its start. A
@@ -97,6 +99,8 @@
 //                                       (World.outcome()), message the core's; stepping is paused
 //   { type: 'finished', time }          the run reached its scenario's duration (s) while
 //                                       playing; stepping is paused (after that time's 'frame')
+//   { type: 'summary', summary }        just before 'finished': World.summary() at the end, the
+//                                       summary `roverlab run` prints (its wall_s 0)
 // and from sim_worker.js: { type: 'ready' } once the core is loaded, { type: 'fatal', message }
 // when a message threw (the page then starts a fresh worker if a load was under way).
 import { smooth, stepBudget, stepsForTick } from './pacing.js';
@@ -171,6 +175,9 @@ export function createSimHost(core, post, schedule = null) {
     if (end === Infinity) return steps;
     return Math.max(0, Math.min(steps, Math.round((end - world.time()) / world.dt())));
   }
+
+  /** The run is at its end (not before it, not past it). */
+  const atEnd = () => end !== Infinity && Math.round((end - world.time()) / world.dt()) === 0;
 
   /** One slice of stepping at speed "max", then the next one (while it still runs free). */
   function slice() {
@@ -270,7 +277,8 @@ export function createSimHost(core, post, schedule = null) {
     const t0 = world.time();
     try {
       const taken = run.step(steps);
-      if (world.programDue()) run.update();  // the update due at the time the page will show
+      // The update due at the time the page will show (at the run's end, none: the command line's end state).
+      if (world.programDue() && !atEnd()) run.update();
       return taken;
     } catch (error) {
       stopProgram(error);
@@ -363,6 +371,7 @@ export function createSimHost(core, post, schedule = null) {
     } else if (!error && playing && !finished && toEnd(1) === 0) {
       finished = true;
       playing = false;
+      post({ type: 'summary', summary: world.summary(0) });
       post({ type: 'finished', time: world.time() });
     }
   }
