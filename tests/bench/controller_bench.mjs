@@ -3,7 +3,8 @@
 // for 10 s, without a program and with one updated at 100 Hz (it reads the
 // base's pitch and a wheel's slip and returns a wheel speed and a plot value),
 // the World stepped in 2 500-step chunks as the app's worker and
-// tools/roverlab.mjs step it. Interleaved rounds, per-round ratios, medians.
+// tools/roverlab.mjs step it, with the built-ins frozen as those hosts freeze
+// them (sealGlobals). Interleaved rounds, per-round ratios, medians.
 // Writes docs/benchmarks/controller.json.
 //
 //   node tests/bench/controller_bench.mjs [--rounds=7] [--out=FILE]
@@ -13,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { compileProgram, ProgramRun } from '../../web/src/controller/program.js';
+import { compileProgram, ProgramRun, sealGlobals } from '../../web/src/controller/program.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -21,6 +22,7 @@ const rounds = Number(arg('rounds') ?? 7);
 const outFile = path.resolve(arg('out') ?? path.join(root, 'docs/benchmarks/controller.json'));
 const { default: createRoverlabCore } = await import(path.join(root, 'web/src/wasm/roverlab_core.js'));
 const core = await createRoverlabCore();
+sealGlobals();  // as the hosts do once their core is loaded
 
 const scenario = JSON.parse(readFileSync(path.join(root, 'terrains/step-articulated6.json'), 'utf8'));
 scenario.simulation.duration = 10;
