@@ -397,4 +397,22 @@ describe('the Study tab', { timeout: 120_000 }, () => {
     await saveScreenshot(page, 'study-program.png');
     expect(errors).toEqual([]);
   });
+  test('the ready-made study of a controller (studies/rocker-speed-law-slope.json) asks, runs, and draws its 4 × 4 map', async () => {
+    await page.selectOption('#study .study-ready', 'rocker-speed-law-slope');
+    await waitFor(() => /is open in the Study tab: 16 runs/.test(document.getElementById('banner-text').textContent));
+    await waitFor(() => !document.querySelector('#study .study-run').disabled);
+    await page.click('#study .study-run');
+    await waitFor(() => /^This study’s scenario contains a controller program/.test(document.getElementById('banner-text').textContent));
+    await page.click('#banner-actions button:has-text("Run it")');
+    await until('done');
+    const csv = await exportedCsv();
+    const column = (row, name) => row[csv.header.indexOf(name)];
+    expect(csv.rows.length).toBe(16);
+    expect(csv.rows.every((r) => column(r, 'outcome') === 'ok')).toBe(true);
+    // docs/studies.md: only 4 rad/s on the level reaches x = 5 m, and only slowing to 1 rad/s or more.
+    expect(csv.rows.filter((r) => column(r, 'reached') === 'true').map((r) => [column(r, 'control.program.params.level_speed_rad_s'), column(r, 'control.program.params.rough_speed_rad_s')])).toEqual([['4', '1'], ['4', '2'], ['4', '4']]);
+    await page.evaluate(() => document.querySelector('#study .study-plot-box').scrollIntoView({ block: 'center' }));
+    await saveScreenshot(page, 'study-controller-map.png');
+    expect(errors).toEqual([]);
+  });
 });
