@@ -119,7 +119,7 @@ function fullDocument() {
       right_speed: 1,
       joints: { fold_front: 0 },
       controller: 'none',
-      program: { language: 'javascript', source: 'export default { update() {} };' },
+      program: { language: 'javascript', source: 'export default { update() {} };', params: { gain: 2 } },
       script: [{ t: 1, wheel_speed: 2, left_speed: 2, right_speed: 2, joints: { fold_front: 0.1 } }],
     },
     simulation: { dt: 0.0004, duration: 1, mode: '3d', slip: 'relative', integrator: 'semi-implicit', chassis_contact: true },
