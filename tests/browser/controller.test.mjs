@@ -133,10 +133,12 @@ describe('the Controller tab', { timeout: 120_000 }, () => {
     const s = await hooks();
     expect(s.restarts).toBe(restarts + 1);
     expect(s.program).toMatchObject({ source: loop, running: false });
-    // The time is the last one the page heard of before the update at 0.2 s that never returned.
+    // The time is the last one the page heard of before the update at 0.2 s that never returned:
+    // at most 0.2 s, and on a busy machine as early as the start (a slow tick steps past 0.2 s
+    // before its frame reaches the page).
     const at = /^The controller program did not return within 2 s at t = ([\d.]+) s: stopped\. The scenario is open without it, paused/.exec(s.banner.text);
     expect(at, s.banner.text).not.toBeNull();
-    expect(Number(at[1])).toBeGreaterThan(0.1);
+    expect(Number(at[1])).toBeGreaterThanOrEqual(0);
     expect(Number(at[1])).toBeLessThanOrEqual(0.21);
     await waitFor(() => window.__roverlab.ready && window.__roverlab.time === 0);
     expect((await hooks()).playing).toBe(false);
