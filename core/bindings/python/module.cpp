@@ -117,6 +117,26 @@ std::string run(const std::string& text, const std::string& folder,
   return summary;
 }
 
+using ObservationOut = py::array_t<double, py::array::c_style>;
+using CommandIn = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+/// A controller's observation now, copied into `out` (one value per observation column;
+/// `row` is the caller's buffer), for the World and a study's row alike.
+void observeInto(Simulation& sim, std::vector<double>& row, ObservationOut& out) {
+  observeNow(sim);
+  observationRow(sim, row);
+  if (out.ndim() != 1 || static_cast<std::size_t>(out.shape(0)) != row.size())
+    throw py::value_error("observation: the array must have one value per observation column");
+  std::copy(row.begin(), row.end(), out.mutable_data());
+}
+
+/// A controller's command row (NaN: unset) applied; how many values were clamped or dropped.
+int commandFrom(Simulation& sim, const CommandIn& row) {
+  if (row.ndim() != 1) throw py::value_error("command: a 1-D array, one value per command column");
+  commandFromRow(sim, row.data(), static_cast<std::size_t>(row.shape(0)), sim.command);
+  return commandProgram(sim, sim.command);
+}
+
 /// A scenario stepped from Python. Every kSampleInterval of simulated time
 /// it samples the run statistics (for summary()) and keeps a telemetry row;
 /// the row at t = 0 is the first. One World is used by one thread at a time.
@@ -201,19 +221,8 @@ class World {
   bool programDue() const { return roverlab::programDue(sim_); }
   std::vector<std::string> observationColumns() const { return roverlab::observationColumns(sim_); }
   std::vector<std::string> commandColumns() const { return roverlab::commandColumns(sim_); }
-  void observation(py::array_t<double, py::array::c_style> out) {
-    observeNow(sim_);
-    observationRow(sim_, obsRow_);
-    if (out.ndim() != 1 || static_cast<std::size_t>(out.shape(0)) != obsRow_.size())
-      throw py::value_error("observation: the array must have one value per observation column");
-    std::copy(obsRow_.begin(), obsRow_.end(), out.mutable_data());
-  }
-  int command(py::array_t<double, py::array::c_style | py::array::forcecast> row) {
-    if (row.ndim() != 1)
-      throw py::value_error("command: a 1-D array, one value per command column");
-    commandFromRow(sim_, row.data(), static_cast<std::size_t>(row.shape(0)), sim_.command);
-    return commandProgram(sim_, sim_.command);
-  }
+  void observation(ObservationOut out) { observeInto(sim_, obsRow_, out); }
+  int command(CommandIn row) { return commandFrom(sim_, row); }
 
  private:
   Scenario scenario_;
@@ -266,21 +275,11 @@ class PyStudyRow {
   std::vector<std::string> commandColumns() const {
     return sim() ? roverlab::commandColumns(*sim()) : std::vector<std::string>{};
   }
-  void observation(py::array_t<double, py::array::c_style> out) {
+  void observation(ObservationOut out) {
     if (!sim()) throw py::value_error("observation: the row was refused");
-    observeNow(*sim());
-    observationRow(*sim(), obsRow_);
-    if (out.ndim() != 1 || static_cast<std::size_t>(out.shape(0)) != obsRow_.size())
-      throw py::value_error("observation: the array must have one value per observation column");
-    std::copy(obsRow_.begin(), obsRow_.end(), out.mutable_data());
+    observeInto(*sim(), obsRow_, out);
   }
-  int command(py::array_t<double, py::array::c_style | py::array::forcecast> row) {
-    if (!sim()) return 0;
-    if (row.ndim() != 1)
-      throw py::value_error("command: a 1-D array, one value per command column");
-    commandFromRow(*sim(), row.data(), static_cast<std::size_t>(row.shape(0)), sim()->command);
-    return commandProgram(*sim(), sim()->command);
-  }
+  int command(CommandIn row) { return sim() ? commandFrom(*sim(), row) : 0; }
   double time() const { return sim() ? sim()->state.bodies.time : 0.0; }
   long steps() const { return sim() ? sim()->steps : 0; }
   std::string outcome() const { return outcomeName(sim() ? sim()->outcome : RunOutcome::Ok); }
