@@ -72,6 +72,8 @@ describe('the Robot tab', { timeout: 300_000 }, () => {
       (t) => Math.abs(Number(/now (-?[\d.]+)/.exec(document.querySelector('#robot li[data-link="fold_front"] > .joint-line .live')?.textContent)?.[1]) - t) < 0.08,
       target,
     );
+    // The tree may be drawn anew as the run restarts, its live values blank until the next frame's.
+    await waitFor(() => /now -?\d/.test(document.querySelector('#robot li[data-link="section_front"] > .joint-line .live')?.textContent));
     expect(liveNumber(await text('#robot li[data-link="section_front"] > .joint-line .live'))).toBeCloseTo(0, 1);
     await waitFor(() => window.__roverlab.viewCurrent);
     await saveScreenshot(page, 'tab-robot-posed.png');
