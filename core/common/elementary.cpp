@@ -141,6 +141,34 @@ double cos(double x) {
   }
 }
 
+void sinCos(double x, double& s, double& c) {
+  if (!std::isfinite(x)) {
+    s = c = kNaN;
+    return;
+  }
+  if (std::fabs(x) < 0x1p-27) {
+    s = x, c = 1;
+    return;
+  }
+  int q = 0;
+  const double r = reduce(x, q);
+  const double sr = sinSmall(r), cr = cosSmall(r);
+  switch (q) {
+    case 0:
+      s = sr, c = cr;
+      return;
+    case 1:
+      s = cr, c = -sr;
+      return;
+    case 2:
+      s = -sr, c = -cr;
+      return;
+    default:
+      s = -cr, c = sr;
+      return;
+  }
+}
+
 double atan2(double y, double x) {
   if (std::isnan(x) || std::isnan(y)) return x + y;
   const double a = std::fabs(y), b = std::fabs(x);
@@ -214,7 +242,8 @@ double acos(double x) {
 
 Eigen::Matrix3d rotation(const Eigen::Vector3d& axis, double angle) {
   // Rodrigues: R = c I + s [axis]x + (1 - c) axis axis^T.
-  const double s = sin(angle), c = cos(angle);
+  double s, c;
+  sinCos(angle, s, c);
   const Eigen::Vector3d a = axis;
   Eigen::Matrix3d m = ((1 - c) * a) * a.transpose();
   m.diagonal().array() += c;
@@ -229,8 +258,9 @@ Eigen::Matrix3d rotation(const Eigen::Vector3d& axis, double angle) {
 
 Eigen::Quaterniond quaternion(const Eigen::Vector3d& axis, double angle) {
   const double half = 0.5 * angle;
-  const double s = sin(half);
-  return Eigen::Quaterniond(cos(half), s * axis.x(), s * axis.y(), s * axis.z());
+  double s, c;
+  sinCos(half, s, c);
+  return Eigen::Quaterniond(c, s * axis.x(), s * axis.y(), s * axis.z());
 }
 
 }  // namespace roverlab::elementary

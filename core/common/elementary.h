@@ -19,6 +19,8 @@ namespace roverlab::elementary {
 
 double sin(double x);
 double cos(double x);
+/// sin(x) and cos(x), the same bits as the two calls, from one argument reduction.
+void sinCos(double x, double& s, double& c);
 /// Angle of (x, y) in (-pi, pi], with the C library's signs at zeros.
 double atan2(double y, double x);
 double exp(double x);

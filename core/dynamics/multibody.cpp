@@ -12,20 +12,24 @@ Eigen::Quaterniond quaternionAt(const Eigen::VectorXd& q, int i) {
   return Eigen::Quaterniond(q[i + 3], q[i + 4], q[i + 5], q[i + 6]);
 }
 
-// Joint transform X_J (joint frame at q = 0 → body frame) and motion subspace S.
-Transform jointTransform(const Body& b, const Eigen::VectorXd& q) {
+// X_J X_tree: the parent frame → the body frame, through the joint frame at
+// q = 0 (X_tree) and the joint's motion X_J. Each joint type composes only
+// what its X_J moves: a revolute joint's rotation alone, a prismatic joint's
+// shift alone.
+Transform parentToBody(const Body& b, const Eigen::VectorXd& q) {
   switch (b.joint) {
     case JointType::Free:
-      return Transform{quaternionAt(q, b.qIndex).toRotationMatrix().transpose(),
-                       q.segment<3>(b.qIndex)};
+      return b.tree.then(Transform{quaternionAt(q, b.qIndex).toRotationMatrix().transpose(),
+                                   q.segment<3>(b.qIndex)});
     case JointType::Revolute:
-      return Transform{elementary::rotation(b.axis, q[b.qIndex]).transpose(), Vec3::Zero()};
+      return Transform{elementary::rotation(b.axis, q[b.qIndex]).transpose() * b.tree.rot,
+                       b.tree.pos};
     case JointType::Prismatic:
-      return Transform{Mat3::Identity(), q[b.qIndex] * b.axis};
+      return Transform{b.tree.rot, b.tree.pos + b.tree.rot.transpose() * (q[b.qIndex] * b.axis)};
     case JointType::Fixed:
       break;
   }
-  return Transform{};
+  return b.tree;
 }
 
 // Motion subspace of a 1-DOF joint: the joint axis as a spatial vector.
@@ -216,7 +220,7 @@ void forwardKinematics(const Multibody& model, const MultibodyState& state, Mult
   for (size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
     const int k = jointDofs(b.joint);
-    data.parentToBody[i] = b.tree.then(jointTransform(b, state.q));
+    data.parentToBody[i] = parentToBody(b, state.q);
     const Vec6 vJ = k == 6   ? Vec6(state.v.segment<6>(b.vIndex))
                     : k == 1 ? Vec6(model.axis[i] * state.v[b.vIndex])
                              : Vec6(Vec6::Zero());
@@ -229,24 +233,6 @@ void forwardKinematics(const Multibody& model, const MultibodyState& state, Mult
     }
     data.coriolis[i] = crossMotion(data.velocity[i], vJ);
   }
-}
-
-Vec3 worldPoint(const MultibodyData& data, int body, const Vec3& local) {
-  const Transform& x = data.worldToBody[body];
-  return x.pos + x.rot.transpose() * local;
-}
-
-Mat3 worldRotation(const MultibodyData& data, int body) {
-  return data.worldToBody[body].rot.transpose();
-}
-
-Vec3 worldPointVelocity(const MultibodyData& data, int body, const Vec3& local) {
-  const Vec6& v = data.velocity[body];
-  return data.worldToBody[body].rot.transpose() * (v.tail<3>() + v.head<3>().cross(local));
-}
-
-Vec3 worldAngularVelocity(const MultibodyData& data, int body) {
-  return data.worldToBody[body].rot.transpose() * data.velocity[body].head<3>();
 }
 
 void aba(const Multibody& model, const MultibodyState& state, MultibodyData& data) {
@@ -307,16 +293,16 @@ void abaResponse(const Multibody& model, MultibodyData& data, const Eigen::Vecto
 
 void abaFromKinematics(const Multibody& model, MultibodyData& data) {
   const int n = static_cast<int>(model.bodies.size());
-  // Pass 1: articulated inertias start as rigid ones; bias forces include the
-  // velocity product, gravity and applied forces (moved to body coordinates).
+  // Pass 1: articulated inertias start as rigid ones; bias forces are the
+  // velocity product and the applied forces (moved to body coordinates; most
+  // bodies have none). Gravity enters as an upward acceleration of the world
+  // in pass 3 (RBDA §5.3): every body then bears its weight.
   for (int i = 0; i < n; ++i) {
-    const Body& b = model.bodies[i];
     const InertiaBlocks& inertia = model.inertia[i];
     data.articulatedInertia[i] = inertia;
-    const Vec3 comWorld = worldPoint(data, i, b.com);
-    const Vec6 applied = data.externalForce[i] + worldForceAt(comWorld, b.mass * model.gravity);
-    data.bias[i] = crossForce(data.velocity[i], inertia * data.velocity[i]) -
-                   data.worldToBody[i].applyForce(applied);
+    data.bias[i] = crossForce(data.velocity[i], inertia * data.velocity[i]);
+    const Vec6& applied = data.externalForce[i];
+    if (!(applied.array() == 0.0).all()) data.bias[i] -= data.worldToBody[i].applyForce(applied);
   }
   // Pass 2: articulated inertias and bias forces, leaves to root. 1-DOF joints
   // need only scalars (D = S^T U); a free joint (S = I) factorises I^A for
@@ -376,12 +362,15 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
       data.bias[b.parent] += x.applyTransposeForce(paChild);
     }
   }
-  // Pass 3: accelerations, root to leaves; the world does not accelerate
-  // (gravity entered as a force).
+  // Pass 3: accelerations, root to leaves, from the world's acceleration −g
+  // (in place of each body's weight; data.accel holds the bodies'
+  // accelerations with the world's added, the joints' are the true ones).
+  Vec6 world = Vec6::Zero();
+  world.tail<3>() = -model.gravity;
   for (int i = 0; i < n; ++i) {
     const Body& b = model.bodies[i];
     Vec6 a = data.coriolis[i];
-    if (b.parent >= 0) a += data.parentToBody[i].apply(data.accel[b.parent]);
+    a += data.parentToBody[i].apply(b.parent >= 0 ? data.accel[b.parent] : world);
     switch (jointDofs(b.joint)) {
       case 1: {
         const double qdd = data.dInverse[i] * (data.uBias[i] - data.u[i].dot(a));

@@ -120,12 +120,22 @@ MultibodyData makeData(const Multibody& model);
 void forwardKinematics(const Multibody& model, const MultibodyState& state, MultibodyData& data);
 
 /// World position of a body-frame point (m); needs forwardKinematics.
-Vec3 worldPoint(const MultibodyData& data, int body, const Vec3& local);
+inline Vec3 worldPoint(const MultibodyData& data, int body, const Vec3& local) {
+  const Transform& x = data.worldToBody[body];
+  return x.pos + x.rot.transpose() * local;
+}
 /// World rotation of a body (body → world coordinates).
-Mat3 worldRotation(const MultibodyData& data, int body);
+inline Mat3 worldRotation(const MultibodyData& data, int body) {
+  return data.worldToBody[body].rot.transpose();
+}
 /// World-frame velocity of a body-frame point (m/s), and the body's angular velocity (rad/s).
-Vec3 worldPointVelocity(const MultibodyData& data, int body, const Vec3& local);
-Vec3 worldAngularVelocity(const MultibodyData& data, int body);
+inline Vec3 worldPointVelocity(const MultibodyData& data, int body, const Vec3& local) {
+  const Vec6& v = data.velocity[body];
+  return data.worldToBody[body].rot.transpose() * (v.tail<3>() + v.head<3>().cross(local));
+}
+inline Vec3 worldAngularVelocity(const MultibodyData& data, int body) {
+  return data.worldToBody[body].rot.transpose() * data.velocity[body].head<3>();
+}
 
 /// Featherstone's articulated-body algorithm (RBDA Table 7.1, with the floating
 /// base of §9.4): joint accelerations from state, data.tau and

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -49,6 +50,25 @@ TEST_CASE("sine and cosine are within 3 ulp up to 1e6 rad", "[elementary]") {
   CHECK(em::cos(0.0) == 1.0);
   CHECK(std::isnan(em::sin(kInf)));
   CHECK(std::isnan(em::cos(kNaN)));
+}
+
+TEST_CASE("sinCos gives sin's and cos's bits", "[elementary]") {
+  std::mt19937_64 rng(2);
+  for (int i = 0; i < kSamples; ++i) {
+    const double x = spread(rng, -30, 8, true);
+    double s = 0, c = 0;
+    em::sinCos(x, s, c);
+    const double sx = em::sin(x), cx = em::cos(x);
+    REQUIRE(std::memcmp(&s, &sx, sizeof s) == 0);
+    REQUIRE(std::memcmp(&c, &cx, sizeof c) == 0);
+  }
+  for (const double x : {0.0, -0.0, kInf, -kInf, kNaN, 1e300}) {
+    double s = 0, c = 0;
+    em::sinCos(x, s, c);
+    const double sx = em::sin(x), cx = em::cos(x);
+    CHECK((std::memcmp(&s, &sx, sizeof s) == 0 || (std::isnan(s) && std::isnan(sx))));
+    CHECK((std::memcmp(&c, &cx, sizeof c) == 0 || (std::isnan(c) && std::isnan(cx))));
+  }
 }
 
 TEST_CASE("atan2 is within 3 ulp and has the C library's signs", "[elementary]") {
