@@ -10,8 +10,8 @@ double sign(double v) { return (v > 0) - (v < 0); }
 
 }  // namespace
 
-TireForces tireForces(const TireParams& tire, const Material& ground, const ContactKinematics& k,
-                      SlipDefinition slipDef) {
+TireForces normalAndSlip(const TireParams& tire, const Material& ground, const ContactKinematics& k,
+                         SlipDefinition slipDef) {
   TireForces f;
   if (!(k.deflection > 0)) return f;  // non-holding: no contact, no force
   const double opLen = k.op.norm();
@@ -35,6 +35,14 @@ TireForces tireForces(const TireParams& tire, const Material& ground, const Cont
     f.slip = vs;  // [SP2017]: absolute slip speed S
   }
   f.adhesion = adhesion(ground, f.slip);
+  return f;
+}
+
+TireForces tireForces(const TireParams& tire, const Material& ground, const ContactKinematics& k,
+                      SlipDefinition slipDef) {
+  TireForces f = normalAndSlip(tire, ground, k, slipDef);
+  if (!(k.deflection > 0)) return f;
+  const double vs = f.slipVelocity.norm();
   // eqs. 7, 10: R_xy = φ_s(s) R_z along −V_sk
   const Vec3 tangential =
       vs > 0 ? Vec3(-(f.adhesion * f.normal / vs) * f.slipVelocity) : Vec3::Zero();

@@ -60,6 +60,13 @@ struct TireForces {
 TireForces tireForces(const TireParams& tire, const Material& ground, const ContactKinematics& k,
                       SlipDefinition slip = SlipDefinition::Relative);
 
+/// The part of tireForces before the tangential force (eqs. 2-6, 8-9): the
+/// normal force, slip velocity, slip and adhesion; the tangential force and
+/// the moments are left zero for setTangentialForce (the step's tread model
+/// gives them, contact/tread.h).
+TireForces normalAndSlip(const TireParams& tire, const Material& ground, const ContactKinematics& k,
+                         SlipDefinition slip = SlipDefinition::Relative);
+
 /// Replaces the tangential force of `f` and the rolling-resistance moment about
 /// the axle (N·m, the −f·R_z·r0·sign ω_k term of eq. 11) and recomputes the
 /// total force R, M_ky and M_k from them (eqs. 11-12); used when both come from

@@ -132,21 +132,6 @@ bool axisymmetric(const Body& b, const InertiaBlocks& inertia) {
 
 }  // namespace
 
-int jointDofs(JointType t) {
-  switch (t) {
-    case JointType::Free:
-      return 6;
-    case JointType::Revolute:
-    case JointType::Prismatic:
-      return 1;
-    case JointType::Fixed:
-      return 0;
-  }
-  return 0;
-}
-
-int jointCoords(JointType t) { return t == JointType::Free ? 7 : jointDofs(t); }
-
 int addBody(Multibody& model, Body body) {
   assert(body.parent < static_cast<int>(model.bodies.size()));
   body.axis.normalize();

@@ -36,9 +36,20 @@ struct Body {
 };
 
 /// Degrees of freedom of a joint type (velocity coordinates).
-int jointDofs(JointType t);
+inline int jointDofs(JointType t) {
+  switch (t) {
+    case JointType::Free:
+      return 6;
+    case JointType::Revolute:
+    case JointType::Prismatic:
+      return 1;
+    case JointType::Fixed:
+      return 0;
+  }
+  return 0;
+}
 /// Position coordinates of a joint type.
-int jointCoords(JointType t);
+inline int jointCoords(JointType t) { return t == JointType::Free ? 7 : jointDofs(t); }
 
 /// A symmetric 6×6 spatial inertia [A B; Bᵀ C] kept as its 3×3 blocks (A and C
 /// symmetric): the articulated-body algorithm works on the blocks, which

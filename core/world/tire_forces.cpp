@@ -63,7 +63,7 @@ void tireForceStage(const WorldModel& model, const WorldState& state, WorldData&
       k.share = c.share;
       const int material = model.terrain->materialOf(c.piece);
       const Material& ground = model.terrain->materials[material];
-      TireForces f = tireForces(wheel.tire, ground, k, model.slip);
+      TireForces f = normalAndSlip(wheel.tire, ground, k, model.slip);
       // The tangential force and the rolling resistance go through the tread
       // element: [GKS2025]'s laws in steady slip and rolling, springs at rest,
       // the force never beyond the adhesion curve's peak (contact/tread.h).
