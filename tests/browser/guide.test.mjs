@@ -61,7 +61,7 @@ describe('guidance and layout', { timeout: 120_000 }, () => {
 
   test('Rover stance: on a terrain without quad rows a hint offers one; its Try this places the rover on the depression', async () => {
     await page.click('#tab-stance');
-    expect(await page.isVisible('#stance-hint')).toBe(true);
+    await page.waitForSelector('#stance-hint', { state: 'visible' });  // the tab's module is loaded when it is first opened
     expect(await page.textContent('#stance-hint')).toMatch(/two quad rows with Track1/);
     expect(await helpOpen()).toBe(true);
     await page.click('#tab-help-try');

@@ -22,7 +22,7 @@ describe('the Robot tab', { timeout: 300_000 }, () => {
     const waitFor = (fn, arg, timeout = 90_000) => page.waitForFunction(fn, arg, { timeout });
     const text = async (selector) => (await page.textContent(selector)).replaceAll('\u00a0', ' ');  // units follow numbers by a no-break space
     await page.click('#tab-robot');
-    expect(await page.isVisible('#robot')).toBe(true);
+    await page.waitForSelector('#robot', { state: 'visible' });  // the tab's module is loaded when it is first opened
     await page.waitForSelector('#robot li[data-link="rocker_1"]');
 
     // rocker8: its name and source, then every link under its parent through its joint.

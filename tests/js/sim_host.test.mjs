@@ -7,7 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 
-import { createSimHost } from '../../web/src/sim/sim_host.js';
+import * as programs from '../../web/src/controller/program.js';
+import { createSimHost, needsPrograms } from '../../web/src/sim/sim_host.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const modulePath = path.join(root, 'web/src/wasm/roverlab_core.js');
@@ -23,7 +24,7 @@ beforeAll(async () => {
 /** A host with its outbox. */
 function host() {
   const out = [];
-  const handle = createSimHost(core, (message, transfer) => out.push({ message, transfer }));
+  const handle = createSimHost(core, (message, transfer) => out.push({ message, transfer }), null, programs);
   return { handle, out, last: (type) => out.filter((o) => o.message.type === type).at(-1)?.message };
 }
 
@@ -153,7 +154,7 @@ describe('sim host', () => {
 
   test('at speed "max" the core steps between ticks, not only within them', async () => {
     const out = [];
-    const handle = createSimHost(core, (message) => out.push(message), (fn) => setImmediate(fn));
+    const handle = createSimHost(core, (message) => out.push(message), (fn) => setImmediate(fn), programs);
     const lastFrame = () => out.filter((m) => m.type === 'frame').at(-1);
     // A long duration: the run must not reach its end (where it stops) while stepping at max.
     const long = JSON.stringify({ ...JSON.parse(scenario('flat-articulated6.json')), simulation: { duration: 1000 } });
@@ -218,7 +219,7 @@ describe('sim host', () => {
     expect(h.last('frame').frame[0]).toBeGreaterThan(0.5);
     // A reset brings the end back: at speed "max" too the run stops there.
     const out = [];
-    const handle = createSimHost(core, (message) => out.push(message), (fn) => setImmediate(fn));
+    const handle = createSimHost(core, (message) => out.push(message), (fn) => setImmediate(fn), programs);
     handle({ type: 'load', scenario: text });
     handle({ type: 'speed', speed: Infinity });
     handle({ type: 'play' });
@@ -287,5 +288,20 @@ describe('sim host', () => {
     expect(h.last('programError')).toMatchObject({ message: 'line 5, column 1: Unexpected token', line: 5, column: 1, time: 0 });
     h.handle({ type: 'step', steps: 100 });
     expect(h.last('frame').frame[0]).toBe(0);
+  });
+
+  test('a load with a program needs the program checker: the worker loads it first (needsPrograms); without it the load throws, the run unchanged', () => {
+    const withProgram = JSON.stringify({ ...JSON.parse(scenario('flat-rocker8.json')), control: { program: { language: 'javascript', source: 'export default { update() {} };' } } });
+    expect(needsPrograms({ type: 'load', scenario: withProgram })).toBe(true);
+    expect(needsPrograms({ type: 'load', scenario: scenario('flat-rocker8.json') })).toBe(false);
+    expect(needsPrograms({ type: 'tick', wallSeconds: 0.01 })).toBe(false);
+    const out = [];
+    const handle = createSimHost(core, (message) => out.push(message));
+    handle({ type: 'load', scenario: scenario('flat-wheel-rig.json') });
+    const frames = out.length;
+    expect(() => handle({ type: 'load', scenario: withProgram })).toThrow(/controller\/program\.js not loaded/);
+    expect(out.length).toBe(frames);
+    handle({ type: 'step', steps: 10 });
+    expect(out.at(-1).frame[0]).toBeCloseTo(10 * out.find((m) => m.type === 'model').model.dt, 12);  // the wheel rig runs on
   });
 });

@@ -1,36 +1,18 @@
-// Pictures of the 3-D view: a screenshot (PNG) of the view as it is, and a
-// video (WebM, through MediaRecorder) of the recorded run played back from
-// one time to another of the timeline, at the speed it was simulated. File
-// names come from the scenario and the simulated time (export_names.js).
-// A screenshot is drawn for the picture at the view's CSS size × the
-// device's pixel ratio (× 2 with Shift held), whatever resolution the view
-// renders at on the page (view_quality.js lowers it on a slow machine).
+// Pictures of the 3-D view: the Screenshot button (a PNG of the view as it
+// is) and Record video (a WebM of the recorded run played back from one time
+// to another of the timeline, at the speed it was simulated); recorder.js
+// makes them, loaded the first time one is asked for. File names come from
+// the scenario and the simulated time (export_names.js). A screenshot is
+// drawn for the picture at the view's CSS size × the device's pixel ratio
+// (× 2 with Shift held), whatever resolution the view renders at on the page
+// (view_quality.js lowers it on a slow machine).
 import { viewName } from '../common/export_names.js';
 import { download } from '../common/files.js';
 
-const VIDEO_FPS = 30;
-const VIDEO_BITS_PER_SECOND = 4_000_000;
-const ENCODER_START_MS = 10_000;
-
-/** The view as a PNG (a Blob, or null), drawn at `scale` × devicePixelRatio pixels per CSS pixel (as
- * many as WebGL allows). The drawing buffer is resized for it, read (toBlob takes the picture at once,
- * then encodes it) and drawn again at the view's resolution, all in this task: the page never shows it. */
-function screenshot(stage, canvas, scale) {
-  const { renderer } = stage;
-  const live = renderer.getPixelRatio();
-  const gl = renderer.getContext();
-  const largest = Math.min(gl.getParameter(gl.MAX_RENDERBUFFER_SIZE), ...gl.getParameter(gl.MAX_VIEWPORT_DIMS));
-  renderer.setPixelRatio(Math.min(window.devicePixelRatio * scale, largest / Math.max(canvas.clientWidth, canvas.clientHeight, 1)));
-  stage.resize();  // the buffer at the picture's size, the heightmaps' detail for it; drawn
-  if (stage.cleared) stage.render();  // not drawn yet (no view before)
-  const png = new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
-  renderer.setPixelRatio(live);
-  stage.resize();
-  return png;
-}
-
 export function wireRecording({ state, stage, run, banners }, $ = (id) => document.getElementById(id)) {
   const { canvas } = stage;
+  const recorder = () => import('./recorder.js');
+  const failed = (error) => banners.show(`The recorder failed to load: ${error.message}`);
   const note = (text) => {
     $('record-note').textContent = text;
     $('record-note').hidden = !text;
@@ -39,72 +21,37 @@ export function wireRecording({ state, stage, run, banners }, $ = (id) => docume
 
   $('screenshot').addEventListener('click', (e) => {
     const name = viewName(state.scenario?.name, shownTime(), 'png');
-    screenshot(stage, canvas, e.shiftKey ? 2 : 1).then((blob) =>
-      blob ? download(name, blob, 'image/png') : banners.show('No screenshot: the browser could not encode the view.'),
-    );
+    const scale = e.shiftKey ? 2 : 1;
+    recorder()
+      .then(({ screenshot }) => screenshot(stage, canvas, scale))
+      .then((blob) => (blob ? download(name, blob, 'image/png') : banners.show('No screenshot: the browser could not encode the view.')), failed);
   });
 
-  let recording = null;
-  $('record').addEventListener('click', () => (recording ? recording.stop() : start()));
-
-  function start() {
-    const { history } = state;
-    if (history.length < 2) return note('Nothing recorded yet: run the scenario first.');
-    if (typeof MediaRecorder === 'undefined' || !canvas.captureStream) return note('This browser cannot record video (no MediaRecorder).');
-    const from = Math.max(history.start, Number($('record-from').value) || 0);
-    const to = Math.min(history.end, $('record-to').value === '' ? history.end : Number($('record-to').value));
-    if (!(to > from)) return note(`Choose a time range within the recording (${history.start.toFixed(1)}–${history.end.toFixed(1)} s): "to" after "from".`);
-    const type = ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm'].find((t) => MediaRecorder.isTypeSupported(t));
-    const recorder = new MediaRecorder(canvas.captureStream(VIDEO_FPS), { mimeType: type, videoBitsPerSecond: VIDEO_BITS_PER_SECOND });
-    const chunks = [];
-    // The playback starts once the encoder delivers its first data: a browser
-    // may take a second or more to start it (the view holds the first frame meanwhile).
-    let began = null;
-    recorder.ondataavailable = (e) => {
-      if (!e.data.size) return;
-      chunks.push(e.data);
-      began ??= performance.now();
-    };
-    run.setPlaying(false);
-    const asked = performance.now();
-    let frame = 0;
-    const show = (t) => run.scrubTo(t);  // the run shows the recorded frame at t
-    const tick = (now) => {
-      if (!recording) return;
-      if (began === null) {
-        show(from);
-        if (now - asked > ENCODER_START_MS) {
-          note(`No video: the browser's video encoder did not start within ${ENCODER_START_MS / 1000} s.`);
-          recording.stop();
-          return;
-        }
-        note('Recording: starting the video encoder…');
-        frame = requestAnimationFrame(tick);
-        return;
-      }
-      const t = Math.min(to, from + (now - began) / 1000);
-      show(t);
-      note(`Recording ${t.toFixed(2)} of ${from.toFixed(2)}–${to.toFixed(2)} s… (Record video again stops)`);
-      if (t >= to) recording.stop();
-      else frame = requestAnimationFrame(tick);
-    };
-    recording = {
-      stop: () => {
-        cancelAnimationFrame(frame);
-        recording = null;
-        $('record').textContent = 'Record video';
-        if (recorder.state !== 'inactive') recorder.stop();
-      },
-    };
-    recorder.onstop = () => {
-      if (began === null) return;  // nothing was recorded
-      const blob = new Blob(chunks, { type: 'video/webm' });
-      state.lastRecording = { bytes: blob.size, from, to };
-      note(`Saved ${(blob.size / 1024).toFixed(0)} kB of video (${from.toFixed(2)}–${to.toFixed(2)} s).`);
-      download(viewName(state.scenario?.name, from, 'webm', to), blob, 'video/webm');
-    };
-    recorder.start(100);
-    $('record').textContent = 'Stop recording';
-    frame = requestAnimationFrame(tick);
-  }
+  let recording = null;  // { stop() } while a video is recorded; true while the recorder loads
+  $('record').addEventListener('click', () => {
+    if (recording === true) return;
+    if (recording) return recording.stop();
+    recording = true;
+    recorder()
+      .then(({ recordVideo }) => {
+        recording = recordVideo({
+          state,
+          run,
+          canvas,
+          from: Number($('record-from').value) || 0,
+          to: $('record-to').value === '' ? null : Number($('record-to').value),
+          note,
+          onEnd: () => {
+            recording = null;
+            $('record').textContent = 'Record video';
+          },
+          onSaved: (blob, from, to) => {
+            state.lastRecording = { bytes: blob.size, from, to };
+            download(viewName(state.scenario?.name, from, 'webm', to), blob, 'video/webm');
+          },
+        });
+        if (recording) $('record').textContent = 'Stop recording';
+      }, failed)
+      .finally(() => recording === true && (recording = null));
+  });
 }

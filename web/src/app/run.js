@@ -27,7 +27,8 @@ export function formatSeconds(t) {
 }
 
 export class Run {
-  constructor({ state, signals, stage, plots, client, banners }, $ = (id) => document.getElementById(id)) {
+  /** stage: the 3-D view (scene.js), or null until setStage (before the first model arrives). */
+  constructor({ state, signals, stage = null, plots, client, banners }, $ = (id) => document.getElementById(id)) {
     Object.assign(this, { state, signals, stage, plots, client, banners, $ });
     this.lastTick = performance.now();
     this.lastPlot = 0;
@@ -91,6 +92,11 @@ export class Run {
     releaseAfterPointerUse($('timeline'));
     $('timeline').addEventListener('input', () => this.scrubbed());
     signals.scrubRequested.add((t) => this.scrubTo(t));
+  }
+
+  /** The 3-D view the run is drawn in (the page makes it once its layout is settled). */
+  setStage(stage) {
+    this.stage = stage;
   }
 
   /** The timeline moved (by hand, or scrubTo): the recorded frame at its time is shown, paused. */
@@ -373,7 +379,10 @@ export class Run {
     const drawDue = now - stage.drawnAt >= IDLE_DRAW_MS;
     stage.render({ ifMoved: (busy && !state.scrubbing) || (idle && !drawDue) });
     this.freshFrame = false;
-    if (shown && state.firstFrameAt === null) state.firstFrameAt = now;
+    if (shown && state.firstFrameAt === null) {
+      state.firstFrameAt = now;
+      performance.mark('roverlab:first-frame');
+    }
     return shown;
   }
 }

@@ -2,7 +2,10 @@
 // and the benchmarks (tests/bench/app_perf.mjs), written here and nowhere
 // else. Most fields read the app state as it is; the run's fields are a
 // snapshot taken each time the view is drawn with a frame on show, and keep
-// their last values while none is (e.g. while a new scenario is built).
+// their last values while none is (e.g. while a new scenario is built). The
+// hooks are there from the page's first task; the view's fields, doc and
+// scenarioId once the page has made them (attach()): before that the view's
+// are undefined (drawn and blankFrames 0).
 import * as THREE from 'three';
 
 
@@ -38,13 +41,17 @@ import * as THREE from 'three';
  *   screenOf(p)    page coordinates [x, y] of a world point p
  *   inView(p)      p is in front of the camera and inside the view
  */
-export function installTestHooks({ state, signals, stage, doc, picker }) {
+export function installTestHooks({ state, signals }) {
+  let stage = null;
+  let doc = null;
+  let picker = null;
   const run = {};  // the snapshot of the run
   let ready = false;
   let lastOffset = null;
   let still = 0;  // draws the orbit stayed at rest
 
   signals.frame.add((shown) => {
+    if (!stage) return;
     // The orbit at rest: the camera's offset from its target (both move with a followed robot) unchanged.
     const offset = stage.camera.position.clone().sub(stage.controls.target);
     still = lastOffset && offset.distanceTo(lastOffset) < 1e-9 ? still + 1 : 0;
@@ -95,24 +102,25 @@ export function installTestHooks({ state, signals, stage, doc, picker }) {
   for (const name of RUN_FIELDS) field(name, () => run[name]);
   field('error', () => state.fatal ?? state.error);
   for (const name of fromState) field(name, () => state[name]);
-  field('doc', () => doc);
-  field('drawn', () => stage.draws);
+  field('doc', () => doc ?? undefined);
+  field('drawn', () => stage?.draws ?? 0);
   field('cameraSettled', () => still >= 2);
-  field('viewCurrent', () => !stage.changed);
-  field('blankFrames', () => stage.blankFrames);
-  field('heightmapChunks', () => {
+  field('viewCurrent', () => (stage ? !stage.changed : undefined));
+  field('blankFrames', () => stage?.blankFrames ?? 0);
+  const viewField = (name, get) => field(name, () => (stage ? get() : undefined));
+  viewField('heightmapChunks', () => {
     let chunks = 0;
     stage.world.traverse((o) => {
       if (o.userData?.kind === 'heightmap') chunks += o.userData.chunks;
     });
     return chunks;
   });
-  field('terrainTriangles', () => {
+  viewField('terrainTriangles', () => {
     const faces = stage.world.getObjectByName('terrain-faces');
     return faces ? faces.geometry.index.count / 3 : 0;
   });
   field('terrainBox', () => state.model?.terrain.box ?? null);
-  field('heightmapColour', () => {
+  viewField('heightmapColour', () => {
     const meshes = [];  // one a field
     stage.world.traverse((o) => {
       if (o.userData?.kind === 'heightmap') meshes.push(o);
@@ -140,8 +148,8 @@ export function installTestHooks({ state, signals, stage, doc, picker }) {
       redder: redder / Math.max(vertices, 1),
     };
   });
-  field('drawnTriangles', () => ({ triangles: stage.renderer.info.render.triangles, calls: stage.renderer.info.render.calls }));
-  field('ghostTrails', () => {
+  viewField('drawnTriangles', () => ({ triangles: stage.renderer.info.render.triangles, calls: stage.renderer.info.render.calls }));
+  viewField('ghostTrails', () => {
     const ghosts = [];
     stage.scene.traverse((o) => {
       if (o.userData?.kind === 'ghost-trail')
@@ -149,7 +157,7 @@ export function installTestHooks({ state, signals, stage, doc, picker }) {
     });
     return ghosts;
   });
-  field('camera', () => ({ position: stage.camera.position.toArray(), target: stage.controls.target.toArray(), follow: stage.follow }));
+  viewField('camera', () => ({ position: stage.camera.position.toArray(), target: stage.controls.target.toArray(), follow: stage.follow }));
   hooks.timeDraws = (n = 1) => {
     const gl = stage.renderer.getContext();
     const pixel = new Uint8Array(4);
@@ -168,6 +176,10 @@ export function installTestHooks({ state, signals, stage, doc, picker }) {
     return Math.abs(v.x) < 1 && Math.abs(v.y) < 1 && Math.abs(v.z) < 1;
   };
   window.__roverlab = Object.freeze(hooks);
+  /** The page's view, document and scenario picker, once made. */
+  return function attach(parts) {
+    ({ stage, doc, picker } = parts);
+  };
 }
 
 // The run's snapshot fields (see the frame listener above).

@@ -87,7 +87,7 @@ export class ControllerPanel {
     this.announced = null;     // the held program last announced ("reason source")
     this.docSource = programText(deps.doc.scenario);
     this.text = this.readDraft() ?? this.docSource ?? STARTER;
-    deps.signals.tabChanged.add((tab) => tab === 'controller' && this.show());
+    deps.signals.tabChanged.add((tab) => this.tabChanged(tab));
     deps.signals.programChanged.add(() => this.render());
     deps.signals.programHeld.add((held) => this.announce(held));
     deps.doc.onChange((scenario, info) => {
@@ -104,6 +104,11 @@ export class ControllerPanel {
   }
 
   // ------------------------------------------------------------ the tab
+
+  /** The side panel shows `tab`. */
+  tabChanged(tab) {
+    if (tab === 'controller') this.show();
+  }
 
   /** The tab is shown: built the first time, its editor loaded. */
   show() {
@@ -278,13 +283,14 @@ export class ControllerPanel {
   }
 
   /** Try this: the slope scenario with the starter program, applied (one undo step) and run. */
-  tryExample() {
+  async tryExample() {
     const file = this.scenarios.find((s) => s.id === TRY_SCENARIO);
     if (!file) return;
+    const text = await file.load();
     this.setText(STARTER);
     this.trust.trust(STARTER);
     this.banners.hide();
-    this.doc.replace(`open ${TRY_SCENARIO} with the starter program`, withProgram(JSON.parse(file.text), STARTER), { restart: true });
+    this.doc.replace(`open ${TRY_SCENARIO} with the starter program`, withProgram(JSON.parse(text), STARTER), { restart: true });
   }
 
   /** A program left out of the run: the banner asks (Show it / Run it), once per program while the

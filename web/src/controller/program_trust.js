@@ -33,8 +33,7 @@ const MAX_CHARS = 512 * 1024;
 function builtInSources() {
   const sources = new Set();
   for (const s of scenarios) {
-    if (!s.text.includes('"program"')) continue;
-    const source = JSON.parse(s.text).control?.program?.source;
+    const source = s.control?.program?.source;
     if (typeof source === 'string') sources.add(source);
   }
   return sources;

@@ -3,16 +3,10 @@
 // document is inspected again (geometry, issues) and shown; a change that
 // restarts (or any valid one with "live" on) runs the new scenario, and
 // while the editor is open a terrain change pauses the robot that would
-// drive on a terrain no longer shown.
-import { EditorCommands } from './commands.js';
-import { EditorPanel } from './editor_panel.js';
-import { EditorView } from './editor_view.js';
-import { MeshFields } from './mesh_fields.js';
+// drive on a terrain no longer shown. The panel, its handles in the view and
+// the importers behind the view's drops are loaded by start() (the page
+// calls it once its first frame is drawn).
 import { loadScenarioFile, saveScenario } from '../common/files.js';
-import { HeightmapFields } from './heightmap_fields.js';
-import { acceptDrops, importHeightmap } from '../import/heightmap_import.js';
-import { importMesh } from '../import/mesh_import.js';
-import { importRobot } from '../import/robot_import.js';
 
 export class EditorTab {
   constructor(deps, $ = (id) => document.getElementById(id)) {
@@ -21,6 +15,7 @@ export class EditorTab {
     this.panel = null;
     this.view = null;
     this.editing = false;
+    this.started = new Promise((resolve) => (this.startedNow = resolve));
     doc.onChange((scenario, info) => this.onDocChange(scenario, info));
     signals.tabChanged.add((tab) => {
       this.editing = tab === 'edit';
@@ -29,10 +24,22 @@ export class EditorTab {
     });
   }
 
-  /** Creates the panel and the view once the page's core is loaded. */
+  /** Loads the panel, the view and the importers, and creates them once the page's core is loaded. */
   async start(corePromise) {
     const { state, doc, stage, client, banners, sharing, $ } = this;
-    const core = await corePromise;
+    const [core, { EditorCommands }, { EditorPanel }, { EditorView }, { MeshFields }, { HeightmapFields }, { acceptDrops }] = await Promise.all([
+      corePromise,
+      import('./commands.js'),
+      import('./editor_panel.js'),
+      import('./editor_view.js'),
+      import('./mesh_fields.js'),
+      import('./heightmap_fields.js'),
+      import('../import/drops.js'),
+    ]);
+    // The importers, loaded when first used.
+    const importHeightmap = async (...args) => (await import('../import/heightmap_import.js')).importHeightmap(...args);
+    const importMesh = async (...args) => (await import('../import/mesh_import.js')).importMesh(...args);
+    const importRobot = async (...args) => (await import('../import/robot_import.js')).importRobot(...args);
     const commands = new EditorCommands(doc, core);
     const heightmapFields = new HeightmapFields({ doc, client });
     const meshFields = new MeshFields({ doc, client });
@@ -71,11 +78,12 @@ export class EditorTab {
     });
     state.editorReady = true;
     this.refresh(null);
+    this.startedNow();
   }
 
-  /** Replaces the terrain with template `id` (its default values) and runs the robot on it. */
-  tryTemplate(id) {
-    if (!this.panel) return;
+  /** Replaces the terrain with template `id` (its default values) and runs the robot on it (once the editor started). */
+  async tryTemplate(id) {
+    await this.started;
     this.panel.useTemplate(id);
     if (!this.panel.valid) return;
     this.banners.hide();

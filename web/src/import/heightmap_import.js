@@ -4,7 +4,6 @@
 // white 0.5 m above black, the robot 1 m inside its west edge, half-way across.
 // The rest of the scenario (robot, control, simulation, materials) is kept.
 import { formatIssues } from '../common/issues.js';
-import { holdsRobot } from './robot_import.js';
 import { robotName } from '../scenario/scenarios.js';
 
 /** Cell size (m) and height of white over black (m) of an imported image. */
@@ -77,21 +76,5 @@ export async function importHeightmap({ doc, client, banners }, file) {
       } else record();
     },
     onRejected: (issues) => banners.show(`${file.name} was not imported, your work is unchanged:\n` + formatIssues(issues)),
-  });
-}
-
-/** Files dropped on `target`: a URDF (with its meshes) or a .zip imported as the robot, a PNG or an OBJ mesh as the terrain, a JSON file loaded as the scenario. */
-export function acceptDrops(target, { onImage, onMesh, onScenario, onRobot }) {
-  target.addEventListener('dragover', (event) => {
-    if ([...(event.dataTransfer?.types ?? [])].includes('Files')) event.preventDefault();
-  });
-  target.addEventListener('drop', async (event) => {
-    const file = event.dataTransfer?.files?.[0];
-    if (!file) return;
-    event.preventDefault();
-    if (holdsRobot(event.dataTransfer.files)) onRobot([...event.dataTransfer.files]);
-    else if (/\.png$/i.test(file.name) || file.type === 'image/png') onImage(file);
-    else if (/\.obj$/i.test(file.name)) onMesh(file);
-    else onScenario(await file.text(), file.name);
   });
 }

@@ -16,11 +16,6 @@ export const MAX_MESH_BYTES = 128 * 2 ** 20;
 /** Most files in a .zip (a robot package rarely holds a hundred). */
 export const MAX_ZIP_FILES = 10000;
 
-/** True when `files` (File objects) hold a robot: a .urdf or a .zip. */
-export function holdsRobot(files) {
-  return [...files].some((f) => /\.(urdf|zip)$/i.test(f.name));
-}
-
 const isUrdf = (name) => /\.urdf$/i.test(name);
 
 /**

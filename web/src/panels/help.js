@@ -62,6 +62,7 @@ export const TAB_HELP = {
 /** The scenario the Simulate tab's button opens. */
 export const TRY_SCENARIO = 'climb-articulated6';
 
+/** stanceTab, robotTab, studyTab, controllerPanel: functions that resolve to the tab's object (loaded when first needed). */
 export function wireHelp({ state, signals, editorTab, stanceTab, robotTab, studyTab, controllerPanel, picker }, $ = (id) => document.getElementById(id)) {
   const storage = (() => {
     try {
@@ -74,11 +75,11 @@ export function wireHelp({ state, signals, editorTab, stanceTab, robotTab, study
   const actions = {
     sim: () => picker.pick(TRY_SCENARIO),  // as if picked: the run restarts and plays
     edit: () => editorTab.tryTemplate('stairs'),
-    stance: () => stanceTab.openExample(),
+    stance: async () => (await stanceTab()).openExample(),
     crawler: () => state.crawler?.showExample('vertex-a'),
-    robot: () => robotTab.tryExample(),
-    study: () => studyTab.tryExample(),
-    controller: () => controllerPanel.tryExample(),
+    robot: async () => (await robotTab()).tryExample(),
+    study: async () => (await studyTab()).tryExample(),
+    controller: async () => (await controllerPanel()).tryExample(),
   };
   let current = null;
   const show = (tab) => {

@@ -7,8 +7,7 @@
 // shared with the scenario; Escape drops the typing). The robot picker also
 // names a scenario's own robot and imports one (import/robot_import.js).
 import { renderParams } from './params_panel.js';
-import { importRobot } from '../import/robot_import.js';
-import { scenarios, withMaterial, withParam, withPreset, withSimulation } from '../scenario/scenarios.js';
+import { scenarioFile, scenarios, withMaterial, withParam, withPreset, withSimulation } from '../scenario/scenarios.js';
 import { releaseAfterPointerUse } from '../common/keyboard_focus.js';
 
 // The robot picker's values for the scenario's own robot and for "Import robot…".
@@ -19,7 +18,7 @@ const IMPORT_ROBOT = ':import';
  * Wires the pickers; returns the scenario picker, the one way other modules
  * read or set it: { id } the scenario file on show ('' for the user's own
  * scenario), show(id) names it without opening it, pick(id) opens it as a
- * pick by hand does.
+ * pick by hand does (resolves once it is the document's scenario).
  */
 export function wirePickers({ state, signals, doc, client, banners, initialId }, $ = (id) => document.getElementById(id)) {
   const select = $('scenario');
@@ -36,9 +35,17 @@ export function wirePickers({ state, signals, doc, client, banners, initialId },
   }
   select.value = initialId;  // '' for the user's own scenario
   for (const picker of [select, $('preset')]) releaseAfterPointerUse(picker);
+  // A file's text is fetched the first time it is picked; the newest pick is opened.
+  let picks = 0;
+  let opening = Promise.resolve();
+  const open = async (file) => {
+    const pick = ++picks;
+    const text = file.text ?? (await file.load());
+    if (pick === picks) doc.replace(`open ${file.id}`, JSON.parse(text), { restart: true });
+  };
   select.addEventListener('change', () => {
-    const file = scenarios.find((s) => s.id === select.value);
-    if (file) doc.replace(`open ${file.id}`, JSON.parse(file.text), { restart: true });
+    const file = scenarioFile(select.value);
+    if (file) opening = open(file);
   });
   // The robot picker: the presets, the scenario's own robot (a description,
   // shown while it runs) and "Import robot…", which asks for a URDF with its
@@ -62,7 +69,7 @@ export function wirePickers({ state, signals, doc, client, banners, initialId },
   $('robot-files').addEventListener('change', (event) => {
     const files = [...event.target.files];
     event.target.value = '';  // the same files may be picked again
-    if (files.length) importRobot({ doc, client, banners }, files);
+    if (files.length) import('../import/robot_import.js').then(({ importRobot }) => importRobot({ doc, client, banners }, files));
   });
   // The scenario picker names a file only while the scenario is that file as opened.
   doc.onChange((scenario, info) => {
@@ -146,6 +153,7 @@ export function wirePickers({ state, signals, doc, client, banners, initialId },
     pick(id) {
       select.value = id;
       select.dispatchEvent(new Event('change'));
+      return opening;
     },
   };
 }

@@ -9,7 +9,7 @@
 // the document that restarts the run; a value the core refuses is marked at
 // its field with the core's message.
 import { releaseAfterPointerUse } from '../common/keyboard_focus.js';
-import { scenarios } from '../scenario/scenarios.js';
+import { scenarioFile } from '../scenario/scenarios.js';
 import {
   axisText,
   issueAt,
@@ -52,20 +52,23 @@ export class RobotTab {
     this.fields = [];   // [{ path (in the scenario), line, message }] of the fields that take the core's issues
     this.lives = [];    // [{ element, column, unit, digits }] of the joint values shown live
     this.liveAt = 0;
-    signals.tabChanged.add((tab) => {
-      this.active = tab === 'robot';
-      if (this.active && this.model !== state.model) this.render();
-    });
+    signals.tabChanged.add((tab) => this.tabChanged(tab));
     signals.scenarioLoaded.add(() => this.active && this.render());
     signals.issues.add(() => this.markIssues());
     signals.frame.add((shown, now) => this.showLive(shown, now));
   }
 
+  /** The side panel shows `tab`: this one is drawn for the model on show. */
+  tabChanged(tab) {
+    this.active = tab === 'robot';
+    if (this.active && this.model !== this.state.model) this.render();
+  }
+
   /** Opens ROBOT_EXAMPLE: one undoable command, the run restarted on it. */
-  tryExample() {
+  async tryExample() {
     const { scenario, drive, target } = ROBOT_EXAMPLE;
-    const file = scenarios.find((s) => s.id === scenario);
-    this.doc.replace(`open ${scenario}, ${drive} target = ${target}`, withJointTarget(JSON.parse(file.text), drive, target), { restart: true });
+    const text = await scenarioFile(scenario).load();
+    this.doc.replace(`open ${scenario}, ${drive} target = ${target}`, withJointTarget(JSON.parse(text), drive, target), { restart: true });
   }
 
   render() {

@@ -24,13 +24,18 @@ export class StanceTab {
     this.playback = null;
     this.active = false;
     this.timer = null;
-    signals.tabChanged.add((tab) => this.setActive(tab === 'stance'));
+    signals.tabChanged.add((tab) => this.tabChanged(tab));
     signals.scenarioLoaded.add(() => this.active && this.setActive(true));  // a new robot stays hidden behind the stance
     doc.onChange(() => this.active && this.showHint());
     $('stance-compute').addEventListener('click', () => this.compute());
     $('stance-example').addEventListener('click', () => this.openExample());
     $('stance-play').addEventListener('click', () => this.playback?.length && this.play());
     $('stance-s').addEventListener('input', () => this.show(Number($('stance-s').value)));
+  }
+
+  /** The side panel shows `tab`. */
+  tabChanged(tab) {
+    this.setActive(tab === 'stance');
   }
 
   /** Shows the stance (when computed) instead of the running robot, or the robot again. */
@@ -48,8 +53,8 @@ export class StanceTab {
   }
 
   /** Opens STANCE_EXAMPLE (as its scenario picker does) and places the rover on it. */
-  openExample() {
-    this.picker.pick(STANCE_EXAMPLE);
+  async openExample() {
+    await this.picker.pick(STANCE_EXAMPLE);
     return this.compute();
   }
 

@@ -13,11 +13,12 @@
 // charts, titles and legends into one image at print resolution. The
 // pinned runs shown (pinned_runs.js, signal pinsChanged) are drawn in every
 // chart with the current run, on one time base joining theirs. The
-// charts' state is published as state.plots for the browser tests.
+// charts' state is published as state.plots for the browser tests. The dock
+// is laid out with the page; the charts (plot_charts.js, uPlot) are loaded
+// once the page's first frame is drawn (`whenDrawn`) and made then.
 import { download } from '../common/files.js';
 import { exportName } from '../common/export_names.js';
 import { joinTimes } from '../runs/pinned_data.js';
-import { SideChart, TimeChart } from './plot_charts.js';
 import { DEFAULT_KEYS, PLOT_PREFIX, quantities, titleWithUnit } from './plot_quantities.js';
 import './plots.css';
 
@@ -33,9 +34,11 @@ const NOTE_MS = 4000;      // how long the bar's note stays
 const DOCK_TABS = ['sim', 'controller'];  // the side panel's tabs that leave the dock under the view
 
 export class Plots {
-  /** dock: the #plot-dock element; state: the app state (state.plots is written); signals: the app's. */
-  constructor(dock, { state, signals } = {}, $ = (id) => document.getElementById(id)) {
+  /** dock: the #plot-dock element; state: the app state (state.plots is written); signals: the app's;
+   * whenDrawn: a promise after which the charts are loaded (the page's first frame; at once without it). */
+  constructor(dock, { state, signals, whenDrawn = Promise.resolve() } = {}, $ = (id) => document.getElementById(id)) {
     Object.assign(this, { dock, state, signals, $ });
+    this.chartKinds = null;  // plot_charts.js once loaded
     this.body = dock.querySelector('#plots');
     this.picker = dock.querySelector('#plot-add');
     this.charts = [];
@@ -92,6 +95,13 @@ export class Plots {
       this.publish();
     });
     this.applyHeight();
+    // Resolves once the charts are loaded (and made, for a model there by then).
+    this.chartsLoaded = whenDrawn
+      .then(() => import('./plot_charts.js'))
+      .then((kinds) => {
+        this.chartKinds = kinds;
+        if (this.model) this.build();
+      });
   }
 
   /** Builds the charts for a model's telemetry columns (the charts picked before stay when the columns have them). */
@@ -120,7 +130,7 @@ export class Plots {
   /** Redraws every chart from the telemetry (telemetry.js). */
   update(telemetry) {
     this.telemetry = telemetry;
-    if (!this.open || this.dock.hidden) return;  // drawn when shown again
+    if (!this.open || this.dock.hidden || !this.chartKinds) return;  // drawn when shown again, or once made
     const k = Math.max(1, Math.ceil(telemetry.rows / MAX_POINTS));
     this.cursorTime = this.state?.scrubbing ? this.state.scrubTime : null;
     const compare = this.compareWith(telemetry, k);
@@ -183,6 +193,7 @@ export class Plots {
 
   /** The charts of this.keys that the model's columns have (a program's plot charts once its values come). */
   build() {
+    if (!this.chartKinds) return;  // made (and published) once they are loaded
     for (const c of this.charts) c.destroy();
     this.charts = [];
     this.body.textContent = '';
@@ -199,6 +210,7 @@ export class Plots {
       onRemove: (k) => this.removeChart(k),
       onPick: (time) => this.pickTime(time),
     };
+    const { SideChart, TimeChart } = this.chartKinds;
     const chart = q.key === 'side_view' ? new SideChart(q, handlers) : new TimeChart(q, handlers);
     chart.cursorTime = this.cursorTime;
     this.body.append(chart.element);
@@ -210,7 +222,10 @@ export class Plots {
   addChart(key) {
     const shown = this.charts.find((c) => c.q.key === key);
     if (shown) this.note(`${titleWithUnit(shown.q)} is already shown`);
-    else {
+    else if (!this.chartKinds) {
+      if (!this.keys.includes(key)) this.keys.push(key);  // made with the others once they are loaded
+      return this.publish();
+    } else {
       this.keys.push(key);
       this.makeChart(key);
       this.layout();

@@ -1,20 +1,43 @@
-// The scenarios shipped in terrains/ (bundled at build time) and the edits the
-// app makes to a scenario: switching the robot (a preset or a description),
-// setting a preset parameter, a ground material property or a simulation
-// setting.
+// The scenarios shipped in terrains/ and the edits the app makes to a
+// scenario: switching the robot (a preset or a description), setting a preset
+// parameter, a ground material property or a simulation setting. The page
+// carries each file's name (and its control block, for the programs that come
+// with the app) and the default scenario's text; another file's text is
+// fetched the first time it is opened (a chunk of its own: the largest are
+// hundreds of kB).
 import { basedOn } from './based_on.js';
+import defaultText from '../../../terrains/climb-articulated6.json?raw';
 
 export const DEFAULT_ID = 'climb-articulated6';
 
-const files = import.meta.glob('../../../terrains/*.json', { query: '?raw', import: 'default', eager: true });
+const names = import.meta.glob('../../../terrains/*.json', { import: 'name', eager: true });
+const controls = import.meta.glob('../../../terrains/*.json', { import: 'control', eager: true });
+// The default's text is bundled (above and in the pattern below its file is named in full: the
+// import and the glob take literals).
+const defaultPath = `../../../terrains/${DEFAULT_ID}.json`;
+const texts = {
+  ...import.meta.glob(['../../../terrains/*.json', '!../../../terrains/climb-articulated6.json'], { query: '?raw', import: 'default' }),
+  [defaultPath]: async () => defaultText,
+};
+const idOf = (path) => path.split('/').pop().replace(/\.json$/, '');
 
-/** [{ id, name, text }], sorted by id; the default first. */
-export const scenarios = Object.entries(files)
-  .map(([path, text]) => ({ id: path.split('/').pop().replace(/\.json$/, ''), name: JSON.parse(text).name, text }))
+/**
+ * [{ id, name, control, text, load }], sorted by id; the default first. text: the file's text once
+ * loaded (null before); load(): resolves to it, fetching it the first time.
+ */
+export const scenarios = Object.entries(texts)
+  .map(([path, fetchText]) => {
+    const file = { id: idOf(path), name: names[path], control: controls[path], text: path === defaultPath ? defaultText : null };
+    file.load = async () => (file.text ??= await fetchText());
+    return file;
+  })
   .sort((a, b) => (a.id === DEFAULT_ID ? -1 : b.id === DEFAULT_ID ? 1 : a.id.localeCompare(b.id)));
 
+/** The file of terrains/ with this id, or undefined. */
+export const scenarioFile = (id) => scenarios.find((s) => s.id === id);
+
 /** The default scenario, parsed anew (a fresh object for each caller). */
-export const defaultScenario = () => JSON.parse(scenarios.find((s) => s.id === DEFAULT_ID).text);
+export const defaultScenario = () => JSON.parse(defaultText);
 
 const clone = (x) => structuredClone(x);
 

@@ -6,7 +6,7 @@
 // is the user's own (edited, loaded from a file) the address names none. While
 // the page asks whether an address's scenario may replace autosaved work, the
 // address stays as it came until the answer.
-import { scenarios } from '../scenario/scenarios.js';
+import { scenarioFile } from '../scenario/scenarios.js';
 
 const PARAM = 'scenario';
 const same = (x, y) => JSON.stringify(x) === JSON.stringify(y);
@@ -31,12 +31,13 @@ export const OPEN_LINK = 'open share link';
  * What the page opens with: the address's scenario, unless autosaved work that
  * differs from it is restored (then the work opens and `ask` holds the file,
  * to offer). Returns { scenario, id (the picker's, '' for the user's own), ask, unknown }.
+ * The address's file and `fallback` have their text loaded (openingText).
  */
 export function openingScenario({ href, restored, fallback }) {
   const wanted = scenarioIdOf(href);
-  const file = wanted ? scenarios.find((s) => s.id === wanted) : null;
-  const unknown = wanted && !file ? wanted : null;
-  if (file) {
+  const file = wanted ? scenarioFile(wanted) : null;
+  const unknown = wanted && !file?.text ? wanted : null;  // not in terrains/, or its text could not be loaded
+  if (file?.text) {
     const scenario = JSON.parse(file.text);
     if (!restored || same(restored.scenario, scenario)) return { scenario, id: file.id, ask: null, unknown };
     return { scenario: restored.scenario, id: '', ask: file, unknown };
@@ -45,12 +46,19 @@ export function openingScenario({ href, restored, fallback }) {
   return { scenario: JSON.parse(fallback.text), id: fallback.id, ask: null, unknown };
 }
 
+/** Loads the text of the file the address names, if any (openingScenario reads it; a text that
+ * could not be loaded is left out). */
+export async function openingText(href) {
+  const id = scenarioIdOf(href);
+  await (id ? scenarioFile(id) : null)?.load().catch(() => null);
+}
+
 /** Keeps the address and the scenario picker together (see the top of this file). */
 export function wireAddress({ doc, banners, opening, picker }) {
   let fromHistory = false;
-  const open = (file) => {
+  const open = (file, text) => {
     picker.show(file.id);
-    doc.replace(`open ${file.id}`, JSON.parse(file.text), { restart: true });
+    doc.replace(`open ${file.id}`, JSON.parse(text), { restart: true });
   };
   doc.onChange((scenario, info) => {
     if (info.kind === 'preview') return;
@@ -61,12 +69,15 @@ export function wireAddress({ doc, banners, opening, picker }) {
     if (picked) history.pushState(null, '', target);
     else history.replaceState(null, '', target);
   });
-  window.addEventListener('popstate', () => {
-    const file = scenarios.find((s) => s.id === scenarioIdOf(location.href));
-    if (!file || (picker.id === file.id && same(doc.scenario, JSON.parse(file.text)))) return;
+  let visited = 0;  // the newest history step taken (an older one's file may arrive later)
+  window.addEventListener('popstate', async () => {
+    const file = scenarioFile(scenarioIdOf(location.href));
+    const step = ++visited;
+    const text = await file?.load();
+    if (!file || step !== visited || (picker.id === file.id && same(doc.scenario, JSON.parse(text)))) return;
     fromHistory = true;
     try {
-      open(file);
+      open(file, text);
     } finally {
       fromHistory = false;
     }
@@ -81,7 +92,7 @@ export function wireAddress({ doc, banners, opening, picker }) {
       `The address opens “${file.id}”. Opening it replaces the work autosaved in this browser (Undo brings it back while this page is open).`,
       'warning',
       [
-        { label: `Open ${file.id}`, run: () => open(file) },
+        { label: `Open ${file.id}`, run: () => open(file, file.text) },
         { label: 'Keep my work', run: () => history.replaceState(null, '', addressWith(location.href, null)) },
       ],
     );

@@ -1,34 +1,25 @@
 // Loads the WebAssembly build of the C++ core (generated into ./wasm by
-// `npm run build:wasm`). Resolves to the embind module: version(),
-// World, runScenario, presets, inspectTerrain, moveTrack1Node, rockerPlayback, crawlerLinkContact.
-// onProgress(loaded, total): the .wasm file's bytes as they arrive (total 0
-// when the server does not say), for the page's loading note.
+// `npm run build:wasm`): resolves to the embind module (version(), World,
+// runScenario, presets, inspectTerrain, moveTrack1Node, rockerPlayback,
+// crawlerLinkContact), instantiated from a compiled module (core_compile.js:
+// the page compiles it once and posts it to its workers), or downloaded and
+// compiled here.
 import createRoverlabCore from '../wasm/roverlab_core.js';
 import wasmUrl from '../wasm/roverlab_core.wasm?url';
+import { compileCore } from './core_compile.js';
 
 const locateFile = (path, prefix) => (path.endsWith('.wasm') ? wasmUrl : prefix + path);
 
-export async function loadCore({ onProgress } = {}) {
-  if (!onProgress) return createRoverlabCore({ locateFile });
-  const response = await fetch(wasmUrl);
-  if (!response.ok) throw new Error(`the simulation core (${wasmUrl}) could not be loaded: HTTP ${response.status}`);
-  const total = Number(response.headers.get('content-length')) || 0;
-  const reader = response.body.getReader();
-  const chunks = [];
-  let loaded = 0;
-  onProgress(0, total);
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.length;
-    onProgress(loaded, total);
-  }
-  const wasmBinary = new Uint8Array(loaded);
-  let at = 0;
-  for (const chunk of chunks) {
-    wasmBinary.set(chunk, at);
-    at += chunk.length;
-  }
-  return createRoverlabCore({ wasmBinary: wasmBinary.buffer, locateFile });
+/** The core's embind module, instantiated from `module` (a compiled WebAssembly.Module), else from compileCore's. */
+export async function loadCore({ module = null, onProgress } = {}) {
+  const compiled = module ?? (await compileCore({ onProgress }));
+  return new Promise((resolve, reject) => {
+    createRoverlabCore({
+      locateFile,
+      instantiateWasm(imports, receiveInstance) {
+        WebAssembly.instantiate(compiled, imports).then((instance) => receiveInstance(instance, compiled), reject);
+        return {};  // the exports come through receiveInstance
+      },
+    }).then(resolve, reject);
+  });
 }

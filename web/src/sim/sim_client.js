@@ -1,5 +1,7 @@
 // The page's side of the simulation worker (protocol: sim_host.js): starts
-// it (and a fresh one after Cancel or a failed build), sends it scenarios to
+// it (and a fresh one after Cancel or a failed build) with the core the page
+// compiled (core_compile.js: the module is posted, not downloaded and compiled
+// again; `started` resolves once the worker runs), sends it scenarios to
 // validate and build (never on this page, so even one of thousands of pieces
 // leaves the page responsive), reads share links in it, shows the progress
 // note with Cancel while a build takes long, and passes on what it answers
@@ -43,15 +45,19 @@ const coreBytes = (p) => (!p ? '' : p.total ? ` (${kB(p.loaded)} of ${kB(p.total
 
 export class SimClient {
   /**
-   * @param {{ state, signals, banners, speed: () => number, trust }} deps
+   * @param {{ state, signals, banners, speed: () => number, trust, core }} deps
    *   speed(): the speed picked on the page, sent to every new worker;
-   *   trust: which programs may run by themselves (controller/program_trust.js)
+   *   trust: which programs may run by themselves (controller/program_trust.js);
+   *   core: the core's download on the page (core.js downloadCore): its compiled module goes to
+   *   every worker started; null: each worker downloads and compiles the core itself
    */
-  constructor({ state, signals, banners, speed, trust }, $ = (id) => document.getElementById(id)) {
-    Object.assign(this, { state, signals, banners, speed, trust, $ });
+  constructor({ state, signals, banners, speed, trust, core = null }, $ = (id) => document.getElementById(id)) {
+    Object.assign(this, { state, signals, banners, speed, trust, core, $ });
     this.worker = null;
     this.workerReady = false;
-    this.coreProgress = null;  // { loaded, total } bytes of the core the worker loads
+    this.coreProgress = null;  // { loaded, total } bytes of the core downloaded
+    core?.listeners.push(() => (this.coreProgress = core.progress));  // shown by watchLoads, every 50 ms
+    this.started = null;  // resolves when the newest worker runs (its first message)
     // Loads in flight: id → { id, scenario, keep, restore, onBuilt, onRejected, sentAt }.
     // The worker answers each with 'model' or 'issues' and the same id, in order.
     this.loads = new Map();
@@ -146,11 +152,23 @@ export class SimClient {
     this.post({ type: 'wheels', left, right });
   }
 
-  /** Starts a worker and sends it what the page set up (presets, speed). */
+  /** Starts a worker and sends it the core (the page's compiled module, once compiled) and what the page set up (presets, speed). */
   start() {
-    this.worker = new Worker(new URL('./sim_worker.js', import.meta.url), { type: 'module' });
+    const worker = new Worker(new URL('./sim_worker.js', import.meta.url), { type: 'module' });
+    this.worker = worker;
+    this.started = new Promise((resolve) => (this.startedNow = resolve));
+    const { core } = this;
+    if (!core) worker.postMessage({ type: 'core', module: null });
+    else
+      core.module.then(
+        (module) => worker.postMessage({ type: 'core', module }),
+        (error) => {
+          worker.postMessage({ type: 'core', error: String(error?.message ?? error) });
+          if (this.core === core) this.core = null;  // the next worker tries to download it itself
+        },
+      );
     this.workerReady = false;
-    this.coreProgress = null;
+    this.coreProgress = this.core?.progress ?? null;
     this.liveProgram = null;
     this.trust.running(null);
     this.coreBusy = false;
@@ -324,9 +342,11 @@ export class SimClient {
   onMessage(data) {
     const { state, signals } = this;
     this.waitingSince = null;  // the worker answers
+    this.startedNow();
     this.coreBusy = data.type === 'busy';
     switch (data.type) {
       case 'busy':
+      case 'started':
         return;
       case 'alive':
         this.lastTime = data.time;
@@ -344,6 +364,7 @@ export class SimClient {
         return this.watchLoads();
       case 'ready':
         this.workerReady = true;
+        if (!performance.getEntriesByName('roverlab:worker-ready').length) performance.mark('roverlab:worker-ready');
         return;
       case 'decoded':
         this.decodes.get(data.id)?.(data);
@@ -371,6 +392,7 @@ export class SimClient {
         return;
       }
       case 'model': {
+        if (!performance.getEntriesByName('roverlab:model').length) performance.mark('roverlab:model');
         const entry = this.settle(data.id, data);
         state.issues = [];
         state.fatal = null;

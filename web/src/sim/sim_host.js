@@ -1,5 +1,5 @@
 // The simulation side of the worker protocol, free of worker globals so that
-// tests drive it directly: createSimHost(core, post, schedule) returns handle(message).
+// tests drive it directly: createSimHost(core, post, schedule, programs) returns handle(message).
 //
 // Stepping: at a finite speed, each tick takes the steps its wall time owes
 // (pacing.js). At speed "max" the host steps on its own between ticks, in
@@ -14,7 +14,9 @@
 //
 // A controller program (docs/controllers.md): when the loaded scenario
 // carries control.program ({ language: 'javascript', source }), the host
-// compiles it (controller/program.js) and steps the World through its
+// compiles it (controller/program.js, which the host is given as `programs`:
+// the worker loads it with the first scenario that has a program,
+// needsPrograms) and steps the World through its
 // ProgramRun, which calls the program's update synchronously in the step
 // loop; an update due at the time a call ends is made then, so the program
 // has seen every time the page is shown, but for the run's end: there, as
@@ -101,11 +103,9 @@
 //                                       playing; stepping is paused (after that time's 'frame')
 //   { type: 'summary', summary }        just before 'finished': World.summary() at the end, the
 //                                       summary `roverlab run` prints (its wall_s 0)
-// and from sim_worker.js: { type: 'ready' } once the core is loaded, { type: 'fatal', message }
+// and from sim_worker.js: { type: 'started' } as it starts, { type: 'ready' } once the core is loaded, { type: 'fatal', message }
 // when a message threw (the page then starts a fresh worker if a load was under way).
 import { smooth, stepBudget, stepsForTick } from './pacing.js';
-import { ProgramError, ProgramRun, compileProgram } from '../controller/program.js';
-import { decodeShare } from '../share/share_link.js';
 import { mergeTerrain, mergedBuffers } from './terrain_geometry.js';
 
 // The simulation's share of a frame: half the time between render frames,
@@ -131,6 +131,9 @@ function programOf(text) {
   }
 }
 
+/** The message is a load of a scenario with a program: the host needs controller/program.js for it. */
+export const needsPrograms = (message) => message?.type === 'load' && programOf(message.scenario) !== null;
+
 /** What a program threw, as text, whatever it threw (a Proxy, an object whose toString throws). */
 function thrownText(error) {
   try {
@@ -145,8 +148,11 @@ function thrownText(error) {
  * @param post      post(message, transfer): sends a message to the page
  * @param schedule  schedule(fn): runs fn in a later task, soon (the worker's zero-delay
  *                  task; without it, speed "max" steps only within ticks)
+ * @param programs  controller/program.js's exports (compileProgram, ProgramRun, ProgramError), there
+ *                  by the time a scenario with a program is loaded (needsPrograms); an object filled
+ *                  in later will do
  */
-export function createSimHost(core, post, schedule = null) {
+export function createSimHost(core, post, schedule = null, programs = {}) {
   let world = null;
   let playing = false;
   let speed = 1;
@@ -209,7 +215,7 @@ export function createSimHost(core, post, schedule = null) {
       p.failed = { message: `control.program: a ${spec.language} program runs with the Python package (docs/controllers.md); the app runs JavaScript ones`, line: null, column: null };
       return p;
     }
-    const compiled = compileProgram(spec.source);
+    const compiled = programs.compileProgram(spec.source);
     if (!compiled.ok) {
       const { line, column, message } = compiled.error;
       p.failed = { message: `line ${line}, column ${column}: ${message}`, line, column };
@@ -241,7 +247,7 @@ export function createSimHost(core, post, schedule = null) {
   /** The program stopped the run: paused, and the page told (the line where there is one). */
   function stopProgram(error) {
     const p = program;
-    p.failed = error instanceof ProgramError ? { message: error.message, line: error.line, column: null } : { message: `the program failed: ${thrownText(error)}`, line: null, column: null };
+    p.failed = error instanceof programs.ProgramError ? { message: error.message, line: error.line, column: null } : { message: `the program failed: ${thrownText(error)}`, line: null, column: null };
     playing = false;
     sayProgramFailed();
   }
@@ -262,7 +268,7 @@ export function createSimHost(core, post, schedule = null) {
     if (!p.compiled) return sayProgramFailed();
     p.failed = null;
     try {
-      p.run = new ProgramRun(world, p.compiled, { onPlot: plotted, model: programWorldModel });
+      p.run = new programs.ProgramRun(world, p.compiled, { onPlot: plotted, model: programWorldModel });
       if (world.programDue()) p.run.update();
     } catch (error) {
       stopProgram(error);
@@ -406,6 +412,7 @@ export function createSimHost(core, post, schedule = null) {
   return function handle(message) {
     switch (message.type) {
       case 'load': {
+        if (!programs.compileProgram && needsPrograms(message)) throw new Error('a scenario with a program, and controller/program.js not loaded (needsPrograms)');
         const { id, keep = false } = message;
         post({ type: 'busy' });
         const start = performance.now();
@@ -447,7 +454,10 @@ export function createSimHost(core, post, schedule = null) {
         return;
       case 'decode': {
         const { id } = message;
-        decodeShare(message.fragment).then((d) =>
+        // The link reader is loaded with the first link.
+        import('../share/share_link.js')
+          .then(({ decodeShare }) => decodeShare(message.fragment))
+          .then((d) =>
           post(
             d.ok
               ? { type: 'decoded', id, ok: true, scenario: JSON.stringify(d.payload.scenario), camera: d.payload.camera ?? null, study: d.payload.study ?? null }

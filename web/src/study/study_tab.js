@@ -15,7 +15,7 @@
 import { download } from '../common/files.js';
 import { exportName, slug } from '../common/export_names.js';
 import { formatIssues } from '../common/issues.js';
-import { scenarios } from '../scenario/scenarios.js';
+import { scenarioFile } from '../scenario/scenarios.js';
 import { readyStudies } from './ready_studies.js';
 import { MEASURES, STUDY_FORMAT, drawnPredicate, linkPayload, newStudy, parameterSuggestions, studyFromLink, withBase } from './study_document.js';
 import { StudyForm, el } from './study_form.js';
@@ -64,12 +64,15 @@ export class StudyTab {
     this.active = false;
     this.drawPending = false;
     this.validateTimer = null;
-    signals.tabChanged.add((tab) => {
-      this.active = tab === 'study';
-      if (this.active) this.showTab();
-    });
+    signals.tabChanged.add((tab) => this.tabChanged(tab));
     signals.presetsLoaded.add(() => this.built && this.study && this.form.show(this.study, this.suggestions()));
     window.addEventListener('resize', () => this.active && this.redraw());
+  }
+
+  /** The side panel shows `tab`. */
+  tabChanged(tab) {
+    this.active = tab === 'study';
+    if (this.active) this.showTab();
   }
 
   /** The tab is shown: made the first time, with a study of the scenario on show. */
@@ -270,8 +273,7 @@ export class StudyTab {
 
   /** The tab's Try this: STUDY_EXAMPLE, run at once. */
   async tryExample() {
-    const file = scenarios.find((s) => s.id === STUDY_EXAMPLE.scenario);
-    const scenario = JSON.parse(file.text);
+    const scenario = JSON.parse(await scenarioFile(STUDY_EXAMPLE.scenario).load());
     scenario.simulation = { ...(scenario.simulation ?? {}), duration: STUDY_EXAMPLE.duration };
     this.reveal();
     const study = { format: STUDY_FORMAT, version: 1, name: `${scenario.name}: wheel size and speed`, scenario, parameters: STUDY_EXAMPLE.parameters, predicates: STUDY_EXAMPLE.predicates };

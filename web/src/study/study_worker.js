@@ -18,7 +18,7 @@
 //   { type: 'search', id, answer }      a search finished (answer: the threshold record)
 //   { type: 'fatal', id, message }      the core failed (loading it, or running a task): the
 //                                       pool replaces this worker
-import { sealGlobals } from '../controller/program.js';
+import { sealGlobals } from '../controller/seal.js';
 import { loadCore } from '../sim/core.js';
 import { runProgramRow, searchProgramThreshold, studyHasProgram } from './program_rows.js';
 

@@ -28,10 +28,40 @@ function wheelObject(radius, width) {
   return group;
 }
 
+/** A contact mark's sphere (a new one each: a robot's view disposes its own). */
+const markGeometry = () => new THREE.SphereGeometry(0.02, 8, 6);
+const markMaterial = (kind) => new THREE.MeshBasicMaterial({ color: MARK_COLORS[kind] });
+
 function arrow(color) {
   const a = new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), 1, color, 0.06, 0.035);
   a.visible = false;
   return a;
+}
+
+// A model of one body with a box and a jointed child, one wheel and one contact slot: every
+// kind of object a robot's view draws (robotPrograms).
+const SAMPLE_MODEL = {
+  mass: 1,
+  bodies: [
+    { name: 'base', parent: -1, boxes: [{ size: [0.4, 0.3, 0.1], centre: [0, 0, 0] }] },
+    { name: 'link', parent: 0, boxes: [{ size: [0.1, 0.1, 0.1], centre: [0, 0, 0] }] },
+    { name: 'wheel', parent: 0, boxes: [] },
+  ],
+  wheels: [{ body: 2, radius: 0.1, width: 0.05 }],
+  layout: { slots: 1, contacts: 0, boxContacts: 0, boxes: 0, wheel: 0, poses: 0, pose: 7 },
+};
+
+/** The objects of a robot's view, one of each kind (bodies, wheels, a joint's rod, a trail): the
+ * stage compiles their shader programs before the first robot arrives (scene.js warmUp). */
+export const robotPrograms = () => new RobotView(SAMPLE_MODEL).object;
+
+/** A contact's mark and force arrows, shown: their programs, compiled by the stage once the first
+ * frame is drawn (the first frame has no contact to show). */
+export function contactPrograms() {
+  const view = new RobotView(SAMPLE_MODEL);
+  view.makeMark(view.contactMarks[0]);
+  view.forces.traverse((o) => (o.visible = true));
+  return view.forces;
 }
 
 export class RobotView {
@@ -71,7 +101,8 @@ export class RobotView {
       this.bodies[index].add(rod);
     });
 
-    // Contact slots of the frame: per wheel, then per body box (sim/frame.h).
+    // Contact slots of the frame: per wheel, then per body box (sim/frame.h). A slot's mark and
+    // arrows are made the first time it holds a contact (most slots never do).
     const { slots, contacts, boxContacts, boxes, wheel } = model.layout;
     this.forces = new THREE.Group();
     this.forces.name = 'forces';
@@ -79,17 +110,10 @@ export class RobotView {
       { kind: 'wheel', offset: contacts, count: model.wheels.length },
       { kind: 'box', offset: boxContacts, count: boxes },
     ];
-    this.contactMarks = [];  // { mark, arrows, count: frame index of the contact count, slot }
+    this.contactMarks = [];  // { kind, mark, arrows (null until made), count: frame index of the contact count, slot }
     for (const group of groups) {
       for (let i = 0; i < group.count; i++) {
-        for (let k = 0; k < slots; k++) {
-          const mark = new THREE.Mesh(new THREE.SphereGeometry(0.02, 8, 6), new THREE.MeshBasicMaterial({ color: MARK_COLORS[group.kind] }));
-          mark.name = `${group.kind}-contact`;
-          mark.visible = false;
-          const arrows = { normal: arrow(FORCE_COLORS.normal), tangential: arrow(FORCE_COLORS.tangential), resultant: arrow(FORCE_COLORS.resultant) };
-          this.forces.add(mark, arrows.normal, arrows.tangential, arrows.resultant);
-          this.contactMarks.push({ mark, arrows, count: group.offset + wheel * i, slot: k });
-        }
+        for (let k = 0; k < slots; k++) this.contactMarks.push({ kind: group.kind, mark: null, arrows: null, count: group.offset + wheel * i, slot: k });
       }
     }
     this.object.add(this.forces);
@@ -133,8 +157,12 @@ export class RobotView {
     const o = this.options;
     const tmp = new THREE.Vector3();
     const origin = new THREE.Vector3();
-    for (const { mark, arrows, count, slot: k } of this.contactMarks) {
+    for (const entry of this.contactMarks) {
+      const { count, slot: k } = entry;
       const on = o.forces && k < frame[count];
+      if (on && !entry.mark) this.makeMark(entry);
+      if (!entry.mark) continue;
+      const { mark, arrows } = entry;
       mark.visible = on;
       for (const a of Object.values(arrows)) a.visible = false;
       if (!on) continue;
@@ -159,10 +187,19 @@ export class RobotView {
     }
   }
 
+  /** A contact slot's mark and its force arrows, hidden, in the forces group. */
+  makeMark(entry) {
+    entry.mark = new THREE.Mesh(markGeometry(), markMaterial(entry.kind));
+    entry.mark.name = `${entry.kind}-contact`;
+    entry.mark.visible = false;
+    entry.arrows = { normal: arrow(FORCE_COLORS.normal), tangential: arrow(FORCE_COLORS.tangential), resultant: arrow(FORCE_COLORS.resultant) };
+    this.forces.add(entry.mark, entry.arrows.normal, entry.arrows.tangential, entry.arrows.resultant);
+  }
+
   /** How many wheel and body-box contact marks the last drawn frame shows. */
   shownContacts() {
     const count = { wheel: 0, box: 0 };
-    for (const { mark } of this.contactMarks) if (mark.visible) count[mark.name.split('-')[0]] += 1;
+    for (const { mark } of this.contactMarks) if (mark?.visible) count[mark.name.split('-')[0]] += 1;
     return count;
   }
 

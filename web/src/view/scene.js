@@ -7,7 +7,8 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { mergeTerrain } from '../sim/terrain_geometry.js';
 import { heightmapObject, heightmapPrograms, pickHeightmapLevels, recolourHeightmaps, setHeightmapDetail } from './heightmap_mesh.js';
 import { Signal } from '../common/signals.js';
-import { mergedTerrainObject, viewFor } from './terrain_mesh.js';
+import { contactPrograms, robotPrograms } from './robot_view.js';
+import { mergedTerrainObject, terrainPrograms, viewFor } from './terrain_mesh.js';
 
 // Where a new run's camera stands, from the robot's start (m): behind and to its right, above.
 const START_OFFSET = new THREE.Vector3(-2.2, -4.2, 2.0);
@@ -24,8 +25,13 @@ const terrainOf = (terrain, colour, focalPx) => {
 
 export class Stage {
   constructor(canvas) {
+    // The drawing buffer is made with the context at the canvas's size (each resize of it costs
+    // about as much again on software WebGL, even to the same size).
+    canvas.width = canvas.clientWidth || window.innerWidth;
+    canvas.height = canvas.clientHeight || window.innerHeight;
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    const ratio = Math.min(window.devicePixelRatio, 2);
+    if (ratio !== this.renderer.getPixelRatio()) this.renderer.setPixelRatio(ratio);
     this.renderer.shadowMap.enabled = true;
     this.renderer.shadowMap.type = THREE.PCFShadowMap;
     this.scene = new THREE.Scene();
@@ -47,8 +53,10 @@ export class Stage {
     // Before each view is drawn, the heightmaps pick their levels for its camera and make the
     // vertices those need, in time to be uploaded with that view.
     this.scene.onBeforeRender = (renderer, scene, camera) => pickHeightmapLevels(this.world, camera);
-    // Always on the stage, drawing nothing: the heightmaps' shader programs stay compiled.
+    // On the stage from the first terrain with heightmaps, or once the first frame is drawn
+    // (warmUpLater), drawing nothing: the heightmaps' shader programs stay compiled.
     this.heightmapPrograms = heightmapPrograms();
+    this.heightmapProgramsKept = false;
     // Objects taken out of the scene are disposed only after their successors
     // have been drawn once: a shader program lives while a material uses it,
     // so the successors (same kinds of material) reuse the compiled programs
@@ -61,7 +69,48 @@ export class Stage {
     this.cleared = false; // the drawing buffer was cleared (resized) and not drawn since
     this.blankFrames = 0; // animation frames that began with a view drawn before and cleared since
     this.resize();
-    new ResizeObserver(() => this.resize()).observe(canvas);
+    new ResizeObserver(() => this.resize({ ifChanged: true })).observe(canvas);
+    this.warmUp();
+  }
+
+  /**
+   * Compiles the shader programs a run's first frame draws with (the robot, a terrain of pieces or
+   * meshes, the grid, the shadow map) before it is shown, instead of in that frame (on software
+   * WebGL it took seconds more): the browser's GPU process compiles and links them while the page
+   * goes on and the worker builds the scenario. The sample objects are kept, never drawn: their
+   * materials keep the programs alive for the robots and terrains that use the same kinds of
+   * material. The programs the first frame does not need (contacts, heightmaps) come once it is
+   * drawn (warmUpLater): the GPU process compiles one program at a time, in order, and the first
+   * frame waits for every one asked for before it.
+   */
+  warmUp() {
+    this.samples = new THREE.Group();
+    this.samples.add(robotPrograms(), terrainPrograms(), new THREE.GridHelper(1, 1), new THREE.AxesHelper(0.5));
+    this.renderer.compile(this.samples, this.camera, this.scene);
+    // The shadow map's: what casts a shadow is drawn into it (a render target) with a depth material,
+    // its faces flipped.
+    const target = new THREE.WebGLRenderTarget(1, 1);
+    this.depthSample = new THREE.Mesh(new THREE.BoxGeometry(), new THREE.MeshDepthMaterial({ side: THREE.BackSide }));
+    this.renderer.setRenderTarget(target);
+    this.renderer.compile(this.depthSample, this.sun.shadow.camera, this.scene);
+    this.renderer.setRenderTarget(null);
+    target.dispose();
+  }
+
+  /** After the first frame: the contacts' and the heightmaps' programs (see warmUp), compiled. */
+  warmUpLater() {
+    this.contactSamples = contactPrograms();
+    this.renderer.compile(this.contactSamples, this.camera, this.scene);
+    this.keepHeightmapPrograms();
+  }
+
+  /** The heightmaps' programs on the stage (compiled), from now on. */
+  keepHeightmapPrograms() {
+    if (this.heightmapProgramsKept) return;
+    this.heightmapProgramsKept = true;
+    this.renderer.compile(this.heightmapPrograms, this.camera, this.scene);
+    this.world.add(this.heightmapPrograms);
+    this.changed = true;
   }
 
   /** The view's canvas (the page's #view, which the root hands to the Stage). */
@@ -70,12 +119,19 @@ export class Stage {
   }
 
   /** Fits the drawing buffer to the canvas. Resizing clears it, so a view
-   * already drawn is drawn again at once, before the page shows the empty canvas. */
-  resize() {
+   * already drawn is drawn again at once, before the page shows the empty canvas.
+   * `ifChanged`: only if the canvas's size or the pixel ratio changed since the last fit. */
+  resize({ ifChanged = false } = {}) {
     const canvas = this.renderer.domElement;
     const w = canvas.clientWidth || window.innerWidth;
     const h = canvas.clientHeight || window.innerHeight;
-    this.renderer.setSize(w, h, false);
+    const ratio = this.renderer.getPixelRatio();
+    const fit = `${w} ${h} ${ratio}`;
+    if (ifChanged && fit === this.fit) return;
+    this.fit = fit;
+    const size = this.renderer.getSize(new THREE.Vector2());
+    const fitted = size.x === w && size.y === h && canvas.width === Math.floor(w * ratio) && canvas.height === Math.floor(h * ratio);
+    if (!fitted) this.renderer.setSize(w, h, false);
     this.changed = true;
     this.cleared = true;
     this.camera.aspect = w / Math.max(h, 1);
@@ -102,7 +158,11 @@ export class Stage {
     ground.traverse((o) => {
       if (o.isMesh) o.receiveShadow = true;
     });
-    this.world.add(ground, robotObject, this.heightmapPrograms);
+    this.world.add(ground, robotObject);
+    if (this.heightmapProgramsKept || terrain.heightmaps?.length) {
+      this.heightmapProgramsKept = false;
+      this.keepHeightmapPrograms();
+    }
     this.terrainShown.dispatch(Boolean(terrain.heightmaps?.length));
     const view = viewFor(terrain.box);
     const size = Math.ceil(Math.min(view.size * 2, 200));

@@ -60,6 +60,22 @@ export function mergedTerrainObject(mesh) {
   return group;
 }
 
+/** A merged terrain of one triangle, as the stage shows terrains (receiving shadows): its shader
+ * programs are compiled before the first terrain arrives (scene.js warmUp). */
+export function terrainPrograms() {
+  const group = mergedTerrainObject({
+    positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]),
+    colors: new Float32Array(9),
+    indices: new Uint32Array([0, 1, 2]),
+    edges: new Float32Array(6),
+    pieces: 1,
+  });
+  group.traverse((o) => {
+    if (o.isMesh) o.receiveShadow = true;
+  });
+  return group;
+}
+
 /** Camera placement that shows the box { min: [x, y, z], max: [x, y, z] } from the rear right, above. */
 export function viewFor(box) {
   const min = new THREE.Vector3(...box.min);
