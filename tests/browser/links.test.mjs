@@ -270,7 +270,7 @@ describe('addresses and share links', { timeout: 300_000 }, () => {
     expect(s.banner.text).toMatch(/robot\.params\.wheel_radius/);
     expect(s.preset).toBe('articulated6');  // the default runs: view, parameters and plots are there
     expect(await page.locator('#params input').count()).toBeGreaterThan(5);
-    expect(await page.locator('#plots canvas').count()).toBeGreaterThan(0);
+    await waitFor(page, () => document.querySelectorAll('#plots canvas').length > 0);  // the charts load after the first frame
     expect(await page.evaluate(() => window.__roverlab.doc.scenario.robot.params.wheel_radius)).toBe(5);  // the work is kept
     await page.screenshot({ path: path.join(resultsDir, 'autosave-rejected.png') });
     await page.click('#banner-actions button:has-text("Undo")');
