@@ -7,7 +7,8 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { compileProgram, ProgramError, ProgramRun, sealGlobals } from '../web/src/controller/program.js';
+import { compileProgram, ProgramError, ProgramRun } from '../web/src/controller/program.js';
+import { sealGlobals } from '../web/src/controller/seal.js';
 import createRoverlabCore from '../web/src/wasm/roverlab_core.js';
 
 const core = await createRoverlabCore();

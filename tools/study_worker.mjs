@@ -10,7 +10,7 @@
 // run), { type: 'done', index, result } (the row or the threshold record).
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { sealGlobals } from '../web/src/controller/program.js';
+import { sealGlobals } from '../web/src/controller/seal.js';
 import { runProgramRow, searchProgramThreshold, studyHasProgram } from '../web/src/study/program_rows.js';
 import createRoverlabCore from '../web/src/wasm/roverlab_core.js';
 

@@ -14,7 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { compileProgram, ProgramRun, sealGlobals } from '../../web/src/controller/program.js';
+import { compileProgram, ProgramRun } from '../../web/src/controller/program.js';
+import { sealGlobals } from '../../web/src/controller/seal.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);

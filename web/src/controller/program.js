@@ -7,14 +7,12 @@
 // any kind or a missing default export is refused with its line before any of
 // it runs. It then runs as a function of its own, with the network and
 // messaging globals of the host shadowed (the host removes them from its
-// global object as well: see sealGlobals). Its update is called
+// global object as well: seal.js's sealGlobals). Its update is called
 // synchronously in the step loop at its period, so a run is deterministic.
 // An init or update that throws, or that takes longer than the budget, stops
 // the run with a message naming the program's line; one that never returns
 // is the host's watchdog's to stop (the app restarts the worker).
 import { parse } from 'acorn';
-
-export { sealGlobals } from './seal.js';
 
 /**
  * Longest an update may take (ms of wall time). A run stops at the second
