@@ -1,6 +1,8 @@
 #include "common/elementary.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace roverlab::elementary {
@@ -195,6 +197,16 @@ double exp(double x) {
   // e^r by its Taylor series to r^13/13! (the next term is below 1e-18).
   const double p = horner(kExpSeries, r);  // 1/2! + r/3! + ... + r^11/13!
   const double er = 1.0 + (r + r * r * p);
+  // er 2^k. For k in [-1021, 1023] the power of two is a normal double and,
+  // er being in [0.70, 1.42], so is the product: a multiplication, exact, from
+  // the power's bits (the same double as ldexp, without its call). Near the
+  // ends of the range ldexp rounds into the subnormals.
+  if (k >= -1021 && k <= 1023) {
+    const std::uint64_t bits = static_cast<std::uint64_t>(static_cast<int>(k) + 1023) << 52;
+    double power = 0;
+    std::memcpy(&power, &bits, sizeof power);
+    return er * power;
+  }
   return std::ldexp(er, static_cast<int>(k));
 }
 

@@ -16,15 +16,18 @@ Eigen::Quaterniond quaternionAt(const Eigen::VectorXd& q, int i) {
 // q = 0 (X_tree) and the joint's motion X_J. Each joint type composes only
 // what its X_J moves: a revolute joint's rotation alone, a prismatic joint's
 // shift alone.
-Transform parentToBody(const Body& b, const Eigen::VectorXd& q) {
+Transform parentToBody(const Body& b, bool treeParallel, const Eigen::VectorXd& q) {
   switch (b.joint) {
     case JointType::Free:
       return b.tree.then(Transform{quaternionAt(q, b.qIndex).toRotationMatrix().transpose(),
                                    q.segment<3>(b.qIndex)});
     case JointType::Revolute:
+      if (treeParallel)
+        return Transform{elementary::rotation(b.axis, q[b.qIndex]).transpose(), b.tree.pos};
       return Transform{elementary::rotation(b.axis, q[b.qIndex]).transpose() * b.tree.rot,
                        b.tree.pos};
     case JointType::Prismatic:
+      if (treeParallel) return Transform{b.tree.rot, b.tree.pos + q[b.qIndex] * b.axis};
       return Transform{b.tree.rot, b.tree.pos + b.tree.rot.transpose() * (q[b.qIndex] * b.axis)};
     case JointType::Fixed:
       break;
@@ -61,7 +64,11 @@ InertiaBlocks inertiaBlocks(const Mat6& m) {
 void addTransformedInertia(const Transform& x, const InertiaBlocks& in, InertiaBlocks& parent) {
   const Mat3& e = x.rot;
   double a1[3][3], b1[3][3], c1[3][3];
-  {
+  if (e == Mat3::Identity()) {  // A' = A, B' = B, C' = C (a prismatic joint, parallel frames)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        a1[i][j] = in.a(i, j), b1[i][j] = in.b(i, j), c1[i][j] = in.c(i, j);
+  } else {
     double ta[3][3], tb[3][3], tc[3][3];  // A E, B E, C E
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {
@@ -147,6 +154,7 @@ int addBody(Multibody& model, Body body) {
   Vec6 u = Vec6::Zero();
   double dInverse = 0.0;
   InertiaBlocks passed;
+  Vec6 uParent = Vec6::Zero();
   if (rotor) {
     // The joint rotation X_J leaves I and S unchanged, so X = X_J X_tree
     // passes X_treeᵀ I^a X_tree whatever the angle.
@@ -158,11 +166,14 @@ int addBody(Multibody& model, Body body) {
     reduced.b -= dInverse * uw * uv.transpose();
     reduced.c -= dInverse * uv * uv.transpose();
     addTransformedInertia(body.tree, reduced, passed);
+    uParent = body.tree.applyTransposeForce(u);
   }
   model.inertia.push_back(inertia);
   model.axis.push_back(axis);
   model.rotor.push_back(rotor ? 1 : 0);
   model.rotorU.push_back(u);
+  model.rotorUParent.push_back(uParent);
+  model.treeParallel.push_back(body.tree.rot == Mat3::Identity() ? 1 : 0);
   model.rotorDInverse.push_back(dInverse);
   model.rotorInertia.push_back(passed);
   model.bodies.push_back(std::move(body));
@@ -205,7 +216,7 @@ void forwardKinematics(const Multibody& model, const MultibodyState& state, Mult
   for (size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
     const int k = jointDofs(b.joint);
-    data.parentToBody[i] = parentToBody(b, state.q);
+    data.parentToBody[i] = parentToBody(b, model.treeParallel[i], state.q);
     const Vec6 vJ = k == 6   ? Vec6(state.v.segment<6>(b.vIndex))
                     : k == 1 ? Vec6(model.axis[i] * state.v[b.vIndex])
                              : Vec6(Vec6::Zero());
@@ -284,7 +295,7 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
   // in pass 3 (RBDA §5.3): every body then bears its weight.
   for (int i = 0; i < n; ++i) {
     const InertiaBlocks& inertia = model.inertia[i];
-    data.articulatedInertia[i] = inertia;
+    if (!model.rotor[i]) data.articulatedInertia[i] = inertia;  // a rotor's stays its rigid one
     data.bias[i] = crossForce(data.velocity[i], inertia * data.velocity[i]);
     const Vec6& applied = data.externalForce[i];
     if (!(applied.array() == 0.0).all()) data.bias[i] -= data.worldToBody[i].applyForce(applied);
@@ -294,24 +305,26 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
   // pass 3 and passes no inertia on.
   for (int i = n - 1; i >= 0; --i) {
     const Body& b = model.bodies[i];
-    InertiaBlocks& ia = data.articulatedInertia[i];
-    Vec6 paChild = data.bias[i] + ia * data.coriolis[i];  // p^A + I^A c
-    bool passInertia = b.parent >= 0;
-    if (model.rotor[i]) {  // constant U, D and passed inertia (addBody)
+    if (model.rotor[i]) {  // constant U, D and passed inertia (addBody); I^A = I
       const Vec6& u = model.rotorU[i];
-      const double uBias = data.tau[b.vIndex] - model.axis[i].dot(data.bias[i]);
-      data.u[i] = u;  // for pass 3
+      const Vec6 paChild = data.bias[i] + model.inertia[i] * data.coriolis[i];
+      // τ − Sᵀ p^A − U·c: pass 3 subtracts U · X a_parent.
+      const double uBias =
+          data.tau[b.vIndex] - model.axis[i].dot(data.bias[i]) - u.dot(data.coriolis[i]);
+      data.u[i] = u;  // for abaResponse
       data.dInverse[i] = model.rotorDInverse[i];
       data.uBias[i] = uBias;
-      paChild += u * (data.dInverse[i] * (uBias - u.dot(data.coriolis[i])));
       const Transform& x = data.parentToBody[i];
       InertiaBlocks& parent = data.articulatedInertia[b.parent];
       parent.a += model.rotorInertia[i].a;
       parent.b += model.rotorInertia[i].b;
       parent.c += model.rotorInertia[i].c;
-      data.bias[b.parent] += x.applyTransposeForce(paChild);
+      data.bias[b.parent] += x.applyTransposeForce(paChild + u * (data.dInverse[i] * uBias));
       continue;
     }
+    InertiaBlocks& ia = data.articulatedInertia[i];
+    Vec6 paChild = data.bias[i] + ia * data.coriolis[i];  // p^A + I^A c
+    bool passInertia = b.parent >= 0;
     switch (jointDofs(b.joint)) {
       case 1: {
         const Vec6& s = model.axis[i];
@@ -354,6 +367,13 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
   world.tail<3>() = -model.gravity;
   for (int i = 0; i < n; ++i) {
     const Body& b = model.bodies[i];
+    if (model.rotor[i]) {
+      // A leaf: its joint's acceleration alone, from the parent's without
+      // moving it (U · X a = Xᵀ U · a, Xᵀ U constant).
+      data.acceleration[b.vIndex] =
+          data.dInverse[i] * (data.uBias[i] - model.rotorUParent[i].dot(data.accel[b.parent]));
+      continue;
+    }
     Vec6 a = data.coriolis[i];
     a += data.parentToBody[i].apply(b.parent >= 0 ? data.accel[b.parent] : world);
     switch (jointDofs(b.joint)) {

@@ -90,8 +90,15 @@ struct Multibody {
   /// depend on the joint angle. A body stops being a rotor when it gets a child.
   std::vector<char> rotor;
   std::vector<Vec6> rotorU;
+  /// Xᵀ U in parent coordinates, = X_treeᵀ U whatever the angle (U is
+  /// unchanged by a rotation about the axis): the rotor's pass 3 takes
+  /// U · (X a_parent) as this · a_parent.
+  std::vector<Vec6> rotorUParent;
   std::vector<double> rotorDInverse;
   std::vector<InertiaBlocks> rotorInertia;  ///< in parent coordinates
+  /// X_tree's rotation is the identity (the joint frame is parallel to the
+  /// parent's): kinematics and inertias skip multiplying by it.
+  std::vector<char> treeParallel;
 };
 
 /// Appends a body; its parent must already exist. Returns its index.
@@ -117,9 +124,9 @@ struct MultibodyData {
   // scratch of the articulated-body algorithm
   std::vector<InertiaBlocks> articulatedInertia;
   std::vector<Vec6> bias, coriolis, accel;
-  std::vector<Vec6> u;                        ///< 1-DOF joints: U = I^A S
-  std::vector<double> dInverse;               ///< 1-DOF joints: 1 / (S^T U)
-  std::vector<double> uBias;                  ///< 1-DOF joints: τ − S^T p^A
+  std::vector<Vec6> u;           ///< 1-DOF joints: U = I^A S
+  std::vector<double> dInverse;  ///< 1-DOF joints: 1 / (S^T U)
+  std::vector<double> uBias;     ///< 1-DOF joints: τ − S^T p^A (rotors: τ − S^T p^A − U·c)
   std::vector<Eigen::LLT<Mat6>> freeInertia;  ///< free joints: factorised I^A (S is the identity)
   std::vector<Vec6> responseForce, responseAccel;  ///< scratch of abaResponse
   std::vector<double> responseTau;                 ///< scratch of abaResponse: τ − Sᵀ p^A

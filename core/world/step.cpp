@@ -44,10 +44,13 @@ void reserveState(WorldState& s) {
 }
 
 std::string blowUpMessage(const WorldModel& model, const WorldState& state) {
-  // The common case in one pass over q and v; the body is looked up only on failure.
-  if (state.bodies.q.allFinite() && state.bodies.v.allFinite() &&
-      (state.bodies.v.size() == 0 || state.bodies.v.cwiseAbs().maxCoeff() <= kExplodedSpeed))
-    return {};
+  // The common case in one pass over q and one over v, without branches
+  // (x − x is 0 for a finite x, NaN otherwise; a NaN fails every comparison);
+  // the body is looked up only on failure.
+  bool fine = true;
+  for (const double x : state.bodies.q) fine &= (x - x == 0);
+  for (const double x : state.bodies.v) fine &= (std::abs(x) <= kExplodedSpeed);
+  if (fine) return {};
   for (const Body& b : model.robot.bodies.bodies) {
     const int nq = jointCoords(b.joint), nv = jointDofs(b.joint);
     const bool finite = state.bodies.q.segment(b.qIndex, nq).allFinite() &&
