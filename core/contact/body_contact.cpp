@@ -485,8 +485,9 @@ bool nearPieces(const Terrain& terrain, const ContactBox& box, const Vec3& origi
                 const Eigen::Matrix3d& rotation, NearPieces& near) {
   // cos of the turn since the query, from the trace of R0ᵀR = 1 + 2 cos θ
   const double turn = 0.5 * ((near.rotation.array() * rotation.array()).sum() - 1.0);
+  static const double cosNearTurn = elementary::cos(kNearTurn);
   if (!near.valid || (origin - near.anchor).cwiseAbs().maxCoeff() > kNearMargin ||
-      turn < elementary::cos(kNearTurn)) {
+      turn < cosNearTurn) {
     // A point of the box moves by at most the origin's move plus its distance
     // from the origin (≤ |centre| + |half|) times the turn.
     const OrientedBox placed = worldBox(box, origin, rotation);

@@ -32,7 +32,10 @@ export class Stage {
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
     const ratio = Math.min(window.devicePixelRatio, 2);
     if (ratio !== this.renderer.getPixelRatio()) this.renderer.setPixelRatio(ratio);
-    this.renderer.shadowMap.enabled = true;
+    // Shadows come on once the first frame is drawn (warmUpLater): on software WebGL the shadow
+    // pass and its programs made the first frame 0.4 s later (docs/benchmarks, first_frame.json).
+    this.renderer.shadowMap.enabled = false;
+    this.shadowsWanted = true;  // false once the box or the frame-rate watch turned them off
     this.renderer.shadowMap.type = THREE.PCFShadowMap;
     this.scene = new THREE.Scene();
     this.scene.background = new THREE.Color(0xdfe6ec);
@@ -75,30 +78,23 @@ export class Stage {
 
   /**
    * Compiles the shader programs a run's first frame draws with (the robot, a terrain of pieces or
-   * meshes, the grid, the shadow map) before it is shown, instead of in that frame (on software
+   * meshes, the grid; without shadows) before it is shown, instead of in that frame (on software
    * WebGL it took seconds more): the browser's GPU process compiles and links them while the page
    * goes on and the worker builds the scenario. The sample objects are kept, never drawn: their
    * materials keep the programs alive for the robots and terrains that use the same kinds of
-   * material. The programs the first frame does not need (contacts, heightmaps) come once it is
-   * drawn (warmUpLater): the GPU process compiles one program at a time, in order, and the first
-   * frame waits for every one asked for before it.
+   * material. The programs the first frame does not need (shadows, contacts, heightmaps) come once
+   * it is drawn (warmUpLater): the GPU process compiles one program at a time, in order, and the
+   * first frame waits for every one asked for before it.
    */
   warmUp() {
     this.samples = new THREE.Group();
     this.samples.add(robotPrograms(), terrainPrograms(), new THREE.GridHelper(1, 1), new THREE.AxesHelper(0.5));
     this.renderer.compile(this.samples, this.camera, this.scene);
-    // The shadow map's: what casts a shadow is drawn into it (a render target) with a depth material,
-    // its faces flipped.
-    const target = new THREE.WebGLRenderTarget(1, 1);
-    this.depthSample = new THREE.Mesh(new THREE.BoxGeometry(), new THREE.MeshDepthMaterial({ side: THREE.BackSide }));
-    this.renderer.setRenderTarget(target);
-    this.renderer.compile(this.depthSample, this.sun.shadow.camera, this.scene);
-    this.renderer.setRenderTarget(null);
-    target.dispose();
   }
 
-  /** After the first frame: the contacts' and the heightmaps' programs (see warmUp), compiled. */
+  /** After the first frame: shadows on (unless turned off meanwhile), the contacts' and the heightmaps' programs compiled. */
   warmUpLater() {
+    if (this.shadowsWanted) this.setShadows(true);
     this.contactSamples = contactPrograms();
     this.renderer.compile(this.contactSamples, this.camera, this.scene);
     this.keepHeightmapPrograms();
@@ -285,6 +281,8 @@ export class Stage {
 
   /** Shadows on or off (they cost the most on software rendering). */
   setShadows(on) {
+    this.shadowsWanted = on;
+    if (this.renderer.shadowMap.enabled === on) return;
     this.renderer.shadowMap.enabled = on;
     this.changed = true;
     this.scene.traverse((o) => {
