@@ -155,6 +155,30 @@ void shareLoad(double radius, UnionScratch& scratch, std::vector<WheelContact>& 
   out.resize(kept);
 }
 
+// The pieces whose bounds `reach` overlaps, in increasing order, into
+// `near`: from the wheel's piece list while `reach` lies inside the list's,
+// else from the grid (and the list made anew around `reach`).
+void piecesWithin(const Terrain& terrain, const Aabb& reach, WheelContactScratch& scratch,
+                  std::vector<int>& near) {
+  if (scratch.pieceList >= scratch.pieceLists.size()) {
+    piecesNear(terrain, reach, near);
+    std::sort(near.begin(), near.end());
+    return;
+  }
+  PieceList& list = scratch.pieceLists[scratch.pieceList];
+  if (!list.valid || !(list.reach.min.array() <= reach.min.array()).all() ||
+      !(reach.max.array() <= list.reach.max.array()).all()) {
+    list.reach.min = reach.min.array() - kPieceListMargin;
+    list.reach.max = reach.max.array() + kPieceListMargin;
+    piecesNear(terrain, list.reach, list.pieces);
+    std::sort(list.pieces.begin(), list.pieces.end());
+    list.valid = true;
+  }
+  near.clear();
+  for (const int i : list.pieces)
+    if (terrain.pieces[i].shape.box.overlaps(reach)) near.push_back(i);
+}
+
 }  // namespace
 
 int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& centre,
@@ -164,7 +188,7 @@ int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& ce
   Aabb reach;
   reach.min = centre.array() - wheel.radius;
   reach.max = centre.array() + wheel.radius;
-  piecesNear(terrain, reach, near);
+  piecesWithin(terrain, reach, scratch, near);
   const double band = 0.5 * wheel.width / wheel.radius;  // |normal·axle| limit of the tread
   std::vector<Candidate>& candidates = scratch.candidates;
   candidates.clear();

@@ -42,10 +42,26 @@ struct ContactCandidate {
   PointDistance pd;
 };
 
+/// The pieces whose bounds come within `reach` (m), found by the terrain's
+/// grid for a wheel's reach grown by kPieceListMargin: the wheel's later
+/// queries whose reach lies inside it take their pieces from it, without the
+/// grid. A wheel's list changes which pieces are looked at, never the result.
+struct PieceList {
+  Aabb reach;
+  bool valid = false;
+  std::vector<int> pieces;  ///< in increasing order
+};
+
+/// How far a wheel's piece list reaches beyond the wheel's own reach (m): at
+/// 1 m/s and a step of 0.4 ms, a grid query every 125 steps.
+constexpr double kPieceListMargin = 0.05;
+
 /// Buffers of one wheel's query, kept by the caller between queries (the
 /// step keeps them in its per-run data) so that a query allocates nothing.
 struct WheelContactScratch {
-  std::vector<int> near;                     ///< pieces whose bounds the wheel reaches
+  std::vector<int> near;                     ///< pieces whose bounds the wheel reaches, in order
+  std::vector<PieceList> pieceLists;         ///< a list per wheel (none: the grid every time)
+  size_t pieceList = 0;                      ///< the list the next query uses
   std::vector<ContactCandidate> candidates;  ///< those the wheel's sphere reaches
   SurfaceScratch surface;                    ///< a heightfield's or mesh's candidates
   std::vector<SurfaceHit> hits;              ///< a heightfield's or mesh's contacts
@@ -56,10 +72,11 @@ struct WheelContactScratch {
 /// the wheel's own, and room for one near a seam of two surfaces.
 constexpr size_t kNearListsPerWheel = 2;
 
-/// Makes the next queries with `scratch` use wheel `w`'s own near lists.
+/// Makes the next queries with `scratch` use wheel `w`'s own near lists and piece list.
 inline void useWheelNearLists(WheelContactScratch& scratch, size_t w) {
   scratch.surface.firstList = kNearListsPerWheel * w;
   scratch.surface.listCount = kNearListsPerWheel;
+  scratch.pieceList = w;
 }
 
 /// The touches of a wheel with centre `centre` (m) and unit axle direction

@@ -19,6 +19,7 @@ constexpr double kExplodedSpeed = 1e4;
 // grows a buffer once, then reuses it.
 constexpr size_t kContactsReserved = 16;
 constexpr size_t kNearReserved = 64;
+constexpr size_t kPieceListReserved = 256;  // pieces within a wheel's grown reach
 // A mesh's grid lists a feature in every cell its bounds meet, and a wheel
 // reaches a few dozen cells: the near list before duplicates are removed.
 constexpr size_t kMeshFeaturesReserved = 2048;
@@ -102,6 +103,8 @@ WorldData makeWorldData(const WorldModel& model) {
   d.boxes.resize(model.boxes.size());
   for (BoxResult& r : d.boxes) r.contacts.reserve(kContactsReserved);
   d.wheelScratch.near.reserve(kNearReserved);
+  d.wheelScratch.pieceLists.resize(model.robot.wheels.size());
+  for (PieceList& l : d.wheelScratch.pieceLists) l.pieces.reserve(kPieceListReserved);
   d.wheelScratch.candidates.reserve(kNearReserved);
   reserveUnion(d.wheelScratch.shares, kContactsReserved);
   d.wheelScratch.surface.features.reserve(kMeshFeaturesReserved);

@@ -324,3 +324,39 @@ TEST_CASE("seam: a wheel rolled through a concave kink keeps the contact with th
     }
   }
 }
+
+TEST_CASE("a wheel's piece list gives the grid's pieces at every step of a path",
+          "[wheel_contact][piece_list]") {
+  // Stairs of 0.04 m treads (narrower than the list's margin, so that pieces
+  // enter and leave the kept list while it is in use), crossed by a wheel that
+  // also rises, drifts sideways and jumps once by more than the margin.
+  std::vector<Polytope> pieces{boxFromTo(Vec3(-2, -2, -1), Vec3(4, 2, 0))};
+  for (int i = 0; i < 40; ++i)
+    pieces.push_back(boxFromTo(Vec3(0.04 * i, -0.5 + 0.02 * (i % 3), 0),
+                               Vec3(0.04 * (i + 1), 0.5, 0.005 * (i + 1))));
+  const Terrain t = terrainOf(pieces);
+  WheelContactScratch kept;
+  kept.pieceLists.resize(1);
+  int compared = 0, listed = 0;
+  for (int k = 0; k <= 2000; ++k) {
+    const double s = k * 1e-3 + (k > 1000 ? 0.3 : 0.0);
+    const Vec3 centre(-0.3 + s, 0.4 * std::sin(3 * s), 0.12 + 0.1 * s);
+    std::vector<WheelContact> fromList, fromGrid;
+    useWheelNearLists(kept, 0);
+    wheelTouches(t, kWheel, centre, kAxleY, kept, fromList);
+    listed += kept.pieceLists[0].valid;
+    WheelContactScratch fresh;  // no list: the grid every time
+    wheelTouches(t, kWheel, centre, kAxleY, fresh, fromGrid);
+    REQUIRE(fromList.size() == fromGrid.size());
+    for (size_t c = 0; c < fromList.size(); ++c) {
+      INFO("step " << k << " contact " << c);
+      CHECK(fromList[c].piece == fromGrid[c].piece);
+      CHECK(fromList[c].point == fromGrid[c].point);
+      CHECK(fromList[c].deflection == fromGrid[c].deflection);
+    }
+    CHECK(kept.near == fresh.near);
+    compared += static_cast<int>(fromList.size());
+  }
+  CHECK(listed == 2001);
+  CHECK(compared > 2000);  // the path touches pieces all along
+}
