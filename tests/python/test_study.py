@@ -160,7 +160,10 @@ class ClusterTest(unittest.TestCase):
         grid = study.grid()
         # Every run exactly once, in the grid's order: the killed worker's too.
         self.assertEqual([values_of(study, r, 2) for r in rows], [g["values"] for g in grid])
-        lost = [int(k.rsplit("-", 1)[1]) for k in killed["keys"]]
+        # A chunk's key ends with its first row and the row after its last (roverlab-row-…-start-end).
+        lost = [i for k in killed["keys"] if k.startswith("roverlab-row-")
+                for i in range(int(k.split("-")[-2]), int(k.split("-")[-1]))]
+        self.assertTrue(lost)
         self.assertTrue(all(rows[i]["ok"] for i in lost))
         expected = rows_in_process(study)
         self.assertEqual([r["state_hash"] for r in rows], [r["state_hash"] for r in expected])
