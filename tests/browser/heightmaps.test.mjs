@@ -64,8 +64,11 @@ describe('heightmaps', () => {
     const { page, errors } = await openAppPage(app.browser, app.url);
     // 200 × 120 pixels (10 × 6 m at 0.05 m): gentle waves, 0.5 m from black to white.
     const png = greyPng(200, 120, (i, j) => Math.round(60 + 40 * Math.sin(i / 9) * Math.cos(j / 11)));
+    const loadedBefore = await page.evaluate(() => window.__roverlab.loadLog.at(-1)?.sentAt ?? 0);
     await dropPng(page, png, 'waves.png');
     await page.waitForFunction(() => window.__roverlab.heightmapChunks > 0, null, { timeout: 60_000 });
+    // The field's run, not the scenario's before it (its chunks are drawn before the worker's model comes).
+    await page.waitForFunction((t) => (window.__roverlab.loadLog.at(-1)?.sentAt ?? 0) > t && !window.__roverlab.loading, loadedBefore, { timeout: 60_000 });
     const h = await page.evaluate(() => ({ ...window.__roverlab }));
     expect(h.banner.text).toMatch(/Imported waves\.png as a 200 × 120 heightmap/);
     const field = h.doc.scenario.terrain.heightmaps[0];
