@@ -43,8 +43,8 @@ const calling = (call) => `export default {\n  update() {\n    ${call};\n  },\n}
 /**
  * Types `text` into the Controller tab's editor (replacing what it holds). A
  * fill whose text has not reached the panel within 15 s is logged with what the
- * panel holds and made again, up to three times (once, in a CI run on a loaded
- * machine, the editor's text never became the filled one).
+ * panel holds and made again, up to three times (on a loaded machine a fill
+ * may not reach the editor's text).
  */
 async function typeProgram(text, p = app.page) {
   for (let attempt = 1; ; attempt++) {

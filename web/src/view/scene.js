@@ -33,7 +33,7 @@ export class Stage {
     const ratio = Math.min(window.devicePixelRatio, 2);
     if (ratio !== this.renderer.getPixelRatio()) this.renderer.setPixelRatio(ratio);
     // Shadows come on once the first frame is drawn (warmUpLater): on software WebGL the shadow
-    // pass and its programs made the first frame 0.4 s later (docs/benchmarks, first_frame.json).
+    // pass kept the GPU on the first frame 0.12–0.2 s longer (docs/benchmarks/README.md).
     this.renderer.shadowMap.enabled = false;
     this.shadowsWanted = true;  // false once the box or the frame-rate watch turned them off
     this.renderer.shadowMap.type = THREE.PCFShadowMap;
