@@ -3,14 +3,13 @@
 // state they share is declared in app_state.js. An app panel is one module
 // and one line below.
 //
-// What the first frame waits for comes first: the core's download and
-// compile (index.html preloads the .wasm; the compiled module goes to the
-// worker), the simulation worker, the 3-D view and the run. The rest is
+// What the first frame waits for comes first: the simulation worker (it
+// downloads and compiles the core itself, whatever this thread is busy
+// with), the 3-D view and the run. The rest is
 // loaded with import() when first needed: the plots' charts, the terrain
 // editor, the controller panel and the page's own core once the first frame
 // is drawn (lazy.js: afterFirstFrame), the other tabs when first opened, the
 // importers, the recorder and CodeMirror when first used.
-import { downloadCore } from '../sim/core_compile.js';
 import { createAppState } from './app_state.js';
 import { openingScenario, openingText, wireAddress } from '../share/address.js';
 import { Banners } from './banners.js';
@@ -45,8 +44,6 @@ import './style.css';
 // The page's start is marked in the browser's performance timeline (roverlab:script, roverlab:view:
 // the 3-D view made; sim_client.js and run.js mark the worker's core, the first model and the first frame).
 performance.mark('roverlab:script');
-// The core's .wasm, downloaded and compiled as it arrives (index.html started the download).
-const core = downloadCore();
 const $ = (id) => document.getElementById(id);
 const state = createAppState();
 const signals = createSignals();
@@ -61,24 +58,26 @@ const storage = (() => {
   }
 })();
 
-// The simulation in its worker (started at once: it instantiates the core the page compiles), and
+// The simulation in its worker (started at once: it downloads and compiles the core), and
 // the run it shows; a scenario's controller program runs there only if this browser ran it at the
 // user's click (or it came with the app).
 const trust = new ProgramTrust(storage);
-const client = new SimClient({ state, signals, banners, speed: () => state.speed, trust, core });
+const client = new SimClient({ state, signals, banners, speed: () => state.speed, trust });
 client.start();
-// A core on this thread too, instantiated when first needed: the editor's geometry and checks, the papers' panels.
-const pageCore = lazily(async () => (await import('../sim/core.js')).loadCore({ module: await core.module }));
+// A core on this thread too, instantiated when first needed from the module the worker compiled: the
+// editor's geometry and checks, the papers' panels.
+const pageCore = lazily(async () => (await import('../sim/core.js')).loadCore({ module: await client.compiled }));
 const firstFrame = afterFirstFrame(state, signals);
 
-// The rest once the worker runs (this thread's next tasks are long: the worker would wait for
-// them to start), at most START_WAIT_MS, and the address's scenario file (?scenario=ID), if any, is loaded.
-const START_WAIT_MS = 100;
+// The rest once the worker runs (a worker starts only between this thread's tasks, and the next
+// ones are long), at most START_WAIT_MS, and the address's scenario file (?scenario=ID), if any, is
+// loaded.
+const START_WAIT_MS = 300;
 Promise.all([Promise.race([client.started, new Promise((resolve) => setTimeout(resolve, START_WAIT_MS))]), openingText(location.href)])
   .then(startPage)
   .catch((error) => banners.show(`The page failed to start: ${error.message}`));
 
-function startPage() {
+async function startPage() {
   // The user's scenario: every change (editor, pickers, parameters) is an undoable command,
   // autosaved to this browser's storage. The address's scenario, the autosaved work, or the default.
   const restored = EditorDocument.restore(storage);
@@ -97,6 +96,9 @@ function startPage() {
   client.load(doc.scenario, { onRejected: (issues) => rejectedAtStart({ state, signals, doc, client, banners, issues }) });
   if (restored && !opening.id && !fragmentOf(location.href))
     banners.show(`Restored your work autosaved ${new Date(restored.savedAt).toLocaleString()}.`, 'info');
+  // The messages to the worker go on their way in a task of this thread's own: it runs before the
+  // view's long one (the WebGL context), so the worker builds the scenario meanwhile.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   const stage = new Stage($('view'));
   performance.mark('roverlab:view');
   run.setStage(stage);

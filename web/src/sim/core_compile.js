@@ -1,10 +1,10 @@
 // The core's .wasm (generated into ../wasm by `npm run build:wasm`),
 // downloaded and compiled as its bytes arrive (WebAssembly.compileStreaming).
-// The page starts it first thing (index.html preloads the file) and posts the
-// compiled module to the simulation worker, so that the core is downloaded and
-// compiled once; core.js instantiates such a module. onProgress(loaded, total):
-// the .wasm file's bytes as they arrive (total 0 when the server does not
-// say), for the page's loading note.
+// The simulation worker starts it first thing and posts the compiled module
+// to the page (sim_client.js), so that the core is downloaded and compiled
+// once; core.js instantiates such a module. onProgress(loaded, total): the
+// .wasm file's bytes as they arrive (total 0 when the server does not say),
+// for the page's loading note.
 import wasmUrl from '../wasm/roverlab_core.wasm?url';
 
 /** Downloads and compiles the core: resolves to its WebAssembly.Module. */
@@ -31,20 +31,4 @@ export async function compileCore({ onProgress } = {}) {
   const streamed = new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
   if (typeof WebAssembly.compileStreaming === 'function') return WebAssembly.compileStreaming(streamed);
   return WebAssembly.compile(await streamed.arrayBuffer());
-}
-
-/**
- * compileCore started, its progress kept: { module (the promise of the WebAssembly.Module), progress
- * ({ loaded, total } so far, or null), listeners (called as bytes arrive) }.
- */
-export function downloadCore() {
-  const download = { progress: null, listeners: [] };
-  download.module = compileCore({
-    onProgress: (loaded, total) => {
-      download.progress = { loaded, total };
-      for (const listener of download.listeners) listener();
-    },
-  });
-  download.module.catch(() => {});  // its users hear of a failure
-  return download;
 }

@@ -1,7 +1,8 @@
 // The page's side of the simulation worker (protocol: sim_host.js): starts
-// it (and a fresh one after Cancel or a failed build) with the core the page
-// compiled (core_compile.js: the module is posted, not downloaded and compiled
-// again; `started` resolves once the worker runs), sends it scenarios to
+// it (and a fresh one after Cancel or a failed build); the first worker
+// downloads and compiles the core itself and posts the compiled module back
+// (`compiled`: the page's own core and every later worker use it, not
+// downloading and compiling it again), sends it scenarios to
 // validate and build (never on this page, so even one of thousands of pieces
 // leaves the page responsive), reads share links in it, shows the progress
 // note with Cancel while a build takes long, and passes on what it answers
@@ -45,18 +46,19 @@ const coreBytes = (p) => (!p ? '' : p.total ? ` (${kB(p.loaded)} of ${kB(p.total
 
 export class SimClient {
   /**
-   * @param {{ state, signals, banners, speed: () => number, trust, core }} deps
+   * @param {{ state, signals, banners, speed: () => number, trust }} deps
    *   speed(): the speed picked on the page, sent to every new worker;
-   *   trust: which programs may run by themselves (controller/program_trust.js);
-   *   core: the core's download on the page (core.js downloadCore): its compiled module goes to
-   *   every worker started; null: each worker downloads and compiles the core itself
+   *   trust: which programs may run by themselves (controller/program_trust.js)
    */
-  constructor({ state, signals, banners, speed, trust, core = null }, $ = (id) => document.getElementById(id)) {
-    Object.assign(this, { state, signals, banners, speed, trust, core, $ });
+  constructor({ state, signals, banners, speed, trust }, $ = (id) => document.getElementById(id)) {
+    Object.assign(this, { state, signals, banners, speed, trust, $ });
     this.worker = null;
     this.workerReady = false;
     this.coreProgress = null;  // { loaded, total } bytes of the core downloaded
-    core?.listeners.push(() => (this.coreProgress = core.progress));  // shown by watchLoads, every 50 ms
+    // The core's WebAssembly.Module, once a worker compiled it: for the page's own core (`compiled`
+    // resolves to it) and the workers started after.
+    this.module = null;
+    this.compiled = new Promise((resolve) => (this.compiledNow = resolve));
     this.started = null;  // resolves when the newest worker runs (its first message)
     // Loads in flight: id → { id, scenario, keep, restore, onBuilt, onRejected, sentAt }.
     // The worker answers each with 'model' or 'issues' and the same id, in order.
@@ -152,23 +154,14 @@ export class SimClient {
     this.post({ type: 'wheels', left, right });
   }
 
-  /** Starts a worker and sends it the core (the page's compiled module, once compiled) and what the page set up (presets, speed). */
+  /** Starts a worker and sends it the core (the compiled module, or null: it compiles it) and what the page set up (presets, speed). */
   start() {
     const worker = new Worker(new URL('./sim_worker.js', import.meta.url), { type: 'module' });
     this.worker = worker;
     this.started = new Promise((resolve) => (this.startedNow = resolve));
-    const { core } = this;
-    if (!core) worker.postMessage({ type: 'core', module: null });
-    else
-      core.module.then(
-        (module) => worker.postMessage({ type: 'core', module }),
-        (error) => {
-          worker.postMessage({ type: 'core', error: String(error?.message ?? error) });
-          if (this.core === core) this.core = null;  // the next worker tries to download it itself
-        },
-      );
+    worker.postMessage({ type: 'core', module: this.module });
     this.workerReady = false;
-    this.coreProgress = this.core?.progress ?? null;
+    this.coreProgress = null;
     this.liveProgram = null;
     this.trust.running(null);
     this.coreBusy = false;
@@ -362,6 +355,9 @@ export class SimClient {
       case 'coreProgress':
         this.coreProgress = data;
         return this.watchLoads();
+      case 'coreModule':
+        this.module = data.module;
+        return this.compiledNow(data.module);
       case 'ready':
         this.workerReady = true;
         if (!performance.getEntriesByName('roverlab:worker-ready').length) performance.mark('roverlab:worker-ready');

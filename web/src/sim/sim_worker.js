@@ -1,10 +1,12 @@
 // The Web Worker that holds the WASM world (protocol: sim_host.js). It says
 // { type: 'started' } as it starts. The page's first message to it is
-// { type: 'core', module } (sim_client.js): the core compiled by the page (a
-// WebAssembly.Module), instantiated here; with module null the worker
-// downloads and compiles the core itself, posting { type: 'coreProgress',
-// loaded, total } (bytes of the core's .wasm) as they come; { type: 'core',
-// error } is the page's failure to load it, answered as a fatal error. It
+// { type: 'core', module } (sim_client.js): with module null (the page's
+// first worker) the worker downloads and compiles the core itself, as its
+// bytes arrive, whatever the page's own thread is busy with, posting
+// { type: 'coreProgress', loaded, total } (bytes of the core's .wasm) as they
+// come and { type: 'coreModule', module } (the compiled WebAssembly.Module,
+// for the page's own core and the workers that come after); else the module
+// a worker before it compiled, instantiated here. It
 // posts { type: 'ready' } once the core is loaded; messages that come earlier
 // wait, in order. So do the messages from a load of a scenario with a
 // controller program on, while the program checker (controller/program.js,
@@ -18,6 +20,7 @@
 // share-link reader), never a program's.
 import { sealGlobals } from '../controller/seal.js';
 import { loadCore } from './core.js';
+import { compileCore } from './core_compile.js';
 import { warmUpImport } from './import_warmup.js';
 import { createSimHost, needsPrograms } from './sim_host.js';
 
@@ -87,12 +90,15 @@ self.onmessage = (event) => {
   drain();
 };
 
-function start({ module, error }) {
-  if (error) {
-    post({ type: 'fatal', message: error });
-    return;
-  }
-  loadCore({ module, onProgress: (loaded, total) => post({ type: 'coreProgress', loaded, total }) })
+function start({ module }) {
+  const compiled =
+    module ??
+    compileCore({ onProgress: (loaded, total) => post({ type: 'coreProgress', loaded, total }) }).then((made) => {
+      post({ type: 'coreModule', module: made });
+      return made;
+    });
+  Promise.resolve(compiled)
+    .then((made) => loadCore({ module: made }))
     .then((core) => {
       // Zero-delay tasks for stepping at speed "max" (setTimeout would wait at least 4 ms when nested).
       const channel = new MessageChannel();
