@@ -2,8 +2,8 @@
 // `npm run build:wasm`): resolves to the embind module (version(), World,
 // runScenario, presets, inspectTerrain, moveTrack1Node, rockerPlayback,
 // crawlerLinkContact), instantiated from a compiled module (core_compile.js:
-// the page compiles it once and posts it to its workers), or downloaded and
-// compiled here.
+// the simulation worker compiles it once and posts it to the page), or
+// downloaded and compiled here.
 import createRoverlabCore from '../wasm/roverlab_core.js';
 import wasmUrl from '../wasm/roverlab_core.wasm?url';
 import { compileCore } from './core_compile.js';
