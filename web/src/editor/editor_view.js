@@ -76,7 +76,7 @@ export class EditorView {
       this.group.add(m);
     }
     this.handleMeshes = handles(quads).map((h) => {
-      const m = new THREE.Mesh(sphere, new THREE.MeshStandardMaterial({ color: HANDLE_COLOR[h.key], emissive: 0x111111 }));
+      const m = new THREE.Mesh(sphere, new THREE.MeshLambertMaterial({ color: HANDLE_COLOR[h.key], emissive: 0x111111 }));
       m.position.set(...h.point);
       m.userData = { handle: h };
       this.group.add(m);
@@ -94,7 +94,7 @@ export class EditorView {
     }
     this.nodeMeshes = nodes.map((n, i) => {
       const selected = i === this.selectedNode;
-      const m = new THREE.Mesh(sphere, new THREE.MeshStandardMaterial({ color: selected ? 0xffd400 : TRACK_COLOR }));
+      const m = new THREE.Mesh(sphere, new THREE.MeshLambertMaterial({ color: selected ? 0xffd400 : TRACK_COLOR }));
       m.scale.setScalar(selected ? 1.3 : 0.9);
       m.position.set(...n.point);
       m.userData = { node: i };

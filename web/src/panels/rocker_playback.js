@@ -46,15 +46,15 @@ export class RockerPlayback {
     scene.add(this.object);
 
     this.materials = {
-      contact: new THREE.MeshStandardMaterial({ color: CONTACT_COLOR, roughness: 0.8 }),
-      air: new THREE.MeshStandardMaterial({ color: AIR_COLOR, roughness: 0.8 }),
+      contact: new THREE.MeshLambertMaterial({ color: CONTACT_COLOR }),
+      air: new THREE.MeshLambertMaterial({ color: AIR_COLOR }),
       onLine: new THREE.MeshBasicMaterial({ color: PIVOT_ON_LINE }),
       aboveLine: new THREE.MeshBasicMaterial({ color: PIVOT_ABOVE_LINE }),
     };
     this.body = new THREE.Group();
     this.bodyBox = new THREE.Mesh(
       new THREE.BoxGeometry(1, 1, 1),
-      new THREE.MeshStandardMaterial({ color: BODY_COLOR, roughness: 0.6, transparent: true, opacity: 0.55 }),
+      new THREE.MeshLambertMaterial({ color: BODY_COLOR, transparent: true, opacity: 0.55 }),
     );
     this.body.add(this.bodyBox);
     this.object.add(this.body);

@@ -594,7 +594,7 @@ function schedule(field) {
 /** The material of the fields' surfaces. Lambert: matte ground at a fraction of the physically based material's cost per pixel. */
 const surfaceMaterial = () => new THREE.MeshLambertMaterial({ vertexColors: true });
 /** The material of a field's sides, in `color`. */
-const sidesMaterial = (color) => new THREE.MeshStandardMaterial({ color, roughness: 0.9, side: THREE.DoubleSide });
+const sidesMaterial = (color) => new THREE.MeshLambertMaterial({ color, side: THREE.DoubleSide });
 
 /** The geometry of a field's surface on its arrays (positions, normals, colours), drawing nothing until its levels are picked. */
 function fieldGeometry(field) {

@@ -16,10 +16,10 @@ function wheelObject(radius, width) {
   const group = new THREE.Group();
   const tyre = new THREE.Mesh(
     new THREE.CylinderGeometry(radius, radius, width, 32, 1),
-    new THREE.MeshStandardMaterial({ color: WHEEL_COLOR, roughness: 0.9 }),
+    new THREE.MeshLambertMaterial({ color: WHEEL_COLOR }),
   );
   group.add(tyre);  // the cylinder's axis is y: the wheel's axle
-  const spokes = new THREE.MeshStandardMaterial({ color: 0xe8e8e8, roughness: 0.5 });
+  const spokes = new THREE.MeshLambertMaterial({ color: 0xe8e8e8 });
   for (let k = 0; k < 3; k++) {
     const spoke = new THREE.Mesh(new THREE.BoxGeometry(1.7 * radius, width * 1.04, 0.12 * radius), spokes);
     spoke.rotation.y = (k * Math.PI) / 3;
@@ -76,7 +76,7 @@ export class RobotView {
       for (const box of body.boxes) {
         const mesh = new THREE.Mesh(
           new THREE.BoxGeometry(...box.size),
-          new THREE.MeshStandardMaterial({ color, roughness: 0.6, metalness: 0.1 }),
+          new THREE.MeshLambertMaterial({ color }),
         );
         mesh.position.set(...box.centre);
         mesh.castShadow = true;
@@ -96,7 +96,7 @@ export class RobotView {
       if (body.parent < 0 || wheelBodies.has(index) || body.boxes.length === 0) return;
       const rod = new THREE.Mesh(
         new THREE.CylinderGeometry(0.02, 0.02, 0.5, 8),
-        new THREE.MeshStandardMaterial({ color: 0x333333 }),
+        new THREE.MeshLambertMaterial({ color: 0x333333 }),
       );
       this.bodies[index].add(rod);
     });

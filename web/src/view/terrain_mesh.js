@@ -23,11 +23,7 @@ export function terrainObject(pieces) {
   const outline = new THREE.LineBasicMaterial({ color: 0x2a2a2a, transparent: true, opacity: 0.35 });
   pieces.forEach((piece, index) => {
     const geometry = pieceGeometry(piece);
-    const material = new THREE.MeshStandardMaterial({
-      color: piece.color,
-      roughness: 0.85,
-      metalness: 0.0,
-    });
+    const material = new THREE.MeshLambertMaterial({ color: piece.color });
     const mesh = new THREE.Mesh(geometry, material);
     mesh.name = `${piece.kind}[${index}]`;
     mesh.userData = { kind: piece.kind, index };
@@ -49,7 +45,7 @@ export function mergedTerrainObject(mesh) {
   geometry.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
   geometry.computeBoundingBox();
   geometry.computeBoundingSphere();
-  const material = new THREE.MeshStandardMaterial({ vertexColors: true, flatShading: true, roughness: 0.85, metalness: 0.0 });
+  const material = new THREE.MeshLambertMaterial({ vertexColors: true, flatShading: true });
   const faces = new THREE.Mesh(geometry, material);
   faces.name = 'terrain-faces';
   const lines = new THREE.BufferGeometry();
