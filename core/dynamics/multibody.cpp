@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 #include "common/elementary.h"
 
@@ -41,6 +42,64 @@ Vec6 jointAxis(const Body& b) {
   if (b.joint == JointType::Revolute) s.head<3>() = b.axis;
   if (b.joint == JointType::Prismatic) s.tail<3>() = b.axis;
   return s;
+}
+
+// Coordinate axes. Every preset's joint axis is a unit coordinate vector, so
+// S = σ e_k (σ = ±1, the other five coordinates +0: addBody checks the
+// bits). In passes 2 and 3 of the articulated-body algorithm (RBDA Table
+// 7.1) and in abaResponse, U = I^A S is then σ times column k of I^A, Sᵀ x
+// is σ x_k, and a + S q̈ changes a_k alone. The full products give the same
+// numbers: each of their coordinates is σ x_k (exact: a product with ±1)
+// plus five terms (+0)·x_j = ±0, and a number plus signed zeros is that
+// number exactly (x + ±0 = x for x ≠ 0). They can differ only in the sign of
+// a zero: a coordinate that is 0 (the full sum is −0 only when every term
+// is −0), or a_j = −0 (a_j + (+0) is +0). Such a difference does not reach
+// the state: these values enter sums, differences, products and divisions by
+// positive numbers only (D = Sᵀ U, the free joint's Cholesky factor), which
+// turn it into at most another difference in the sign of a zero; the joint accelerations q̈ reach
+// the state through v + h q̈ alone (mimicStage and RK4 add them up first), and v + (±0) has the same
+// bits for either sign unless v is −0, which v + h q̈ never makes from a +0 or non-zero v (x + y is
+// −0 only when x and y both are). A non-finite entry (∞ · 0 = NaN in the full product) ends the run
+// either way (the blow-up check).
+bool unitAxis(const Vec6& s, int& index, double& sign) {
+  index = -1;
+  for (int j = 0; j < 6; ++j) {
+    if (s[j] == 1.0 || s[j] == -1.0) {
+      if (index >= 0) return false;
+      index = j;
+    } else if (s[j] != 0.0 || std::signbit(s[j])) {
+      return false;
+    }
+  }
+  if (index < 0) return false;
+  sign = s[index];
+  return true;
+}
+
+// U = I^A S for S = σ e_k: σ times column k of [A B; Bᵀ C].
+Vec6 inertiaTimesAxis(const InertiaBlocks& m, int k, double sign) {
+  Vec6 u;
+  if (k < 3) {
+    for (int i = 0; i < 3; ++i) u[i] = sign * m.a(i, k), u[i + 3] = sign * m.b(k, i);
+  } else {
+    for (int i = 0; i < 3; ++i) u[i] = sign * m.b(i, k - 3), u[i + 3] = sign * m.c(i, k - 3);
+  }
+  return u;
+}
+
+// Sᵀ x for body i's 1-DOF joint.
+double axisDot(const Multibody& model, int i, const Vec6& x) {
+  const int k = model.axisIndex[i];
+  return k >= 0 ? model.axisSign[i] * x[k] : model.axis[i].dot(x);
+}
+
+// a += S q̈ for body i's 1-DOF joint.
+void addAxisTimes(const Multibody& model, int i, double qdd, Vec6& a) {
+  const int k = model.axisIndex[i];
+  if (k >= 0)
+    a[k] += model.axisSign[i] * qdd;
+  else
+    a += model.axis[i] * qdd;
 }
 
 Mat6 bodyInertia(const Body& b) { return spatialInertia(b.mass, b.com, b.inertia); }
@@ -170,6 +229,11 @@ int addBody(Multibody& model, Body body) {
   }
   model.inertia.push_back(inertia);
   model.axis.push_back(axis);
+  int axisIndex = -1;
+  double axisSign = 0.0;
+  if (jointDofs(body.joint) != 1 || !unitAxis(axis, axisIndex, axisSign)) axisIndex = -1;
+  model.axisIndex.push_back(axisIndex);
+  model.axisSign.push_back(axisSign);
   model.rotor.push_back(rotor ? 1 : 0);
   model.rotorU.push_back(u);
   model.rotorUParent.push_back(uParent);
@@ -250,8 +314,7 @@ void abaResponse(const Multibody& model, MultibodyData& data, const Eigen::Vecto
     Vec6 pa = p[i];
     switch (jointDofs(b.joint)) {
       case 1: {
-        const Vec6& s = model.axis[i];
-        uTau[i] = tau[b.vIndex] - s.dot(p[i]);
+        uTau[i] = tau[b.vIndex] - axisDot(model, i, p[i]);
         pa += data.u[i] * (data.dInverse[i] * uTau[i]);
         break;
       }
@@ -270,7 +333,7 @@ void abaResponse(const Multibody& model, MultibodyData& data, const Eigen::Vecto
       case 1: {
         const double qdd = data.dInverse[i] * (uTau[i] - data.u[i].dot(a));
         out[b.vIndex] = qdd;
-        a += model.axis[i] * qdd;
+        addAxisTimes(model, i, qdd, a);
         break;
       }
       case 6: {
@@ -327,10 +390,11 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
     bool passInertia = b.parent >= 0;
     switch (jointDofs(b.joint)) {
       case 1: {
-        const Vec6& s = model.axis[i];
-        const Vec6 u = ia * s;
-        const double dInv = 1.0 / s.dot(u);
-        const double uBias = data.tau[b.vIndex] - s.dot(data.bias[i]);
+        const int k = model.axisIndex[i];
+        const Vec6 u =
+            k >= 0 ? inertiaTimesAxis(ia, k, model.axisSign[i]) : Vec6(ia * model.axis[i]);
+        const double dInv = 1.0 / axisDot(model, i, u);
+        const double uBias = data.tau[b.vIndex] - axisDot(model, i, data.bias[i]);
         data.u[i] = u;
         data.dInverse[i] = dInv;
         data.uBias[i] = uBias;
@@ -380,7 +444,7 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
       case 1: {
         const double qdd = data.dInverse[i] * (data.uBias[i] - data.u[i].dot(a));
         data.acceleration[b.vIndex] = qdd;
-        a += model.axis[i] * qdd;
+        addAxisTimes(model, i, qdd, a);
         break;
       }
       case 6: {

@@ -84,6 +84,12 @@ struct Multibody {
   // addBody (a body is not changed once added), per body:
   std::vector<InertiaBlocks> inertia;  ///< rigid spatial inertia at the body origin
   std::vector<Vec6> axis;              ///< 1-DOF joints: motion subspace S (a spatial vector)
+  /// 1-DOF joints whose S is a unit coordinate vector, S = σ e_k (σ = ±1, the
+  /// other coordinates +0): k, else −1; and σ. The articulated-body algorithm
+  /// takes S's products from coordinate k alone (multibody.cpp, "Coordinate
+  /// axes").
+  std::vector<int> axisIndex;
+  std::vector<double> axisSign;
   /// Rotors: leaf bodies on a revolute joint whose rigid inertia is symmetric
   /// about the joint axis (wheels). Their U = I S, D⁻¹ = 1 / (Sᵀ U) and the
   /// inertia they pass to the parent, X_treeᵀ (I − U D⁻¹ Uᵀ) X_tree, do not
