@@ -152,7 +152,7 @@ bool checkEnergy(Simulation& sim) {
   const MultibodyState& s = sim.state.bodies;
   for (const Actuator& a : m.robot.actuators)
     sim.energy.driveWork += a.limit * std::abs(s.v[m.robot.bodies.bodies[a.body].vIndex]) * m.dt;
-  if (sim.steps % std::max(1L, std::lround(kEnergyCheckPeriod / m.dt)) != 0) return true;
+  if (sim.steps % sim.energy.period != 0) return true;
   // data.bodies holds the kinematics of the last force evaluation (the start of the step).
   const double gain = mechanicalEnergy(m.robot.bodies, sim.data.bodies) - sim.energy.initial;
   if (gain <= sim.energy.driveWork + sim.energy.slack) return true;
@@ -329,6 +329,7 @@ Expected<Simulation> makeSimulation(const Scenario& scenario) {
   sim.floor = m.terrain->box.min.z();
   forwardKinematics(m.robot.bodies, sim.state.bodies, sim.data.bodies);
   sim.energy.initial = mechanicalEnergy(m.robot.bodies, sim.data.bodies);
+  sim.energy.period = std::max(1L, std::lround(kEnergyCheckPeriod / m.dt));
   double mass = 0;
   for (const Body& b : m.robot.bodies.bodies) mass += b.mass;
   // Tires pressed in at the start (a pose with z): at most the deepest, on every wheel.

@@ -32,6 +32,7 @@ struct EnergyBudget {
   double initial = 0.0;    ///< E at t = 0 (J)
   double driveWork = 0.0;  ///< ∫ Σ_actuators limit·|q̇| dt so far (J)
   double slack = 0.0;      ///< allowed excess for stored spring energy and integration error (J)
+  long period = 1;         ///< steps from one comparison of E with the budget to the next
 };
 
 /// What a run changes as it goes, beside the step's results (WorldData's
