@@ -483,11 +483,15 @@ OrientedBox worldBox(const ContactBox& box, const Vec3& origin, const Eigen::Mat
 
 bool nearPieces(const Terrain& terrain, const ContactBox& box, const Vec3& origin,
                 const Eigen::Matrix3d& rotation, NearPieces& near) {
-  // cos of the turn since the query, from the trace of R0ᵀR = 1 + 2 cos θ
-  const double turn = 0.5 * ((near.rotation.array() * rotation.array()).sum() - 1.0);
   static const double cosNearTurn = elementary::cos(kNearTurn);
-  if (!near.valid || (origin - near.anchor).cwiseAbs().maxCoeff() > kNearMargin ||
-      turn < cosNearTurn) {
+  // The move first: the turn is only computed while the origin is within the margin.
+  bool kept = near.valid && !((origin - near.anchor).cwiseAbs().maxCoeff() > kNearMargin);
+  if (kept) {
+    // cos of the turn since the query, from the trace of R0ᵀR = 1 + 2 cos θ
+    const double turn = 0.5 * ((near.rotation.array() * rotation.array()).sum() - 1.0);
+    kept = !(turn < cosNearTurn);
+  }
+  if (!kept) {
     // A point of the box moves by at most the origin's move plus its distance
     // from the origin (≤ |centre| + |half|) times the turn.
     const OrientedBox placed = worldBox(box, origin, rotation);
@@ -582,6 +586,7 @@ bool boxNearTerrain(const Terrain& terrain, const ContactBox& box, const Vec3& o
   if (nearPieces(terrain, box, origin, placed.axes, near))
     candidatePieces(terrain, placed, near, scratch.candidates);
   if (!scratch.candidates.empty()) return true;
+  if (terrain.heightfields.empty() && terrain.meshes.empty()) return false;
   const Vec3 extent = placed.axes.cwiseAbs() * placed.half;
   Aabb bounds;
   bounds.min = placed.centre - extent;
@@ -611,6 +616,10 @@ void boxContacts(const Terrain& terrain, const ContactBox& box, const OrientedBo
   }
   // Heightfield and mesh triangles under the box, each by its top, and the
   // walls on their outer edges.
+  if (terrain.heightfields.empty() && terrain.meshes.empty()) {
+    unionContacts(box, placed.axes, motion, all, out);
+    return;
+  }
   const Vec3 extent = placed.axes.cwiseAbs() * placed.half;
   Aabb bounds;
   bounds.min = placed.centre - extent;
