@@ -315,6 +315,9 @@ describe('the app', () => {
     expect(await page.isChecked('#shadows')).toBe(!qualityStep.lowered);
     expect(await page.isVisible('#shadows-note')).toBe(qualityStep.lowered);
     if (qualityStep.lowered) expect(await page.textContent('#shadows-note')).toMatch(/frames\/s .*tick to turn shadows back on/);
+    // This machine's Chromium draws WebGL in software (SwiftShader): the view is not multisampled
+    // there (scene.js viewContext), and the canvas on the page is the one the view draws on.
+    expect(await page.evaluate(() => window.__roverlab.viewContext)).toEqual({ antialias: false, canvasIsView: true });
   }, 120_000);
 
   test('the view is never shown cleared: the quality step and a resized window draw it again at once', async () => {

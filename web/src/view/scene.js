@@ -23,13 +23,43 @@ const terrainOf = (terrain, colour, focalPx) => {
   return group;
 };
 
+// The view's WebGL context as three.js would make it (alpha, depth, no stencil, premultiplied
+// alpha), its drawing buffer kept for screenshots and videos.
+const contextAttributes = (antialias) => ({ alpha: true, depth: true, stencil: false, antialias, premultipliedAlpha: true, preserveDrawingBuffer: true });
+
+/**
+ * The view's context on `canvas`, multisampled (antialias) only where a GPU draws: on software
+ * WebGL (SwiftShader, llvmpipe) the multisampled buffers made the context take about 0.23 s to
+ * make, against 0.07 s without (docs/benchmarks/README.md), and every frame fills four samples a
+ * pixel. The context is made without multisampling first and asked for its renderer; where that
+ * is a GPU, the canvas is replaced by a copy (a canvas keeps its first context) with a
+ * multisampled one, which a GPU makes at once. { canvas, context }: the canvas on the page.
+ */
+function viewContext(canvas) {
+  const plain = canvas.getContext('webgl2', contextAttributes(false));
+  if (!plain) throw new Error('this browser has no WebGL 2 (the 3-D view needs it)');
+  const info = plain.getExtension('WEBGL_debug_renderer_info');
+  const renderer = String(plain.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : plain.RENDERER));
+  if (/swiftshader|llvmpipe|softpipe|software/i.test(renderer)) return { canvas, context: plain };
+  const fresh = canvas.cloneNode(false);
+  fresh.width = canvas.width;
+  fresh.height = canvas.height;
+  const multisampled = fresh.getContext('webgl2', contextAttributes(true));
+  if (!multisampled) return { canvas, context: plain };
+  plain.getExtension('WEBGL_lose_context')?.loseContext();
+  canvas.replaceWith(fresh);
+  return { canvas: fresh, context: multisampled };
+}
+
 export class Stage {
-  constructor(canvas) {
+  constructor(given) {
     // The drawing buffer is made with the context at the canvas's size (each resize of it costs
     // about as much again on software WebGL, even to the same size).
-    canvas.width = canvas.clientWidth || window.innerWidth;
-    canvas.height = canvas.clientHeight || window.innerHeight;
-    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    given.width = given.clientWidth || window.innerWidth;
+    given.height = given.clientHeight || window.innerHeight;
+    const { canvas, context } = viewContext(given);
+    this.antialias = context.getContextAttributes().antialias;  // false on software WebGL
+    this.renderer = new THREE.WebGLRenderer({ canvas, context, preserveDrawingBuffer: true });
     const ratio = Math.min(window.devicePixelRatio, 2);
     if (ratio !== this.renderer.getPixelRatio()) this.renderer.setPixelRatio(ratio);
     // Shadows come on once the first frame is drawn (warmUpLater): on software WebGL the shadow
