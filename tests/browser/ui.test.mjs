@@ -316,8 +316,8 @@ describe('the app', () => {
     expect(await page.isVisible('#shadows-note')).toBe(qualityStep.lowered);
     if (qualityStep.lowered) expect(await page.textContent('#shadows-note')).toMatch(/frames\/s .*tick to turn shadows back on/);
     // This machine's Chromium draws WebGL in software (SwiftShader): the view is not multisampled
-    // there (scene.js viewContext), and the canvas on the page is the one the view draws on.
-    expect(await page.evaluate(() => window.__roverlab.viewContext)).toEqual({ antialias: false, canvasIsView: true });
+    // there (scene.js viewContext), and the canvas the view draws on is the one on the page.
+    expect(await page.evaluate(() => window.__roverlab.viewContext)).toEqual({ antialias: false, canvasOnPage: true });
   }, 120_000);
 
   test('the view is never shown cleared: the quality step and a resized window draw it again at once', async () => {

@@ -148,7 +148,7 @@ export function installTestHooks({ state, signals }) {
       redder: redder / Math.max(vertices, 1),
     };
   });
-  viewField('viewContext', () => ({ antialias: stage.antialias, canvasIsView: stage.canvas === document.getElementById('view') }));
+  viewField('viewContext', () => ({ antialias: stage.antialias, canvasOnPage: stage.canvas.isConnected }));
   viewField('drawnTriangles', () => ({ triangles: stage.renderer.info.render.triangles, calls: stage.renderer.info.render.calls }));
   viewField('ghostTrails', () => {
     const ghosts = [];
