@@ -85,7 +85,9 @@ describe('compare runs', () => {
     expect(pin.label).toBe(`run 1: wheel_radius = ${defaultRadius}`);
 
     // Every chart draws the pinned run: each of its series, all its rows (up to the charts' 1500 points).
-    await waitFor(() => window.__roverlab.plots.charts.every((c) => c.pinned.length === 1));
+    // (The charts are drawn on the page's frames: on a slow machine they reach the paused run's last
+    // row a frame or two after the pause.)
+    await waitFor((n) => window.__roverlab.plots.charts.every((c) => c.pinned.length === 1 && c.points === n), second.samples);
     const charts = (await state()).plots.charts;
     expect(charts.map((c) => c.key)).toEqual(['pitch_rad', 'side_view', 'wheel_normal_N', 'wheel_tangential_N', 'wheel_slip', 'box_normal_N', 'base_tilt_rad']);
     for (const chart of charts) {
