@@ -322,6 +322,10 @@ describe('the app', () => {
 
   test('the view is never shown cleared: the quality step and a resized window draw it again at once', async () => {
     await waitFor(() => window.__roverlab.qualityStep !== undefined);
+    // Until the window is resized, the view kept the drawing buffer it was made with: what
+    // arrived since (scenarios' names and descriptions, the rates, the plots) filled the
+    // page's rows without moving the view's edges.
+    expect((await state()).layoutResizes).toBe(0);
     for (const width of [1100, 1280]) {
       await page.setViewportSize({ width, height: 800 });
       await drawn(3);

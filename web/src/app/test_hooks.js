@@ -28,6 +28,7 @@ import * as THREE from 'three';
  *   cameraSettled  the orbit is at rest: the camera kept its offset from its target over the last two draws
  *   viewCurrent    the canvas holds the scene as it is: drawn since its last change or resize
  *   blankFrames    animation frames that began with the view cleared by a resize and not drawn again (0 in a good run)
+ *   layoutResizes  drawing buffers the view made anew because its canvas's box changed (0 while the window keeps its size)
  *   heightmapChunks  chunks of the heightmaps on the stage (web/src/view/heightmap_mesh.js)
  *   terrainTriangles triangles of the merged terrain mesh (pieces and mesh terrains)
  *   terrainBox     the built model's terrain bounds { min: [x, y, z], max } (m), or null before one is built
@@ -107,6 +108,7 @@ export function installTestHooks({ state, signals }) {
   field('cameraSettled', () => still >= 2);
   field('viewCurrent', () => (stage ? !stage.changed : undefined));
   field('blankFrames', () => stage?.blankFrames ?? 0);
+  field('layoutResizes', () => stage?.layoutResizes ?? 0);
   const viewField = (name, get) => field(name, () => (stage ? get() : undefined));
   viewField('heightmapChunks', () => {
     let chunks = 0;

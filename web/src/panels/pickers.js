@@ -99,7 +99,6 @@ export function wirePickers({ state, signals, doc, client, banners, initialId },
   const showDescription = (scenario) => {
     if (document.activeElement === about) return;  // being typed
     about.textContent = scenario.description ?? '';
-    about.hidden = false;
     about.classList.toggle('empty', !scenario.description);
   };
   about.contentEditable = 'plaintext-only';

@@ -101,6 +101,7 @@ export class Stage {
     this.drawnAt = 0;     // when the view was last drawn (performance.now(), ms)
     this.cleared = false; // the drawing buffer was cleared (resized) and not drawn since
     this.blankFrames = 0; // animation frames that began with a view drawn before and cleared since
+    this.layoutResizes = 0; // drawing buffers made anew because the canvas's box changed (each ~0.1 s on software WebGL)
     this.resize();
     new ResizeObserver(() => this.resize({ ifChanged: true })).observe(canvas);
     this.warmUp();
@@ -157,7 +158,10 @@ export class Stage {
     this.fit = fit;
     const size = this.renderer.getSize(new THREE.Vector2());
     const fitted = size.x === w && size.y === h && canvas.width === Math.floor(w * ratio) && canvas.height === Math.floor(h * ratio);
-    if (!fitted) this.renderer.setSize(w, h, false);
+    if (!fitted) {
+      this.renderer.setSize(w, h, false);
+      this.layoutResizes++;
+    }
     this.changed = true;
     this.cleared = true;
     this.camera.aspect = w / Math.max(h, 1);
