@@ -1,6 +1,9 @@
 #include "bindings/crawler_api.h"
 
+#include "common/size_optimized.h"
 #include "crawler/link_contact.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 
@@ -56,3 +59,5 @@ val crawlerLinkContactJs(val params) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

@@ -2,9 +2,12 @@
 
 #include <cstdint>
 
+#include "common/size_optimized.h"
 #include "scenario/scenario.h"
 #include "terrain/builders.h"
 #include "terrain/track1.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -78,3 +81,5 @@ val moveTrack1NodeJs(val json, int index, int axis, double value) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

@@ -2,7 +2,10 @@
 
 #include <string>
 
+#include "common/size_optimized.h"
 #include "scenario/folder_files.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 
@@ -35,3 +38,5 @@ ScenarioFiles filesFromJs(val readFile) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

@@ -5,8 +5,11 @@
 #include <cmath>
 #include <cstdint>
 
+#include "common/size_optimized.h"
 #include "scenario/json_input.h"
 #include "sim/describe.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -232,3 +235,5 @@ val terrainToJs(const Terrain& terrain) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

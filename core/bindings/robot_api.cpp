@@ -4,8 +4,11 @@
 #include <string>
 #include <utility>
 
+#include "common/size_optimized.h"
 #include "scenario/robot_reader.h"
 #include "scenario/urdf_reader.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -81,3 +84,5 @@ val importRobotJs(val urdf, val files) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

@@ -2,8 +2,11 @@
 
 #include <Eigen/Geometry>
 
+#include "common/size_optimized.h"
 #include "kinematics/rocker_positioning.h"
 #include "scenario/scenario.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -85,3 +88,5 @@ val rockerPlaybackJs(val json, double step) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

@@ -8,11 +8,14 @@
 #include <utility>
 #include <vector>
 
+#include "common/size_optimized.h"
 #include "scenario/json_input.h"
 #include "scenario/scenario.h"
 #include "sim/describe.h"
 #include "sim/simulation.h"
 #include "study/study.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 
@@ -493,3 +496,5 @@ val studyCsvJs(val text, val rows, val which) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

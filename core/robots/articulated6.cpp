@@ -10,7 +10,10 @@
 // (fold link) + 25 kg (extension), six 4 kg wheels: 126 kg in all.
 #include <cmath>
 
+#include "common/size_optimized.h"
 #include "robots/preset_kit.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -83,3 +86,5 @@ const PresetDef& articulated6Preset() {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

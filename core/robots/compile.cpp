@@ -6,6 +6,9 @@
 #include <map>
 
 #include "common/elementary.h"
+#include "common/size_optimized.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -622,3 +625,5 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

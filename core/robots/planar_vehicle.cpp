@@ -5,7 +5,10 @@
 #include <cmath>
 
 #include "common/elementary.h"
+#include "common/size_optimized.h"
 #include "robots/preset_kit.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 namespace roverlab {
 namespace {
 
@@ -51,7 +54,7 @@ void build(const ParamValues& p, RobotDescription& robot) {
     j.spring = SpringDescription{k, -preload, k3};
     j.damping = p("suspension_damping");
     j.params = {ParamValues::path("suspension_stiffness"), ParamValues::path("suspension_damping")};
-    j.limit = LimitDescription{-travel, travel, 1e6, 5e3};  // fixed bump stops
+    j.limit = LimitDescription{-travel, travel, 1e6, 5e3, {}};  // fixed bump stops
     addWheel(robot, p, hub, "wheel_" + end, Vec3::Zero(), p(end + "_drive") > 0.5);
   }
 }
@@ -75,3 +78,5 @@ const PresetDef& planarVehiclePreset() {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

@@ -3,8 +3,11 @@
 #include <cmath>
 
 #include "common/elementary.h"
+#include "common/size_optimized.h"
 #include "robots/compile.h"
 #include "robots/preset_kit.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -259,3 +262,5 @@ void setBasePose(const Robot& robot, MultibodyState& state, const Pose& pose) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

@@ -6,7 +6,10 @@
 // pivots, midway between them.
 #include <algorithm>
 
+#include "common/size_optimized.h"
 #include "robots/preset_kit.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -75,3 +78,5 @@ const PresetDef& rocker8Preset() {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

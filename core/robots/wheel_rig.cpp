@@ -1,6 +1,9 @@
 // `wheel-rig`: one driven wheel under a carriage that is free in x and z (no
 // pitch), loaded by the carriage's weight: the classic single-wheel step rig.
+#include "common/size_optimized.h"
 #include "robots/preset_kit.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -37,3 +40,5 @@ const PresetDef& wheelRigPreset() {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

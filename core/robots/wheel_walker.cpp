@@ -3,7 +3,10 @@
 // transverse hip axis and ending in a driven wheel. Lifting one leg at a time
 // while the other three carry the body (its centre of mass stays between
 // them) steps a wheel onto the next stair; driving the wheels moves the body.
+#include "common/size_optimized.h"
 #include "robots/preset_kit.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -60,3 +63,5 @@ const PresetDef& wheelWalkerPreset() {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

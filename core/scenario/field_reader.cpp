@@ -1,5 +1,9 @@
 #include "scenario/field_reader.h"
 
+#include "common/size_optimized.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
+
 namespace roverlab {
 
 std::uint32_t colour(Reader& r, const json& obj, const std::string& path, std::uint32_t fallback) {
@@ -22,3 +26,5 @@ std::vector<Issue> capped(std::vector<Issue> issues) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

@@ -6,7 +6,10 @@
 #include <cstring>
 #include <fstream>
 
+#include "common/size_optimized.h"
 #include "scenario/json_input.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 
@@ -80,3 +83,5 @@ ScenarioFiles filesInFolder(const std::string& folder) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

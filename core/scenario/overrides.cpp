@@ -1,5 +1,8 @@
+#include "common/size_optimized.h"
 #include "scenario/field_reader.h"
 #include "scenario/scenario.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -131,3 +134,5 @@ Expected<std::string> applyOverrides(const std::string& text,
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

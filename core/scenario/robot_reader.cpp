@@ -6,7 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include "common/size_optimized.h"
 #include "scenario/field_reader.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -702,3 +705,5 @@ json writeRobotDescription(const RobotDescription& d) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

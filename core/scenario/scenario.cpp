@@ -1,10 +1,13 @@
 #include "scenario/scenario.h"
 
+#include "common/size_optimized.h"
 #include "control/controller.h"
 #include "robots/compile.h"
 #include "scenario/robot_reader.h"
 #include "scenario/terrain_reader.h"
 #include "scenario/urdf_reader.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -370,3 +373,5 @@ Expected<Scenario> parseScenario(const std::string& text, const ScenarioFiles& f
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

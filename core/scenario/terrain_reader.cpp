@@ -1,6 +1,9 @@
 #include "scenario/terrain_reader.h"
 
+#include "common/size_optimized.h"
 #include "terrain/overlap.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -456,3 +459,5 @@ std::vector<Issue> terrainIssues(const std::vector<Issue>& issues,
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

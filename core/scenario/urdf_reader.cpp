@@ -25,11 +25,14 @@
 #include <utility>
 
 #include "common/elementary.h"
+#include "common/size_optimized.h"
 #include "robots/compile.h"
 #include "scenario/field_reader.h"
 #include "scenario/json_input.h"
 #include "scenario/robot_reader.h"
 #include "scenario/stl_reader.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -1658,3 +1661,5 @@ Expected<UrdfRobot> readUrdf(const std::string& text, const ScenarioFiles& files
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

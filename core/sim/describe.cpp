@@ -3,10 +3,13 @@
 #include <cmath>
 
 #include "common/elementary.h"
+#include "common/size_optimized.h"
 #include "robots/robot.h"
 #include "scenario/robot_reader.h"
 #include "sim/frame.h"
 #include "world/state_hash.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -186,3 +189,5 @@ json describeRun(const Simulation& sim, const RunStats& stats, double wallSecond
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

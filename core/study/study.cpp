@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "common/size_optimized.h"
 #include "control/controller.h"
 #include "scenario/json_input.h"
 #include "scenario/scenario.h"
@@ -13,6 +14,8 @@
 #include "sim/run.h"
 #include "sim/simulation.h"
 #include "sim/telemetry.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 
@@ -762,3 +765,5 @@ std::string csvField(const json& value) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END
