@@ -1,7 +1,8 @@
 // Code that runs once per file, scenario or request (readers, writers, the
-// bindings' conversions) is compiled for size in the WebAssembly module: a
-// file's own functions between ROVERLAB_SIZE_OPTIMIZED_BEGIN and
-// ROVERLAB_SIZE_OPTIMIZED_END (after its includes) get clang's `minsize`.
+// bindings' conversions, placing a robot at a run's start) is compiled for
+// size in the WebAssembly module: the functions a file defines between
+// ROVERLAB_SIZE_OPTIMIZED_BEGIN and ROVERLAB_SIZE_OPTIMIZED_END (after its
+// includes) get clang's `minsize`.
 // The templates they use (Eigen, nlohmann/json, the standard library) are
 // declared before, in the headers, and keep the build's -O3: the simulation
 // step shares them, and link-time optimisation keeps one copy of each.

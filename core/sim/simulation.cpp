@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/elementary.h"
+#include "common/size_optimized.h"
 #include "robots/compile.h"
 #include "sim/step_stability.h"
 #include "world/stages.h"
@@ -19,6 +20,10 @@ constexpr double kSlackHeight = 1.0;
 // The energy balance is compared every this much simulated time (s): the
 // energy costs about 3 % of a step; the drives' work is summed every step.
 constexpr double kEnergyCheckPeriod = 0.001;
+
+// What placing a robot at the start needs (makeSimulation), compiled for size: it runs
+// once per run (core/common/size_optimized.h).
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 // Largest wheel deflection and the deepest wheel centre (negative distance = inside).
 struct WheelDepth {
@@ -126,6 +131,8 @@ std::vector<Issue> stabilityIssues(const Robot& robot, const MultibodyState& sta
   return issues;
 }
 
+ROVERLAB_SIZE_OPTIMIZED_END
+
 // Gravity acceleration (m/s², > 0) of a model.
 double gravityOf(const WorldModel& m) { return m.robot.bodies.gravity.norm(); }
 
@@ -224,6 +231,8 @@ const char* outcomeName(RunOutcome outcome) {
   }
   return "ok";
 }
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 Expected<Simulation> makeSimulation(const Scenario& scenario) {
   // parseScenario compiled the robot and built the terrain, once.
@@ -359,6 +368,8 @@ Expected<Simulation> makeUnattendedSimulation(const Scenario& scenario) {
                                                                   " runs it (docs/controllers.md)");
   return makeSimulation(scenario);
 }
+
+ROVERLAB_SIZE_OPTIMIZED_END
 
 bool setWheelSpeeds(Simulation& sim, double left, double right) {
   if (!std::isfinite(left) || !std::isfinite(right)) return false;
