@@ -14,26 +14,35 @@ Eigen::Quaterniond quaternionAt(const Eigen::VectorXd& q, int i) {
 }
 
 // X_J X_tree: the parent frame → the body frame, through the joint frame at
-// q = 0 (X_tree) and the joint's motion X_J. Each joint type composes only
-// what its X_J moves: a revolute joint's rotation alone, a prismatic joint's
-// shift alone.
-Transform parentToBody(const Body& b, bool treeParallel, const Eigen::VectorXd& q) {
+// q = 0 (X_tree) and the joint's motion X_J, written into `out`. Each joint
+// type composes only what its X_J moves: a revolute joint's rotation alone, a
+// prismatic joint's shift alone. (Written in place, not returned: in
+// WebAssembly each copy of a Transform is a call of memcpy.)
+void setParentToBody(const Body& b, bool treeParallel, const Eigen::VectorXd& q, Transform& out) {
   switch (b.joint) {
     case JointType::Free:
-      return b.tree.then(Transform{quaternionAt(q, b.qIndex).toRotationMatrix().transpose(),
-                                   q.segment<3>(b.qIndex)});
+      b.tree.then(Transform{quaternionAt(q, b.qIndex).toRotationMatrix().transpose(),
+                            q.segment<3>(b.qIndex)},
+                  out);
+      return;
     case JointType::Revolute:
       if (treeParallel)
-        return Transform{elementary::rotation(b.axis, q[b.qIndex]).transpose(), b.tree.pos};
-      return Transform{elementary::rotation(b.axis, q[b.qIndex]).transpose() * b.tree.rot,
-                       b.tree.pos};
+        out.rot = elementary::rotation(b.axis, q[b.qIndex]).transpose();
+      else
+        out.rot.noalias() = elementary::rotation(b.axis, q[b.qIndex]).transpose() * b.tree.rot;
+      out.pos = b.tree.pos;
+      return;
     case JointType::Prismatic:
-      if (treeParallel) return Transform{b.tree.rot, b.tree.pos + q[b.qIndex] * b.axis};
-      return Transform{b.tree.rot, b.tree.pos + b.tree.rot.transpose() * (q[b.qIndex] * b.axis)};
+      out.rot = b.tree.rot;
+      if (treeParallel)
+        out.pos = b.tree.pos + q[b.qIndex] * b.axis;
+      else
+        out.pos = b.tree.pos + b.tree.rot.transpose() * (q[b.qIndex] * b.axis);
+      return;
     case JointType::Fixed:
       break;
   }
-  return b.tree;
+  out = b.tree;
 }
 
 // Motion subspace of a 1-DOF joint: the joint axis as a spatial vector.
@@ -280,7 +289,7 @@ void forwardKinematics(const Multibody& model, const MultibodyState& state, Mult
   for (size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
     const int k = jointDofs(b.joint);
-    data.parentToBody[i] = parentToBody(b, model.treeParallel[i], state.q);
+    setParentToBody(b, model.treeParallel[i], state.q, data.parentToBody[i]);
     const Vec6 vJ = k == 6   ? Vec6(state.v.segment<6>(b.vIndex))
                     : k == 1 ? Vec6(model.axis[i] * state.v[b.vIndex])
                              : Vec6(Vec6::Zero());
@@ -288,7 +297,7 @@ void forwardKinematics(const Multibody& model, const MultibodyState& state, Mult
       data.worldToBody[i] = data.parentToBody[i];
       data.velocity[i] = vJ;
     } else {
-      data.worldToBody[i] = data.worldToBody[b.parent].then(data.parentToBody[i]);
+      data.worldToBody[b.parent].then(data.parentToBody[i], data.worldToBody[i]);
       data.velocity[i] = data.parentToBody[i].apply(data.velocity[b.parent]) + vJ;
     }
     data.coriolis[i] = crossMotion(data.velocity[i], vJ);

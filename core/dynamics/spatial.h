@@ -53,7 +53,14 @@ struct Transform {
   }
   /// This transform followed by `next` (A → B → C).
   Transform then(const Transform& next) const {
-    return Transform{next.rot * rot, pos + rot.transpose() * next.pos};
+    Transform out;
+    then(next, out);
+    return out;
+  }
+  /// The same, written into `out` (neither this nor `next`).
+  void then(const Transform& next, Transform& out) const {
+    out.rot.noalias() = next.rot * rot;
+    out.pos = pos + rot.transpose() * next.pos;
   }
   /// 6×6 matrix of the motion transform.
   Mat6 matrix() const {
