@@ -84,11 +84,17 @@ double cosTail(double r) {
 double sinSmall(double r) { return r + sinTail(r); }
 double cosSmall(double r) { return 1.0 - (0.5 * r * r - cosTail(r)); }
 
+/// x modulo the double nearest 2 pi (exact). Out of line: inlined, clang made
+/// the remainder an instruction it may compute before the branch that needs
+/// it, and WebAssembly has no such instruction: every sine and cosine called
+/// the library's fmod.
+[[gnu::noinline]] double moduloTwoPi(double x) { return std::fmod(x, kTwoPi); }
+
 /// x - k pi/2 with k the nearest integer to x / (pi/2); k mod 4 in `quadrant`.
 double reduce(double x, int& quadrant) {
-  // Past 1e6 rad, first take x modulo the double nearest 2 pi (exact): the
-  // result is still the same on every platform, if less close to the truth.
-  if (std::fabs(x) > 1e6) x = std::fmod(x, kTwoPi);
+  // Past 1e6 rad, first take x modulo the double nearest 2 pi: the result is
+  // still the same on every platform, if less close to the truth.
+  if (std::fabs(x) > 1e6) x = moduloTwoPi(x);
   const double k = std::nearbyint(x * kTwoOverPi);
   const double r = ((x - k * kPiOver2Part1) - k * kPiOver2Part2) - k * kPiOver2Part3;
   quadrant = static_cast<int>(static_cast<long long>(k) & 3);
