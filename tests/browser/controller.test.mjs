@@ -178,7 +178,9 @@ describe('the Controller tab', { timeout: 120_000 }, () => {
       const page = await context.newPage();
       const errors = collectErrors(page);
       await page.goto(`${url}#${await encodeShare({ scenario })}`, { waitUntil: 'load', timeout: 90_000 });
-      await waitFor(() => window.__roverlab?.ready && window.__roverlab.linkOpened && /^This link contains a controller program/.test(window.__roverlab.banner?.text ?? ''), null, 90_000, page);
+      // The run's fields (scenario, time, ...) are a snapshot taken at each drawn frame: wait for
+      // the first frame of the link's scenario, not only for the link to be opened.
+      await waitFor(() => window.__roverlab?.ready && window.__roverlab.linkOpened && window.__roverlab.scenario === 'linked program' && /^This link contains a controller program/.test(window.__roverlab.banner?.text ?? ''), null, 90_000, page);
       let s = await hooks(page);
       expect(s.scenario).toBe('linked program');
       expect(s.program).toMatchObject({ running: false, held: { reason: 'consent', origin: 'link' } });
