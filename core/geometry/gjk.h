@@ -5,7 +5,8 @@
 // GJK between a point and the polytope needs no EPA and no clipping. A
 // face-plane pass runs first: it answers points inside (exact signed distance
 // and the exit direction through the nearest face), points far beyond the query
-// radius, and points whose projection falls inside the nearest face. The rest
+// radius, points whose projection falls inside the nearest face, and points
+// in the region of that face's edge the projection lies beyond. The rest
 // go to GJK (Gilbert, Johnson, Keerthi 1988) with the signed-volume
 // sub-algorithm of Montanari, Petrinic, Barbieri (ACM TOG 36(1), 2017).
 #pragma once

@@ -160,7 +160,7 @@ Feature featureOf(Near k) {
 TEST_CASE("pointDistance agrees with the brute-force oracle on 5000 random polytopes", "[gjk]") {
   shapes::Rng rng(0x5eed0001);
   Failures fails;
-  int queries = 0, gjkQueries = 0;
+  int queries = 0, gjkQueries = 0, edgeRegionQueries = 0;
   for (int trial = 0; trial < 5000; ++trial) {
     const Expected<Polytope> built = makeHull(shapes::randomCloud(rng));
     REQUIRE(built.ok());
@@ -183,6 +183,7 @@ TEST_CASE("pointDistance agrees with the brute-force oracle on 5000 random polyt
           checkQuery(poly, h, p, t, kTol, fails, tag);
           const PointDistance r = pointDistance(poly, p, kInf);
           gjkQueries += r.iterations > 0;
+          edgeRegionQueries += r.iterations == 0 && r.feature == Feature::Edge;
           if (t == 0.0) {
             // On the boundary: |d| is rounding only. Coordinates ≤ 10 m carry
             // ≤ 2e-15 m error per operation; 1e-12 m allows ~500 such errors.
@@ -242,10 +243,14 @@ TEST_CASE("pointDistance agrees with the brute-force oracle on 5000 random polyt
     }
   }
   INFO(fails.count << " failures in " << queries << " queries (" << gjkQueries
-                   << " went through GJK):\n"
+                   << " went through GJK, " << edgeRegionQueries
+                   << " answered by an edge's region):\n"
                    << fails.first);
   CHECK(fails.count == 0);
-  CHECK(gjkQueries > 1000);  // the sweep really exercises the GJK path, not only the face pass
+  // The sweep really exercises both the GJK path and an edge's region test,
+  // not only the face pass.
+  CHECK(gjkQueries > 1000);
+  CHECK(edgeRegionQueries > 1000);
 }
 
 TEST_CASE("point on the axis of a regular prism: collinear and coplanar simplices", "[gjk]") {

@@ -43,6 +43,23 @@ void checkFaceStructure(const Polytope& poly, double tol) {
   CHECK(static_cast<long>(poly.vertices.size()) - static_cast<long>(halfEdges / 2) +
             static_cast<long>(poly.faces.size()) ==
         2);
+  // Face edges: face f's run the ring's way, each with the plane through it
+  // square to the face, pointing out of it (pointDistance reads them).
+  REQUIRE(poly.edgeStart.size() == poly.faces.size() + 1);
+  REQUIRE(poly.edges.size() == halfEdges);
+  for (size_t f = 0; f < poly.faces.size(); ++f) {
+    const std::vector<int>& ring = poly.faceVertices[f];
+    REQUIRE(poly.edgeStart[f + 1] - poly.edgeStart[f] == static_cast<int>(ring.size()));
+    for (size_t k = 0; k < ring.size(); ++k) {
+      const FaceEdge& e = poly.edges[poly.edgeStart[f] + k];
+      INFO("face " << f << " edge " << k);
+      CHECK(e.from == ring[k]);
+      CHECK(e.to == ring[(k + 1) % ring.size()]);
+      CHECK(std::abs(e.plane.normal.dot(poly.faces[f].normal)) <= 1e-12);
+      CHECK(std::abs(e.plane.signedDistance(poly.vertices[e.from])) <= tol);
+      for (int v : ring) CHECK(e.plane.signedDistance(poly.vertices[v]) <= tol);
+    }
+  }
 }
 
 bool hasPath(const Expected<Polytope>& r, const std::string& path) {
