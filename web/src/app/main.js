@@ -93,6 +93,10 @@ async function startPage() {
   const run = new Run({ state, signals, plots, client, banners });
   wireControls({ state, signals, run, client, doc, banners });
   client.setSpeed(state.speed);  // the picker's value (a browser may keep it over a reload)
+  // The first run steps once the GPU has drawn its first frame: the stepping sets V8's optimising
+  // compiler going on the core's step, which would share the processor with the page and the GPU
+  // process before that (docs/benchmarks/README.md, first_frame.json).
+  client.holdPlay(firstFrame.then(() => stage.drawnByGpu()));
   client.load(doc.scenario, { onRejected: (issues) => rejectedAtStart({ state, signals, doc, client, banners, issues }) });
   if (restored && !opening.id && !fragmentOf(location.href))
     banners.show(`Restored your work autosaved ${new Date(restored.savedAt).toLocaleString()}.`, 'info');

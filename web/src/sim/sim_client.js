@@ -95,12 +95,28 @@ export class SimClient {
     this.worker.postMessage(message, transfer);
   }
 
+  /**
+   * The run steps only once `until` (a promise) settles: the page holds its first run until the
+   * first frame is drawn (main.js). Play and pause meanwhile are kept; the last one counts then.
+   */
+  holdPlay(until) {
+    const held = (this.held = { play: false, extend: false });
+    const release = () => {
+      if (this.held !== held) return;
+      this.held = null;
+      if (held.play) this.post({ type: 'play', extend: held.extend });
+    };
+    until.then(release, release);
+  }
+
   /** Plays the run (`extend`: on past the scenario's duration). */
   play(extend = false) {
+    if (this.held) return void Object.assign(this.held, { play: true, extend });
     this.post({ type: 'play', extend });
   }
 
   pause() {
+    if (this.held) this.held.play = false;
     this.post({ type: 'pause' });
   }
 

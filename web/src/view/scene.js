@@ -140,6 +140,27 @@ export class Stage {
     this.changed = true;
   }
 
+  /**
+   * Resolves once the GPU has drawn what the view was asked to draw so far (a fence, looked at
+   * every 10 ms), at most `waitMs` later, or at once with the context lost.
+   */
+  drawnByGpu(waitMs = 1000) {
+    const gl = this.renderer.getContext();
+    const sync = gl.isContextLost() ? null : gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    if (!sync) return Promise.resolve();
+    gl.flush();
+    const until = performance.now() + waitMs;
+    return new Promise((resolve) => {
+      const look = () => {
+        if (gl.isContextLost() || gl.getSyncParameter(sync, gl.SYNC_STATUS) === gl.SIGNALED || performance.now() > until) {
+          if (!gl.isContextLost()) gl.deleteSync(sync);
+          resolve();
+        } else setTimeout(look, 10);
+      };
+      look();
+    });
+  }
+
   /** The view's canvas (the page's #view, which the root hands to the Stage). */
   get canvas() {
     return this.renderer.domElement;
