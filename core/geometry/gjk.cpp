@@ -245,31 +245,21 @@ PointDistance pointDistance(const Polytope& poly, const Vec3& p, double radius) 
   }
 
   // Near an edge: p lies in the Voronoi region of the face edge e = A → B its
-  // projection lies farthest beyond when it lies between A and B. It is beyond
-  // e in this face F; and beyond e in the other face G through e too, since F
-  // has the largest plane distance: in the plane square to e, with the angle
-  // θ ∈ (0, π) between the faces' normals and w the part of p − A square to e,
-  // a w beyond e in F (w·m_F > 0) but not in G has distance to G's plane
-  // larger than to F's by at least (w·m_F)(1 − cos θ)/sin θ > 0. Its nearest
-  // point is then the one GJK's first iteration would confirm, computed as
-  // GJK does.
+  // projection lies farthest beyond when it lies between A and B (the segment's
+  // nearest point is inside it). It is beyond e in this face F; and beyond e in
+  // the other face G through e too, since F has the largest plane distance: in
+  // the plane square to e, with the angle θ ∈ (0, π) between the faces'
+  // normals and w the part of p − A square to e, a w beyond e in F (w·m_F > 0)
+  // but not in G has distance to G's plane larger than to F's by at least
+  // (w·m_F)(1 − cos θ)/sin θ > 0. That nearest point is then the answer, the
+  // one GJK's first iteration would confirm. Otherwise (near a vertex, or an
+  // edge other than that one) GJK runs on the polytope translated by −p, from
+  // that edge's nearer end.
   r.face = -1;
   const Vec3* vertices = poly.vertices.data();
   const FaceEdge& start = poly.edges[worst];
-  const Vec3 a = vertices[start.from] - p, b = vertices[start.to] - p;  // A − p, B − p
-  const Vec3 t = b - a;
-  const double mu = -a.dot(t) / t.squaredNorm();  // hull edges have length
-  if (mu > 0 && mu < 1) {
-    const Vec3 v = a + mu * t;
-    r.distance = std::sqrt(v.squaredNorm());
-    r.closest = p + v;
-    if (r.distance > 0) r.normal = -v / r.distance;  // else touching: keep the face normal
-    r.feature = r.distance > radius ? Feature::Far : Feature::Edge;
-    return r;
-  }
-
-  // Near a vertex (or an edge other than that one): GJK on the polytope
-  // translated by −p, started from that edge.
+  Simplex s;
+  s1d(vertices[start.from] - p, start.from, vertices[start.to] - p, start.to, s);
   const int nv = static_cast<int>(poly.vertices.size());
   const auto support = [&](const Vec3& d, std::int64_t& id) {
     const double dx = d.x(), dy = d.y(), dz = d.z();
@@ -282,10 +272,8 @@ PointDistance pointDistance(const Polytope& poly, const Vec3& p, double radius) 
     id = k;
     return Vec3(vertices[k] - p);
   };
-  Simplex s;
-  s1d(a, start.from, b, start.to, s);
   bool converged = true;
-  gjk(support, s, poly.scale, r.iterations, converged);
+  if (s.n != 2) gjk(support, s, poly.scale, r.iterations, converged);  // 2: inside the edge
   r.converged = converged;
   r.distance = std::sqrt(s.vv);
   r.closest = p + s.v;

@@ -22,6 +22,14 @@ function gate() {
 
 const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** A recording client whose play is held until the returned gate opens (or shuts). */
+function heldClient() {
+  const { client, sent } = recordingClient();
+  const held = gate();
+  client.holdPlay(held.promise);
+  return { client, sent, held };
+}
+
 describe('holdPlay', () => {
   test('without a hold, play goes to the worker at once', () => {
     const { client, sent } = recordingClient();
@@ -31,9 +39,7 @@ describe('holdPlay', () => {
   });
 
   test('a play asked for while held goes once, when the hold ends, with its extend', async () => {
-    const { client, sent } = recordingClient();
-    const held = gate();
-    client.holdPlay(held.promise);
+    const { client, sent, held } = heldClient();
     client.play();
     client.play(true);
     await settled();
@@ -46,9 +52,7 @@ describe('holdPlay', () => {
   });
 
   test('a pause after the play while held: the run stays paused', async () => {
-    const { client, sent } = recordingClient();
-    const held = gate();
-    client.holdPlay(held.promise);
+    const { client, sent, held } = heldClient();
     client.play();
     client.pause();
     held.open();
@@ -57,9 +61,7 @@ describe('holdPlay', () => {
   });
 
   test('a play after a pause while held plays; so does a hold that fails', async () => {
-    const { client, sent } = recordingClient();
-    const held = gate();
-    client.holdPlay(held.promise);
+    const { client, sent, held } = heldClient();
     client.pause();
     client.play();
     held.shut(new Error('no first frame'));

@@ -69,6 +69,7 @@ export class SimClient {
     this.decodes = new Map();
     this.decodeCount = 0;
     this.robotImports = new Map();
+    this.held = null;  // while play is held (holdPlay): { play, extend } asked for meanwhile
     this.progressTimer = null;
     // The watchdog: the program the worker's world runs (its text, or null), whether the core alone is
     // busy (a build or a reset: no program code runs), since when a message waits for an answer
