@@ -26,7 +26,7 @@ void observe(const WorldModel& model, const WorldState& state, const WorldData& 
     const int b = static_cast<int>(i);
     l.body = b;
     l.position_m = worldPoint(d, b, Vec3::Zero());
-    l.rotation = worldRotation(d, b);
+    l.rotation = worldRotationWithSpin(robot.bodies, state.bodies, d, b);
     l.velocity_m_s = worldPointVelocity(d, b, Vec3::Zero());
     l.angular_velocity_rad_s = worldAngularVelocity(d, b);
   }

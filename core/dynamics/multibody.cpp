@@ -253,6 +253,16 @@ int addBody(Multibody& model, Body body) {
   return static_cast<int>(model.bodies.size()) - 1;
 }
 
+void keepFrame(Multibody& model, int body) { model.rotor[body] = 0; }
+
+Mat3 worldRotationWithSpin(const Multibody& model, const MultibodyState& state,
+                           const MultibodyData& data, int body) {
+  const Mat3 frame = worldRotation(data, body);
+  if (!model.rotor[body]) return frame;
+  const Body& b = model.bodies[body];
+  return frame * elementary::rotation(b.axis, state.q[b.qIndex]);
+}
+
 MultibodyState neutralState(const Multibody& model) {
   MultibodyState s;
   s.q = Eigen::VectorXd::Zero(model.nq);
@@ -266,6 +276,8 @@ MultibodyData makeData(const Multibody& model) {
   const size_t n = model.bodies.size();
   MultibodyData d;
   d.parentToBody.resize(n);
+  for (size_t i = 0; i < n; ++i)  // a rotor's, X_tree, is constant: the kinematics leave it
+    if (model.rotor[i]) d.parentToBody[i] = model.bodies[i].tree;
   d.worldToBody.resize(n);
   d.velocity.assign(n, Vec6::Zero());
   d.externalForce.assign(n, Vec6::Zero());
@@ -288,6 +300,25 @@ MultibodyData makeData(const Multibody& model) {
 void forwardKinematics(const Multibody& model, const MultibodyState& state, MultibodyData& data) {
   for (size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
+    if (model.rotor[i]) {  // the hub frame (Multibody::rotor): X_tree only
+      const Vec6 vJ = model.axis[i] * state.v[b.vIndex];
+      const Transform& parent = data.worldToBody[b.parent];
+      Transform& out = data.worldToBody[i];
+      const Vec6& vp = data.velocity[b.parent];
+      Vec6& v = data.velocity[i];
+      if (model.treeParallel[i]) {
+        out.rot = parent.rot;
+        out.pos = parent.pos + parent.rot.transpose() * b.tree.pos;
+        v.head<3>() = vp.head<3>();
+        v.tail<3>() = vp.tail<3>() - b.tree.pos.cross(vp.head<3>());
+      } else {
+        parent.then(b.tree, out);
+        v = b.tree.apply(vp);
+      }
+      v += vJ;
+      data.coriolis[i] = crossMotion(v, vJ);
+      continue;
+    }
     const int k = jointDofs(b.joint);
     setParentToBody(b, model.treeParallel[i], state.q, data.parentToBody[i]);
     const Vec6 vJ = k == 6   ? Vec6(state.v.segment<6>(b.vIndex))

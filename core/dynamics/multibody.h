@@ -93,7 +93,14 @@ struct Multibody {
   /// Rotors: leaf bodies on a revolute joint whose rigid inertia is symmetric
   /// about the joint axis (wheels). Their U = I S, D⁻¹ = 1 / (Sᵀ U) and the
   /// inertia they pass to the parent, X_treeᵀ (I − U D⁻¹ Uᵀ) X_tree, do not
-  /// depend on the joint angle. A body stops being a rotor when it gets a child.
+  /// depend on the joint angle. A body stops being a rotor when it gets a child,
+  /// or when its frame must turn with it (keepFrame).
+  ///
+  /// The kinematics keep a rotor in its hub frame: X_tree alone, without the
+  /// joint's rotation. A rotation about the axle leaves the body's origin, its
+  /// axle, its rigid inertia and S as they are, so its dynamics are the same
+  /// in either frame, and a step computes no rotation for it; its spin angle
+  /// is its q. worldRotationWithSpin gives the body's own frame.
   std::vector<char> rotor;
   std::vector<Vec6> rotorU;
   /// Xᵀ U in parent coordinates, = X_treeᵀ U whatever the angle (U is
@@ -110,6 +117,11 @@ struct Multibody {
 /// Appends a body; its parent must already exist. Returns its index.
 int addBody(Multibody& model, Body body);
 
+/// Makes a body no rotor: its kinematics then keep its own frame, turned by
+/// its joint (for a body that carries a shape the contact meets). Call it
+/// once every body is added, before makeData.
+void keepFrame(Multibody& model, int body);
+
 struct MultibodyState {
   Eigen::VectorXd q;  ///< (nq) joint positions
   Eigen::VectorXd v;  ///< (nv) joint velocities
@@ -120,8 +132,8 @@ struct MultibodyState {
 MultibodyState neutralState(const Multibody& model);
 
 struct MultibodyData {
-  std::vector<Transform> parentToBody;  ///< (nbody) λ(i) → i
-  std::vector<Transform> worldToBody;   ///< (nbody) world → i
+  std::vector<Transform> parentToBody;  ///< (nbody) λ(i) → i (a rotor's: λ(i) → its hub)
+  std::vector<Transform> worldToBody;   ///< (nbody) world → i (a rotor's: world → its hub)
   std::vector<Vec6> velocity;           ///< (nbody) spatial velocity, body coordinates
   std::vector<Vec6> externalForce;      ///< (nbody) applied spatial force at the WORLD origin,
                                         ///< world coordinates (input to aba)
@@ -148,10 +160,15 @@ inline Vec3 worldPoint(const MultibodyData& data, int body, const Vec3& local) {
   const Transform& x = data.worldToBody[body];
   return x.pos + x.rot.transpose() * local;
 }
-/// World rotation of a body (body → world coordinates).
+/// World rotation of the frame the kinematics keep of a body (its frame →
+/// world coordinates): the body's own, but a rotor's hub frame (Multibody::
+/// rotor), which has the rotor's axle but not its spin.
 inline Mat3 worldRotation(const MultibodyData& data, int body) {
   return data.worldToBody[body].rot.transpose();
 }
+/// World rotation of a body's own frame, a rotor's turned by its spin angle.
+Mat3 worldRotationWithSpin(const Multibody& model, const MultibodyState& state,
+                           const MultibodyData& data, int body);
 /// World-frame velocity of a body-frame point (m/s), and the body's angular velocity (rad/s).
 inline Vec3 worldPointVelocity(const MultibodyData& data, int body, const Vec3& local) {
   const Vec6& v = data.velocity[body];

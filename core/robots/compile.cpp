@@ -455,6 +455,7 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
         }
         if (!box.size.allFinite() || !(box.size.minCoeff() > 0)) continue;
         robot.boxes.push_back(box);
+        keepFrame(robot.bodies, b);  // the box turns with its body, a wheel's too
       }
     }
   if (!approximated.empty()) {

@@ -29,7 +29,8 @@ void writeFrame(Simulation& sim, const FrameLayout& layout, std::vector<double>&
   for (int b = 0; b < layout.bodies; ++b) {
     double* out = &frame[layout.poses + FrameLayout::kPose * b];
     const Vec3 p = worldPoint(sim.data.bodies, b, Vec3::Zero());
-    const Eigen::Quaterniond q(worldRotation(sim.data.bodies, b));
+    const Eigen::Quaterniond q(
+        worldRotationWithSpin(sim.model.robot.bodies, sim.state.bodies, sim.data.bodies, b));
     out[0] = p.x(), out[1] = p.y(), out[2] = p.z();
     out[3] = q.w(), out[4] = q.x(), out[5] = q.y(), out[6] = q.z();
   }

@@ -491,7 +491,8 @@ void updateKinematics(Simulation& sim) {
 }
 
 Tilt bodyTilt(const Simulation& sim, int body) {
-  return tiltOf(worldRotation(sim.data.bodies, body));
+  return tiltOf(
+      worldRotationWithSpin(sim.model.robot.bodies, sim.state.bodies, sim.data.bodies, body));
 }
 
 double bodyPitch(const Simulation& sim, int body) { return bodyTilt(sim, body).pitch; }

@@ -85,7 +85,9 @@ void rowOf(const Simulation& sim, const WorldData& data, std::vector<double>& ro
     row.push_back(sim.state.bodies.q[b.qIndex]);
   }
   for (size_t s = 1; s < sim.model.robot.sections.size(); ++s)
-    row.push_back(tiltOf(worldRotation(d, sim.model.robot.sections[s])).pitch);
+    row.push_back(tiltOf(worldRotationWithSpin(sim.model.robot.bodies, sim.state.bodies, d,
+                                               sim.model.robot.sections[s]))
+                      .pitch);
   for (size_t w = 0; w < sim.model.robot.wheels.size(); ++w) {
     const WheelModel& wheel = sim.model.robot.wheels[w];
     const WheelResult& r = data.wheels[w];

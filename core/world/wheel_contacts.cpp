@@ -9,6 +9,7 @@ void wheelContactStage(const WorldModel& model, WorldData& data) {
     const WheelModel& wheel = model.robot.wheels[w];
     WheelResult& res = data.wheels[w];
     res.centre = worldPoint(data.bodies, wheel.body, Vec3::Zero());
+    // A wheel's kept frame may be its hub's (Multibody::rotor): the same axle.
     res.axle = worldRotation(data.bodies, wheel.body) * bodies[wheel.body].axis;
     useWheelNearLists(data.wheelScratch, w);
     wheelContacts(*model.terrain, wheel.shape, res.centre, res.axle, data.wheelScratch,

@@ -21,7 +21,9 @@ Mat3 randomRotation(std::mt19937_64& rng) {
 // A random tree: a free base (or a 1-DOF root), then bodies of random joint
 // types, each hanging on a random earlier body. With `rotors`, revolute bodies
 // are symmetric about their axis (leaves among them take aba's rotor path).
-Multibody randomTree(std::mt19937_64& rng, int bodies, bool freeBase, bool rotors) {
+// With `parallel`, every joint frame is parallel to its parent's.
+Multibody randomTree(std::mt19937_64& rng, int bodies, bool freeBase, bool rotors,
+                     bool parallel = false) {
   std::uniform_real_distribution<double> u(-1.0, 1.0), pos(0.2, 3.0);
   Multibody m;
   for (int i = 0; i < bodies; ++i) {
@@ -35,6 +37,7 @@ Multibody randomTree(std::mt19937_64& rng, int bodies, bool freeBase, bool rotor
                           : JointType::Fixed;
     b.axis = Vec3(u(rng), u(rng), u(rng));
     b.tree.rot = randomRotation(rng);
+    if (parallel) b.tree.rot = Mat3::Identity();
     b.tree.pos = Vec3(u(rng), u(rng), u(rng));
     b.mass = pos(rng);
     b.com = 0.3 * Vec3(u(rng), u(rng), u(rng));
@@ -123,4 +126,46 @@ TEST_CASE("aba inverts Newton-Euler inverse dynamics on random trees", "[dynamic
     CHECK(again.acceleration == qdd);
   }
   CHECK(rotorTrees > 30);  // the rotor path was exercised
+}
+
+TEST_CASE("a rotor's dynamics in its hub frame are those in its own frame", "[dynamics][aba]") {
+  // The same trees twice: with rotors, whose kinematics leave out their spin
+  // (Multibody::rotor), and with every rotor kept in its own frame
+  // (keepFrame): the same accelerations to rounding, and the hub frame turned
+  // by the spin angle is the body's own frame.
+  std::mt19937_64 rng(20261130);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int rotors = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const bool parallel = trial % 2 == 0;  // both branches of the hub kinematics
+    std::mt19937_64 same(rng());
+    const Multibody hub = randomTree(same, 2 + trial % 10, trial % 3 == 0, true, parallel);
+    Multibody own = hub;
+    for (size_t i = 0; i < own.bodies.size(); ++i) keepFrame(own, static_cast<int>(i));
+    MultibodyState state = neutralState(hub);
+    for (int i = 0; i < hub.nq; ++i) state.q[i] = 3 * u(rng);
+    if (hub.bodies[0].joint == JointType::Free) state.q.segment<4>(3).normalize();
+    for (int i = 0; i < hub.nv; ++i) state.v[i] = 4 * u(rng);
+    MultibodyData a = makeData(hub), b = makeData(own);
+    for (size_t i = 0; i < hub.bodies.size(); ++i)
+      a.externalForce[i] = b.externalForce[i] = 10 * Vec6::NullaryExpr([&] { return u(rng); });
+    for (int i = 0; i < hub.nv; ++i) a.tau[i] = b.tau[i] = 5 * u(rng);
+    aba(hub, state, a);
+    aba(own, state, b);
+    INFO("trial " << trial << ", " << hub.bodies.size() << " bodies");
+    // Rounding: the two frames' products differ in the last bits of numbers
+    // of order 10-100, and the inverse of the mass matrix can amplify them by
+    // its condition (the random trees have mass ratios of about 15).
+    const double scale = 1 + b.acceleration.cwiseAbs().maxCoeff();
+    CHECK((a.acceleration - b.acceleration).cwiseAbs().maxCoeff() <= 1e-10 * scale);
+    for (size_t i = 0; i < hub.bodies.size(); ++i) {
+      const int k = static_cast<int>(i);
+      rotors += hub.rotor[i];
+      CHECK((worldPoint(a, k, Vec3::Zero()) - worldPoint(b, k, Vec3::Zero())).norm() < 1e-12);
+      CHECK((worldRotationWithSpin(hub, state, a, k) - worldRotation(b, k)).norm() < 1e-12);
+      CHECK((worldAngularVelocity(a, k) - worldAngularVelocity(b, k)).norm() < 1e-12 * scale);
+      CHECK(mechanicalEnergy(hub, a) == Approx(mechanicalEnergy(own, b)).epsilon(1e-12));
+    }
+  }
+  CHECK(rotors > 100);  // the hub frames were exercised
 }

@@ -675,7 +675,8 @@ TEST_CASE("a wheel below a chain of fixed joints hangs at the composed joint ori
   CHECK(bodyNamed(robot, "base").mass == 11.5);
 
   // The multibody's own kinematics place it there too, and turn it about
-  // the axle: at q = θ the wheel's rotation is frame·Ry(θ).
+  // the axle: at q = θ the wheel's rotation is frame·Ry(θ). The wheel is a
+  // rotor: the kinematics keep its hub frame, `frame`, and its spin apart.
   MultibodyState state = neutralState(robot.bodies);
   const double theta = 0.7;
   state.q[wheel.qIndex] = theta;
@@ -683,7 +684,25 @@ TEST_CASE("a wheel below a chain of fixed joints hangs at the composed joint ori
   forwardKinematics(robot.bodies, state, data);
   CHECK((worldPoint(data, 1, Vec3::Zero()) - origin).norm() < 1e-14);
   const Mat3 spun = frame * Eigen::AngleAxisd(theta, Vec3::UnitY()).toRotationMatrix();
-  CHECK((worldRotation(data, 1) - spun).norm() < 1e-14);
+  REQUIRE(robot.bodies.rotor[1]);
+  CHECK((worldRotation(data, 1) - frame).norm() < 1e-14);
+  CHECK((worldRotationWithSpin(robot.bodies, state, data, 1) - spun).norm() < 1e-14);
+
+  // A box on a link fixed to the wheel (a cap on its axle, the wheel's
+  // symmetry kept) turns with it: the wheel is then no rotor, and its kept
+  // frame is its own.
+  d.links.push_back(link("cap", 0.1, diag(0.001, 0.002, 0.001)));
+  d.links.back().collisions.push_back(CollisionShape{});
+  d.links.back().collisions.back().size = Vec3(0.05, 0.05, 0.05);
+  d.joints.push_back(joint("cap", JointKind::Fixed, "wheel", "cap", Vec3(0, 0.03, 0)));
+  const Expected<Robot> boxed = compileRobot(d);
+  INFO(boxed.message());
+  REQUIRE(boxed.ok());
+  REQUIRE(boxed.value().boxes.size() == 1);
+  CHECK(!boxed.value().bodies.rotor[1]);
+  MultibodyData boxedData = makeData(boxed.value().bodies);
+  forwardKinematics(boxed.value().bodies, state, boxedData);
+  CHECK((worldRotation(boxedData, 1) - spun).norm() < 1e-14);
 }
 
 TEST_CASE("a wheel's spin inertia replaces its link's inertia about the axle", "[compile]") {
