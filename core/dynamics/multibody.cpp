@@ -399,7 +399,7 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
   for (int i = 0; i < n; ++i) {
     const InertiaBlocks& inertia = model.inertia[i];
     if (!model.rotor[i]) data.articulatedInertia[i] = inertia;  // a rotor's stays its rigid one
-    data.bias[i] = crossForce(data.velocity[i], inertia * data.velocity[i]);
+    data.bias[i] = crossForce(data.velocity[i], inertia.rigidTimes(data.velocity[i]));
     const Vec6& applied = data.externalForce[i];
     if (!(applied.array() == 0.0).all()) data.bias[i] -= data.worldToBody[i].applyForce(applied);
   }
@@ -410,7 +410,7 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
     const Body& b = model.bodies[i];
     if (model.rotor[i]) {  // constant U, D and passed inertia (addBody); I^A = I
       const Vec6& u = model.rotorU[i];
-      const Vec6 paChild = data.bias[i] + model.inertia[i] * data.coriolis[i];
+      const Vec6 paChild = data.bias[i] + model.inertia[i].rigidTimes(data.coriolis[i]);
       // τ − Sᵀ p^A − U·c: pass 3 subtracts U · X a_parent.
       const double uBias =
           data.tau[b.vIndex] - model.axis[i].dot(data.bias[i]) - u.dot(data.coriolis[i]);
@@ -541,7 +541,7 @@ double mechanicalEnergy(const Multibody& model, const MultibodyData& data) {
   for (size_t i = 0; i < model.bodies.size(); ++i) {
     const Body& b = model.bodies[i];
     const Vec6& v = data.velocity[i];
-    e += 0.5 * v.dot(model.inertia[i] * v);  // the rigid inertia addBody keeps in blocks
+    e += 0.5 * v.dot(model.inertia[i].rigidTimes(v));  // the rigid inertia addBody keeps
     e -= b.mass * model.gravity.dot(worldPoint(data, static_cast<int>(i), b.com));
   }
   return e;

@@ -72,6 +72,20 @@ struct InertiaBlocks {
     m << a, b, b.transpose(), c;
     return m;
   }
+  /// The same product for a rigid body's inertia (spatialInertia: B = m c×,
+  /// C = m 1), the products with B's and C's zeros left out: the same sums in
+  /// the same order less their terms ±0 (42 operations instead of 66).
+  Vec6 rigidTimes(const Vec6& v) const {
+    Vec6 out;
+    for (int i = 0; i < 3; ++i) out[i] = a(i, 0) * v[0] + a(i, 1) * v[1] + a(i, 2) * v[2];
+    out[0] = out[0] + b(0, 1) * v[4] + b(0, 2) * v[5];
+    out[1] = out[1] + b(1, 0) * v[3] + b(1, 2) * v[5];
+    out[2] = out[2] + b(2, 0) * v[3] + b(2, 1) * v[4];
+    out[3] = b(1, 0) * v[1] + b(2, 0) * v[2] + c(0, 0) * v[3];
+    out[4] = b(0, 1) * v[0] + b(2, 1) * v[2] + c(1, 1) * v[4];
+    out[5] = b(0, 2) * v[0] + b(1, 2) * v[1] + c(2, 2) * v[5];
+    return out;
+  }
 };
 
 struct Multibody {

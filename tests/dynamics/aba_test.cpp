@@ -169,3 +169,21 @@ TEST_CASE("a rotor's dynamics in its hub frame are those in its own frame", "[dy
   }
   CHECK(rotors > 100);  // the hub frames were exercised
 }
+
+TEST_CASE("a rigid inertia's product without its zeros gives the full product's bits",
+          "[dynamics]") {
+  std::mt19937_64 rng(20261131);
+  std::uniform_real_distribution<double> u(-1.0, 1.0), pos(0.1, 5.0);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Mat3 r = randomRotation(rng);
+    const Mat3 ic = r * Vec3(pos(rng), pos(rng), pos(rng)).asDiagonal() * r.transpose();
+    const Mat6 m = spatialInertia(pos(rng), Vec3(u(rng), u(rng), u(rng)), ic);
+    InertiaBlocks blocks;
+    blocks.a = m.topLeftCorner<3, 3>();
+    blocks.b = m.topRightCorner<3, 3>();
+    blocks.c = m.bottomRightCorner<3, 3>();
+    const Vec6 v = 10 * Vec6::NullaryExpr([&] { return u(rng); });
+    INFO("trial " << trial);
+    CHECK(blocks.rigidTimes(v) == blocks * v);
+  }
+}
