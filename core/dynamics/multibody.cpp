@@ -121,6 +121,55 @@ InertiaBlocks inertiaBlocks(const Mat6& m) {
   return out;
 }
 
+// True when E's entry (m, j) is ±0 for a rotation E that leaves coordinate
+// axis K fixed (K = −1: none): row and column K are ±e_K's. A revolute joint
+// about a coordinate axis whose frame is parallel to its parent's turns by
+// such an E (Rodrigues' formula makes those entries ±0 exactly).
+template <int K>
+constexpr bool offAxis(int m, int j) {
+  return K >= 0 && ((m == K) != (j == K));
+}
+
+// A' = EᵀAE, B' = EᵀBE, C' = EᵀCE (A' and C' symmetric: upper triangles
+// computed), each entry the sum over m of its products in the order of m,
+// less the products with an entry of E that is ±0 (offAxis): the same bits
+// as the full sums (a number plus ±0 is that number), in fewer operations.
+template <int K>
+void rotateBlocks(const Mat3& e, const InertiaBlocks& in, double a1[3][3], double b1[3][3],
+                  double c1[3][3]) {
+  double ta[3][3], tb[3][3], tc[3][3];  // A E, B E, C E: Σ_m T(i, m) e(m, j)
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      bool first = true;
+      for (int m = 0; m < 3; ++m) {
+        if (offAxis<K>(m, j)) continue;
+        const double pa = in.a(i, m) * e(m, j), pb = in.b(i, m) * e(m, j),
+                     pc = in.c(i, m) * e(m, j);
+        ta[i][j] = first ? pa : ta[i][j] + pa;
+        tb[i][j] = first ? pb : tb[i][j] + pb;
+        tc[i][j] = first ? pc : tc[i][j] + pc;
+        first = false;
+      }
+    }
+  for (int i = 0; i < 3; ++i)  // Eᵀ T: Σ_m e(m, i) T(m, j)
+    for (int j = 0; j < 3; ++j) {
+      bool first = true;
+      for (int m = 0; m < 3; ++m) {
+        if (offAxis<K>(m, i)) continue;
+        const double pb = e(m, i) * tb[m][j];
+        b1[i][j] = first ? pb : b1[i][j] + pb;
+        if (j >= i) {
+          const double pa = e(m, i) * ta[m][j], pc = e(m, i) * tc[m][j];
+          a1[i][j] = first ? pa : a1[i][j] + pa;
+          c1[i][j] = first ? pc : c1[i][j] + pc;
+        }
+        first = false;
+      }
+    }
+  a1[1][0] = a1[0][1], a1[2][0] = a1[0][2], a1[2][1] = a1[1][2];
+  c1[1][0] = c1[0][1], c1[2][0] = c1[0][2], c1[2][1] = c1[1][2];
+}
+
 // Xᵀ I X for the motion transform X (parent → child) of `x`, I in child
 // coordinates, added to `parent` (parent coordinates). X = [E 0; −E r× E] is
 // the rotation diag(E, E) after the shift [1 0; −r× 1], so with A' = EᵀAE,
@@ -128,31 +177,24 @@ InertiaBlocks inertiaBlocks(const Mat6& m) {
 //   Xᵀ I X = [A' + r×B'ᵀ − H r×,  H;  Hᵀ,  C'].
 // Written out in scalars (about half the operations of Eigen's 3×3 products
 // here, and no temporaries): A and C are symmetric, so only their upper
-// triangles are computed.
-void addTransformedInertia(const Transform& x, const InertiaBlocks& in, InertiaBlocks& parent) {
+// triangles are computed. `fixedAxis` (0-2) is a coordinate axis E leaves
+// fixed (offAxis), −1 for none.
+void addTransformedInertia(const Transform& x, const InertiaBlocks& in, InertiaBlocks& parent,
+                           int fixedAxis = -1) {
   const Mat3& e = x.rot;
   double a1[3][3], b1[3][3], c1[3][3];
   if (e == Mat3::Identity()) {  // A' = A, B' = B, C' = C (a prismatic joint, parallel frames)
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j)
         a1[i][j] = in.a(i, j), b1[i][j] = in.b(i, j), c1[i][j] = in.c(i, j);
+  } else if (fixedAxis == 0) {
+    rotateBlocks<0>(e, in, a1, b1, c1);
+  } else if (fixedAxis == 1) {
+    rotateBlocks<1>(e, in, a1, b1, c1);
+  } else if (fixedAxis == 2) {
+    rotateBlocks<2>(e, in, a1, b1, c1);
   } else {
-    double ta[3][3], tb[3][3], tc[3][3];  // A E, B E, C E
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        ta[i][j] = in.a(i, 0) * e(0, j) + in.a(i, 1) * e(1, j) + in.a(i, 2) * e(2, j);
-        tb[i][j] = in.b(i, 0) * e(0, j) + in.b(i, 1) * e(1, j) + in.b(i, 2) * e(2, j);
-        tc[i][j] = in.c(i, 0) * e(0, j) + in.c(i, 1) * e(1, j) + in.c(i, 2) * e(2, j);
-      }
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        b1[i][j] = e(0, i) * tb[0][j] + e(1, i) * tb[1][j] + e(2, i) * tb[2][j];
-        if (j < i) continue;
-        a1[i][j] = e(0, i) * ta[0][j] + e(1, i) * ta[1][j] + e(2, i) * ta[2][j];
-        c1[i][j] = e(0, i) * tc[0][j] + e(1, i) * tc[1][j] + e(2, i) * tc[2][j];
-      }
-    a1[1][0] = a1[0][1], a1[2][0] = a1[0][2], a1[2][1] = a1[1][2];
-    c1[1][0] = c1[0][1], c1[2][0] = c1[0][2], c1[2][1] = c1[1][2];
+    rotateBlocks<-1>(e, in, a1, b1, c1);
   }
   const double rx = x.pos.x(), ry = x.pos.y(), rz = x.pos.z();
   // r×M for a column m: (ry m2 − rz m1, rz m0 − rx m2, rx m1 − ry m0).
@@ -460,7 +502,13 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
     }
     if (b.parent >= 0) {
       const Transform& x = data.parentToBody[i];
-      if (passInertia) addTransformedInertia(x, ia, data.articulatedInertia[b.parent]);
+      if (passInertia) {
+        // A revolute joint about a coordinate axis, its frame parallel to its
+        // parent's, turns about that axis (addTransformedInertia's fixedAxis).
+        const int k = model.axisIndex[i];
+        const bool turnsAbout = b.joint == JointType::Revolute && model.treeParallel[i] && k < 3;
+        addTransformedInertia(x, ia, data.articulatedInertia[b.parent], turnsAbout ? k : -1);
+      }
       data.bias[b.parent] += x.applyTransposeForce(paChild);
     }
   }

@@ -21,7 +21,8 @@ Mat3 randomRotation(std::mt19937_64& rng) {
 // A random tree: a free base (or a 1-DOF root), then bodies of random joint
 // types, each hanging on a random earlier body. With `rotors`, revolute bodies
 // are symmetric about their axis (leaves among them take aba's rotor path).
-// With `parallel`, every joint frame is parallel to its parent's.
+// With `parallel`, every joint frame is parallel to its parent's and every
+// joint axis is a coordinate axis, either way (as in the presets).
 Multibody randomTree(std::mt19937_64& rng, int bodies, bool freeBase, bool rotors,
                      bool parallel = false) {
   std::uniform_real_distribution<double> u(-1.0, 1.0), pos(0.2, 3.0);
@@ -37,7 +38,10 @@ Multibody randomTree(std::mt19937_64& rng, int bodies, bool freeBase, bool rotor
                           : JointType::Fixed;
     b.axis = Vec3(u(rng), u(rng), u(rng));
     b.tree.rot = randomRotation(rng);
-    if (parallel) b.tree.rot = Mat3::Identity();
+    if (parallel) {
+      b.tree.rot = Mat3::Identity();
+      b.axis = Vec3::Unit(static_cast<int>(rng() % 3)) * (rng() % 2 ? 1.0 : -1.0);
+    }
     b.tree.pos = Vec3(u(rng), u(rng), u(rng));
     b.mass = pos(rng);
     b.com = 0.3 * Vec3(u(rng), u(rng), u(rng));
@@ -95,7 +99,8 @@ TEST_CASE("aba inverts Newton-Euler inverse dynamics on random trees", "[dynamic
   for (int trial = 0; trial < 200; ++trial) {
     const bool freeBase = trial % 2 == 0;
     const bool rotors = trial % 3 == 0;
-    const Multibody model = randomTree(rng, 2 + trial % 12, freeBase, rotors);
+    const bool parallel = trial % 5 < 2;  // aba's paths for coordinate axes
+    const Multibody model = randomTree(rng, 2 + trial % 12, freeBase, rotors, parallel);
     MultibodyState state = neutralState(model);
     for (int i = 0; i < model.nq; ++i) state.q[i] = u(rng);
     if (freeBase) state.q.segment<4>(3).normalize();
