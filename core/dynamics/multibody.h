@@ -148,7 +148,8 @@ MultibodyState neutralState(const Multibody& model);
 struct MultibodyData {
   std::vector<Transform> parentToBody;  ///< (nbody) λ(i) → i (a rotor's: λ(i) → its hub)
   std::vector<Transform> worldToBody;   ///< (nbody) world → i (a rotor's: world → its hub)
-  std::vector<Vec6> velocity;           ///< (nbody) spatial velocity, body coordinates
+  std::vector<Vec6> velocity;           ///< (nbody) spatial velocity, body coordinates (a
+                                        ///< rotor's: its hub's)
   std::vector<Vec6> externalForce;      ///< (nbody) applied spatial force at the WORLD origin,
                                         ///< world coordinates (input to aba)
   Eigen::VectorXd tau;                  ///< (nv) joint forces/torques (input to aba)
@@ -169,7 +170,8 @@ MultibodyData makeData(const Multibody& model);
 /// Body poses and spatial velocities from the state.
 void forwardKinematics(const Multibody& model, const MultibodyState& state, MultibodyData& data);
 
-/// World position of a body-frame point (m); needs forwardKinematics.
+/// World position of a point given in the frame the kinematics keep of a body
+/// (m; a rotor's origin and axle are its hub's); needs forwardKinematics.
 inline Vec3 worldPoint(const MultibodyData& data, int body, const Vec3& local) {
   const Transform& x = data.worldToBody[body];
   return x.pos + x.rot.transpose() * local;
@@ -183,7 +185,8 @@ inline Mat3 worldRotation(const MultibodyData& data, int body) {
 /// World rotation of a body's own frame, a rotor's turned by its spin angle.
 Mat3 worldRotationWithSpin(const Multibody& model, const MultibodyState& state,
                            const MultibodyData& data, int body);
-/// World-frame velocity of a body-frame point (m/s), and the body's angular velocity (rad/s).
+/// World-frame velocity of a point given in that kept frame (m/s), and the body's angular
+/// velocity (rad/s).
 inline Vec3 worldPointVelocity(const MultibodyData& data, int body, const Vec3& local) {
   const Vec6& v = data.velocity[body];
   return data.worldToBody[body].rot.transpose() * (v.tail<3>() + v.head<3>().cross(local));
