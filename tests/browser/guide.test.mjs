@@ -1,9 +1,10 @@
 // Guidance and layout in headless Chromium: each side-panel tab's help and
 // its "Try this" button, the stance tab's hint on a terrain without quad rows,
-// the crawler link's introduction and the names in its figure, the editor's
-// tables inside their panel at 1280×800 (the template section staying open),
-// and the stacked layout at 390×844 with its drive buttons. One page; the
-// narrow layout is the same page resized. Screenshots of every tab and of the
+// the crawler link's introduction and the names in its figure (its panel
+// inert until its module is there), the editor's tables inside their panel at
+// 1280×800 (the template section staying open), and the stacked layout at
+// 390×844 with its drive buttons. One page; the narrow layout is the same
+// page resized. Screenshots of every tab and of the
 // narrow layout go to test-results/.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -102,18 +103,24 @@ describe('guidance and layout', { timeout: 120_000 }, () => {
     await waitFor((n) => window.__roverlab.loadLog.length > n && !window.__roverlab.loading && window.__roverlab.issues.length === 0, loads);
   });
 
-  test("Crawler link: an introduction to every symbol; Try this shows an example; the figure's names do not overlap", async () => {
+  test("Crawler link: inert until its module is there, Try this at once shows an example; an introduction to every symbol; the figure's names do not overlap", async () => {
+    // The tab's module held back a second: its panel is inert meanwhile, and Try this, clicked
+    // at once, waits for the module instead of being lost.
+    const crawlerModule = (url) => url.pathname.includes('crawler_panel');
+    await page.route(crawlerModule, (route) => setTimeout(() => route.continue(), 1000));
     await page.click('#tab-crawler');
-    await waitFor(() => window.__roverlab.crawler?.result);
+    expect(await page.evaluate(() => document.getElementById('crawler').inert)).toBe(true);
+    expect(await helpOpen()).toBe(true);
+    await page.click('#tab-help-try');
+    await waitFor(() => window.__roverlab.crawler?.result?.kind === 7);
+    await page.unroute(crawlerModule);
+    expect(await page.evaluate(() => document.getElementById('crawler').inert)).toBe(false);
+    expect(await page.inputValue('#crawler-example')).toBe('vertex-a');
     expect(await page.isVisible('#crawler-intro')).toBe(true);
     const intro = await page.textContent('#crawler-intro');
     for (const symbol of ['n', 'v', 'L', 'φn', 'φk', 'xA', 'l, b', 'α']) expect(intro).toContain(symbol);
     expect(intro).toMatch(/\(m\)/);
     expect(intro).toMatch(/\(°\)/);
-    expect(await helpOpen()).toBe(true);
-    await page.click('#tab-help-try');
-    await waitFor(() => window.__roverlab.crawler.result.kind === 7);
-    expect(await page.inputValue('#crawler-example')).toBe('vertex-a');
     // Every example: no two names overlap, and O1(φk) stays clear of B (they met in the first one).
     const examples = await page.$$eval('#crawler-example option', (options) => options.map((o) => o.value).filter(Boolean));
     expect(examples.length).toBeGreaterThanOrEqual(4);

@@ -17,7 +17,7 @@ import { wireCameraPresets } from '../view/camera_presets.js';
 import { ContactInspector } from '../panels/contact_inspector.js';
 import { wireControls } from './controls.js';
 import { wireHelp } from '../panels/help.js';
-import { wireCrawlerTab } from '../panels/crawler_tab.js';
+import { makeCrawlerTab } from '../panels/crawler_tab.js';
 import { EditorDocument } from '../editor/document.js';
 import { EditorTab } from '../editor/editor_tab.js';
 import { afterFirstFrame, lazily } from './lazy.js';
@@ -119,10 +119,14 @@ async function startPage() {
   // or a link needs it), then hears which tab is open.
   wireTabs({ state, signals });
   const editorTab = new EditorTab({ state, signals, doc, stage, client, run, banners, sharing });
+  // Its panel is inert until then: a click on a control whose listener is not yet attached would be lost.
   const tab = (name, make) => {
+    const panel = $(document.querySelector(`[data-tab="${name}"]`).dataset.panel);
+    panel.inert = true;
     const load = lazily(async () => {
       const made = await make();
-      made.tabChanged(state.tab);
+      made.tabChanged?.(state.tab);
+      panel.inert = false;
       return made;
     });
     signals.tabChanged.add((t) => t === name && load().catch((error) => banners.show(`The tab failed to load: ${error.message}`)));
@@ -148,8 +152,8 @@ async function startPage() {
     for (const h of held.splice(0)) panel.announce(h);
     return panel;
   });
-  wireCrawlerTab({ state, signals, pageCore });
-  wireHelp({ state, signals, editorTab, stanceTab, robotTab, studyTab, controllerPanel, picker });
+  const crawlerTab = tab('crawler', () => makeCrawlerTab({ state, pageCore }));
+  wireHelp({ state, signals, editorTab, stanceTab, crawlerTab, robotTab, studyTab, controllerPanel, picker });
   wireTouchDrive({ state, signals });
 
   // Once the first frame is drawn, and the plots' charts made, the editor instantiates the page's

@@ -62,8 +62,8 @@ export const TAB_HELP = {
 /** The scenario the Simulate tab's button opens. */
 export const TRY_SCENARIO = 'climb-articulated6';
 
-/** stanceTab, robotTab, studyTab, controllerPanel: functions that resolve to the tab's object (loaded when first needed). */
-export function wireHelp({ state, signals, editorTab, stanceTab, robotTab, studyTab, controllerPanel, picker }, $ = (id) => document.getElementById(id)) {
+/** stanceTab, crawlerTab, robotTab, studyTab, controllerPanel: functions that resolve to the tab's object (loaded when first needed). */
+export function wireHelp({ state, signals, editorTab, stanceTab, crawlerTab, robotTab, studyTab, controllerPanel, picker }, $ = (id) => document.getElementById(id)) {
   const storage = (() => {
     try {
       return window.localStorage;
@@ -76,7 +76,7 @@ export function wireHelp({ state, signals, editorTab, stanceTab, robotTab, study
     sim: () => picker.pick(TRY_SCENARIO),  // as if picked: the run restarts and plays
     edit: () => editorTab.tryTemplate('stairs'),
     stance: async () => (await stanceTab()).openExample(),
-    crawler: () => state.crawler?.showExample('vertex-a'),
+    crawler: async () => (await crawlerTab()).showExample('vertex-a'),
     robot: async () => (await robotTab()).tryExample(),
     study: async () => (await studyTab()).tryExample(),
     controller: async () => (await controllerPanel()).tryExample(),

@@ -31,9 +31,6 @@ export class StanceTab {
     $('stance-example').addEventListener('click', () => this.openExample());
     $('stance-play').addEventListener('click', () => this.playback?.length && this.play());
     $('stance-s').addEventListener('input', () => this.show(Number($('stance-s').value)));
-    // The buttons wait, disabled, for this module (loaded when the tab is first opened):
-    // a click before it would be lost.
-    for (const id of ['stance-compute', 'stance-example', 'stance-play']) $(id).disabled = false;
   }
 
   /** The side panel shows `tab`. */
