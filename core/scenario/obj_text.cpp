@@ -5,122 +5,126 @@
 
 #include "scenario/json_input.h"
 
-#define TINYOBJLOADER_IMPLEMENTATION
-#define TINYOBJLOADER_USE_DOUBLE
-#include <tiny_obj_loader.h>
-
 namespace roverlab {
 namespace {
 
-// The first record tinyobjloader would misread, as the refusal's message;
-// empty when there is none: a vertex record ("v x y z ...") whose x, y or z
-// is not a finite number (it reads such a coordinate as 0), or a face
-// record ("f a b c ..." with a/vt/vn corners) naming a vertex beyond the
-// range of its 32-bit indices (it would read the number wrapped, and the
-// refusal would name a vertex the file does not name).
-std::string badRecord(const std::string& text) {
+// Most corners a face may have.
+constexpr int kMaxCorners = 255;
+
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// Calls visit(line, begin, end) for each line of `text` (numbered from 1), a
+// record's first letter at `begin`; false from visit stops.
+template <class Visit>
+bool forLines(const std::string& text, Visit&& visit) {
   size_t line = 1;
-  long vertices = 0, faces = 0;
-  std::string face;  // the first face naming a vertex out of range, as its message's start
   for (size_t at = 0; at < text.size(); ++line) {
     size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
     size_t k = at;
-    while (k < end && (text[k] == ' ' || text[k] == '\t')) ++k;
-    const bool record = k + 1 < end && (text[k + 1] == ' ' || text[k + 1] == '\t');
-    if (record && text[k] == 'v') {
-      ++vertices;
-      k += 1;
-      for (int c = 0; c < 3; ++c) {
-        while (k < end && (text[k] == ' ' || text[k] == '\t')) ++k;
-        size_t stop = k;
-        while (stop < end && text[stop] != ' ' && text[stop] != '\t' && text[stop] != '\r') ++stop;
-        const std::string token = text.substr(k, stop - k);
-        char* used = nullptr;
-        const double value = std::strtod(token.c_str(), &used);
-        if (token.empty() || used != token.c_str() + token.size() || !std::isfinite(value))
-          return "is not a readable OBJ mesh: line " + std::to_string(line) +
-                 ": vertex coordinate " + "xyz"[c] +
-                 (token.empty() ? std::string(" is missing")
-                                : " \"" + clipped(token) + "\" is not a finite number");
-        k = stop;
-      }
-    } else if (record && text[k] == 'f') {
-      for (k += 1; face.empty() && k < end;) {
-        while (k < end && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r')) ++k;
-        // The corner's vertex number: an optional sign, then digits.
-        size_t digits = k + (k < end && (text[k] == '-' || text[k] == '+'));
-        size_t stop = digits;
-        while (stop < end && text[stop] >= '0' && text[stop] <= '9') ++stop;
-        const std::string number = text.substr(k, stop - k);
-        if (stop - digits > 9 && std::abs(std::strtod(number.c_str(), nullptr)) > 2147483647.0)
-          face = "face " + std::to_string(faces) + " (line " + std::to_string(line) +
-                 ") names vertex " + clipped(number);
-        while (k < end && text[k] != ' ' && text[k] != '\t') ++k;
-      }
-      ++faces;
-    }
+    while (k < end && blank(text[k])) ++k;
+    if (!visit(line, k, end)) return false;
     at = end + 1;
   }
-  if (!face.empty())
-    return face + "; the file has " + std::to_string(vertices) + " vertices (numbered from 1)";
-  return {};
+  return true;
+}
+
+// The record at k: 'v' or 'f' when its letter stands alone (so not vt, vn,
+// vp), else 0.
+char recordAt(const std::string& text, size_t k, size_t end) {
+  if (k + 1 >= end || (text[k + 1] != ' ' && text[k + 1] != '\t')) return 0;
+  return text[k] == 'v' || text[k] == 'f' ? text[k] : 0;
+}
+
+// The next token of the line from k (past blanks), its end in `stop`.
+std::string nextToken(const std::string& text, size_t& k, size_t end, size_t& stop) {
+  while (k < end && blank(text[k])) ++k;
+  stop = k;
+  while (stop < end && !blank(text[stop])) ++stop;
+  return text.substr(k, stop - k);
 }
 
 }  // namespace
 
 Expected<ObjMesh> parseObj(const std::string& text, long maxTriangles) {
-  const auto refuse = [](const std::string& message) {
-    return Expected<ObjMesh>::failure("", message);
+  std::string refusal;
+  const auto refuse = [&](const std::string& message) {
+    refusal = message;
+    return false;
   };
-  const std::string bad = badRecord(text);
-  if (!bad.empty()) return refuse(bad);
-  tinyobj::ObjReaderConfig config;
-  config.triangulate = false;  // fanned below, after the indices are checked
-  config.vertex_color = false;
-  tinyobj::ObjReader reader;
-  // From a string, with no material text: the reader opens no files.
-  if (!reader.ParseFromString(text, "", config)) {
-    std::string error = reader.Error();
-    while (!error.empty() && (error.back() == '\n' || error.back() == '\r')) error.pop_back();
-    return refuse("is not a readable OBJ mesh: " + clipped(error.empty() ? "parse error" : error));
-  }
   ObjMesh out;
-  const std::vector<double>& xyz = reader.GetAttrib().vertices;
-  out.vertices.reserve(xyz.size() / 3);
-  for (size_t k = 0; k + 2 < xyz.size(); k += 3)
-    out.vertices.emplace_back(xyz[k], xyz[k + 1], xyz[k + 2]);
-  const long count = static_cast<long>(out.vertices.size());
-  long face = 0;
-  for (const tinyobj::shape_t& shape : reader.GetShapes()) {
-    const std::vector<tinyobj::index_t>& indices = shape.mesh.indices;
-    size_t at = 0;
-    for (unsigned char corners : shape.mesh.num_face_vertices) {
-      if (corners < 3 || at + corners > indices.size())
-        return refuse("face " + std::to_string(face) +
-                      " has fewer than 3 corners or more than 255 (a face may have 3 to 255)");
-      for (unsigned k = 0; k < corners; ++k) {
-        const int v = indices[at + k].vertex_index;
-        if (v < 0 || v >= count)
-          return refuse("face " + std::to_string(face) + " names vertex " +
-                        std::to_string(v >= 0 ? v + 1 : v) + "; the file has " +
-                        std::to_string(count) + " vertices (numbered from 1)");
-      }
-      if (static_cast<long>(out.triangles.size()) + corners - 2 > maxTriangles)
-        return refuse("has more than " + std::to_string(maxTriangles) +
-                      " triangles, the limit (docs/scenario-format.md, \"Limits\")");
-      for (unsigned k = 1; k + 1 < corners; ++k)
-        out.triangles.push_back({indices[at].vertex_index, indices[at + k].vertex_index,
-                                 indices[at + k + 1].vertex_index});
-      at += corners;
-      ++face;
+  // The vertices first, so that a face's message can say how many there are
+  // (a face may name a vertex written after it).
+  forLines(text, [&](size_t line, size_t k, size_t end) {
+    if (recordAt(text, k, end) != 'v') return true;
+    double xyz[3];
+    ++k;
+    for (int c = 0; c < 3; ++c) {
+      size_t stop;
+      const std::string token = nextToken(text, k, end, stop);
+      char* used = nullptr;
+      // strtod rounds correctly in both builds (glibc natively, musl in WASM).
+      xyz[c] = std::strtod(token.c_str(), &used);
+      if (token.empty() || used != token.c_str() + token.size() || !std::isfinite(xyz[c]))
+        return refuse("is not a readable OBJ mesh: line " + std::to_string(line) +
+                      ": vertex coordinate " + "xyz"[c] +
+                      (token.empty() ? std::string(" is missing")
+                                     : " \"" + clipped(token) + "\" is not a finite number"));
+      k = stop;
     }
-    if (at != indices.size())
-      return refuse("face " + std::to_string(face) +
-                    " has more than 255 corners (a face may have 3 to 255)");
-  }
+    out.vertices.emplace_back(xyz[0], xyz[1], xyz[2]);  // a w or colour after them is ignored
+    return true;
+  });
+  if (!refusal.empty()) return Expected<ObjMesh>::failure("", refusal);
+  const long count = static_cast<long>(out.vertices.size());
+  long face = 0, before = 0;  // faces so far; vertices before this line
+  int corners[kMaxCorners];
+  forLines(text, [&](size_t line, size_t k, size_t end) {
+    const char record = recordAt(text, k, end);
+    if (record == 'v') ++before;
+    if (record != 'f') return true;
+    const std::string where =
+        "face " + std::to_string(face) + " (line " + std::to_string(line) + ")";
+    int n = 0;
+    for (++k; k < end;) {
+      size_t stop;
+      const std::string token = nextToken(text, k, end, stop);
+      k = stop;
+      if (token.empty() || token[0] == '#') break;  // the line's end, or a comment
+      // The corner's vertex number, before a '/' (v, v/vt, v//vn, v/vt/vn):
+      // from 1, or from −1 for the last vertex written before the face.
+      const std::string number = token.substr(0, token.find('/'));
+      const size_t digits = number.size() > 0 && (number[0] == '-' || number[0] == '+');
+      if (digits == number.size() ||
+          number.find_first_not_of("0123456789", digits) != std::string::npos)
+        return refuse("is not a readable OBJ mesh: line " + std::to_string(line) +
+                      ": face corner \"" + clipped(token) +
+                      "\" does not start with a vertex number");
+      if (n == kMaxCorners)
+        return refuse(where + " has more than " + std::to_string(kMaxCorners) +
+                      " corners (a face may have 3 to " + std::to_string(kMaxCorners) + ")");
+      const double v = std::strtod(number.c_str(), nullptr);  // exact below 2^53
+      const double index = v > 0 ? v - 1 : before + v;        // 0-based
+      if (v == 0 || index < 0 || index >= count)
+        return refuse(where + " names vertex " + clipped(number) + "; the file has " +
+                      std::to_string(count) + " vertices (numbered from 1)");
+      corners[n++] = static_cast<int>(index);
+    }
+    if (n < 3)
+      return refuse(where + " has " + std::to_string(n) + " corners (a face may have 3 to " +
+                    std::to_string(kMaxCorners) + ")");
+    if (static_cast<long>(out.triangles.size()) + n - 2 > maxTriangles)
+      return refuse("has more than " + std::to_string(maxTriangles) +
+                    " triangles, the limit (docs/scenario-format.md, \"Limits\")");
+    for (int c = 1; c + 1 < n; ++c)
+      out.triangles.push_back({corners[0], corners[c], corners[c + 1]});
+    ++face;
+    return true;
+  });
+  if (!refusal.empty()) return Expected<ObjMesh>::failure("", refusal);
   if (out.triangles.empty())
-    return refuse("has no faces (f records): a mesh terrain needs triangles");
+    return Expected<ObjMesh>::failure("",
+                                      "has no faces (f records): a mesh terrain needs triangles");
   return out;
 }
 

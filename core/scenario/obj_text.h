@@ -1,8 +1,11 @@
-// Wavefront OBJ text read into vertices and triangles, by Debian's
-// tinyobjloader (libtinyobjloader-dev, header-only, natively and in WASM).
-// Only `v` and `f` records matter: a face of k corners becomes k − 2
-// triangles fanned from its first corner, in file order; normals, texture
-// coordinates, lines, points and materials are ignored.
+// Wavefront OBJ text read into vertices and triangles. Only `v` and `f`
+// records matter: a vertex's x, y and z (a w or colour after them ignored),
+// read by strtod (correctly rounded, so the same in the native and WASM
+// builds); a face of 3 to 255 corners, each v, v/vt, v//vn or v/vt/vn with v
+// from 1 (or from −1, the last vertex written before the face), becomes
+// k − 2 triangles fanned from its first corner, in file order. Normals,
+// texture coordinates, groups, lines, points, materials and comments (#) are
+// ignored.
 #pragma once
 
 #include <array>
