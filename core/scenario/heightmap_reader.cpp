@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/size_optimized.h"
 #include "scenario/png_image.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -200,3 +203,5 @@ void readHeightmaps(Reader& r, const json& list, TerrainBuilder& builder, double
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

@@ -6,6 +6,10 @@
 #include <unordered_set>
 #include <vector>
 
+#include "common/size_optimized.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
+
 namespace roverlab {
 namespace {
 
@@ -220,3 +224,5 @@ std::string dumpJson(const json& value, int indent) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

@@ -4,7 +4,11 @@
 #include <cmath>
 
 #include "common/elementary.h"
+#include "common/size_optimized.h"
 #include "scenario/obj_text.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
+
 namespace roverlab {
 namespace {
 
@@ -136,3 +140,5 @@ void readMeshes(Reader& r, const json& list, TerrainBuilder& builder, double bas
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

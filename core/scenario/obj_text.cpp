@@ -3,7 +3,10 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "common/size_optimized.h"
 #include "scenario/json_input.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -129,3 +132,5 @@ Expected<ObjMesh> parseObj(const std::string& text, long maxTriangles) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

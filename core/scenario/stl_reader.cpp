@@ -9,7 +9,10 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "common/size_optimized.h"
 #include "scenario/json_input.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
 
 namespace roverlab {
 namespace {
@@ -657,3 +660,5 @@ HullVertices hullVertices(const std::vector<Vec3>& points, std::size_t maxPoints
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END

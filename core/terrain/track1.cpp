@@ -4,6 +4,10 @@
 #include <cmath>
 #include <string>
 
+#include "common/size_optimized.h"
+
+ROVERLAB_SIZE_OPTIMIZED_BEGIN
+
 namespace roverlab {
 namespace {
 
@@ -81,3 +85,5 @@ Expected<double> track1Along(const Track1Node& node, const Vec3& point) {
 }
 
 }  // namespace roverlab
+
+ROVERLAB_SIZE_OPTIMIZED_END
