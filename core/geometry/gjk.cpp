@@ -206,10 +206,17 @@ PointDistance pointDistance(const Polytope& poly, const Vec3& p, double radius) 
   const double px = p.x(), py = p.y(), pz = p.z();
   int bf = 0;
   double bs = -std::numeric_limits<double>::infinity();
+  const int* edgeStart = poly.edgeStart.data();
+  const FaceEdge* edges = poly.edges.data();
   for (int f = 0; f < nf; ++f) {
     const Vec3& n = faces[f].normal;
     const double s = n.x() * px + n.y() * py + n.z() * pz - faces[f].offset;
-    if (s > bs) bs = s, bf = f;
+    if (s > bs) {
+      bs = s, bf = f;
+      // Its edges, read next for a point outside, asked for now: the
+      // face pass's remaining faces hide part of the wait.
+      __builtin_prefetch(edges + edgeStart[f]);
+    }
   }
   if (bs > radius) {
     r.distance = bs;
