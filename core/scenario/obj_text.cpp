@@ -17,19 +17,18 @@ constexpr int kMaxCorners = 255;
 bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 // Calls visit(line, begin, end) for each line of `text` (numbered from 1), a
-// record's first letter at `begin`; false from visit stops.
+// record's first letter at `begin`, until visit returns false.
 template <class Visit>
-bool forLines(const std::string& text, Visit&& visit) {
+void forLines(const std::string& text, Visit&& visit) {
   size_t line = 1;
   for (size_t at = 0; at < text.size(); ++line) {
     size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
     size_t k = at;
     while (k < end && blank(text[k])) ++k;
-    if (!visit(line, k, end)) return false;
+    if (!visit(line, k, end)) return;
     at = end + 1;
   }
-  return true;
 }
 
 // The record at k: 'v' or 'f' when its letter stands alone (so not vt, vn,
@@ -86,8 +85,9 @@ Expected<ObjMesh> parseObj(const std::string& text, long maxTriangles) {
     const char record = recordAt(text, k, end);
     if (record == 'v') ++before;
     if (record != 'f') return true;
-    const std::string where =
-        "face " + std::to_string(face) + " (line " + std::to_string(line) + ")";
+    const auto where = [&] {
+      return "face " + std::to_string(face) + " (line " + std::to_string(line) + ")";
+    };
     int n = 0;
     for (++k; k < end;) {
       size_t stop;
@@ -104,17 +104,17 @@ Expected<ObjMesh> parseObj(const std::string& text, long maxTriangles) {
                       ": face corner \"" + clipped(token) +
                       "\" does not start with a vertex number");
       if (n == kMaxCorners)
-        return refuse(where + " has more than " + std::to_string(kMaxCorners) +
+        return refuse(where() + " has more than " + std::to_string(kMaxCorners) +
                       " corners (a face may have 3 to " + std::to_string(kMaxCorners) + ")");
       const double v = std::strtod(number.c_str(), nullptr);  // exact below 2^53
       const double index = v > 0 ? v - 1 : before + v;        // 0-based
       if (v == 0 || index < 0 || index >= count)
-        return refuse(where + " names vertex " + clipped(number) + "; the file has " +
+        return refuse(where() + " names vertex " + clipped(number) + "; the file has " +
                       std::to_string(count) + " vertices (numbered from 1)");
       corners[n++] = static_cast<int>(index);
     }
     if (n < 3)
-      return refuse(where + " has " + std::to_string(n) + " corners (a face may have 3 to " +
+      return refuse(where() + " has " + std::to_string(n) + " corners (a face may have 3 to " +
                     std::to_string(kMaxCorners) + ")");
     if (static_cast<long>(out.triangles.size()) + n - 2 > maxTriangles)
       return refuse("has more than " + std::to_string(maxTriangles) +
