@@ -119,8 +119,9 @@ async function startPage() {
   // or a link needs it), then hears which tab is open.
   wireTabs({ state, signals });
   const editorTab = new EditorTab({ state, signals, doc, stage, client, run, banners, sharing });
-  // Its panel is inert until then: a click on a control whose listener is not yet attached would be lost.
   const tab = (name, make) => {
+    // The tab's panel is inert until its module is made: a click on a control whose
+    // listener is not yet attached would be lost.
     const panel = $(document.querySelector(`[data-tab="${name}"]`).dataset.panel);
     panel.inert = true;
     const load = lazily(async () => {
