@@ -1,7 +1,9 @@
 // Whole-simulation speed: steps per second and real-time factor of every
 // scenario in terrains/, natively (build/native/roverlab) and in the WASM core
-// under Node (same C++ source), and how articulated6's cost grows with the
-// number of terrain pieces. Writes docs/benchmarks/sim.json.
+// (same C++ source) in two engines: under Node and in a page of Debian's
+// headless Chromium, the engine the app runs in (chromium_page.mjs); and how
+// articulated6's cost grows with the number of terrain pieces. Writes
+// docs/benchmarks/sim.json.
 //
 //   node tests/bench/sim_bench.mjs [--cli=PATH] [--wasm=DIR] [--out=FILE]
 //        (after npm test or the two builds)
@@ -11,14 +13,14 @@
 // roverlab_core.js/.wasm (default web/src/wasm).
 //
 // Each figure is the median of 7 rounds; a round is the best of BEST fresh
-// native runs and the best of BEST fresh WASM runs, in alternating order, each
-// stepping the same SECONDS of simulated time from the start (timing covers
-// stepping only, not parsing or building the terrain), and the WASM/native
-// ratio is the median of the rounds' ratios, so that a change of the
-// machine's speed hits both builds alike. Best of BEST: another job on the
+// native runs, the best of BEST fresh WASM runs under Node and the best of
+// BEST in Chromium, in rotating order, each stepping the same SECONDS of
+// simulated time from the start (timing covers stepping only, not parsing or
+// building the terrain), and a WASM/native ratio is the median of the rounds'
+// ratios, so that a change of the machine's speed hits the builds alike. Best of BEST: another job on the
 // host only ever slows a run, and on a shared virtual machine back-to-back
 // native runs of one scenario ranged over 264 000 to 577 000 steps/s.
-// Before the first timed round every scenario runs untimed in WASM until two
+// Before the first timed round every scenario runs untimed in each engine until two
 // runs in a row agree within 5 %: V8 first runs WebAssembly from its baseline
 // compiler and compiles hot functions with its optimising one in the
 // background, which for the core's large functions takes several runs; timed
@@ -29,6 +31,8 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { openBenchPage } from './chromium_page.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -51,8 +55,8 @@ function nativeRun(file) {
   return JSON.parse(r.stdout).steps_per_s;
 }
 
-/** steps/s of one WASM run of a scenario text: the same SECONDS from the start as a native run. */
-function wasmRun(text) {
+/** steps/s of one WASM run of a scenario text in `core`: the same SECONDS from the start as a native run (also run in the page). */
+function wasmRun(core, text, SECONDS) {
   const world = new core.World(text);
   if (!world.ok()) throw new Error(JSON.stringify(world.issues()));
   const steps = Math.round(SECONDS / world.dt());
@@ -63,23 +67,41 @@ function wasmRun(text) {
   return rate;
 }
 
+// The same core in a Chromium page, wasmRun's code run there.
+const chromium = await openBenchPage();
+await chromium.page.evaluate(
+  async ({ wasm, run }) => {
+    const { default: createRoverlabCore } = await import(`${wasm}/roverlab_core.js`);
+    const core = await createRoverlabCore({ locateFile: (file) => `${wasm}/${file}` });
+    const wasmRun = (0, eval)(`(${run})`);
+    window.benchRun = (text, seconds) => wasmRun(core, text, seconds);
+  },
+  { wasm: '/' + path.relative(root, wasmDir), run: wasmRun.toString() },
+);
+const chromiumRun = (text) => chromium.page.evaluate(({ text, seconds }) => window.benchRun(text, seconds), { text, seconds: SECONDS });
+const nodeRun = async (text) => wasmRun(core, text, SECONDS);
+
 /**
- * RUNS rounds of the best of BEST native and of BEST WASM runs of a scenario text, the order
- * alternating: medians, and the median of the rounds' WASM/native ratios
- * (a change of the machine's speed during the benchmark hits both builds of a
- * round alike).
+ * RUNS rounds of the best of BEST native runs, of BEST WASM runs under Node and of BEST in
+ * Chromium of a scenario text, the order rotating: medians, and the medians of the rounds'
+ * WASM/native ratios (a change of the machine's speed during the benchmark hits the builds of
+ * a round alike).
  */
-function rates(text) {
+async function rates(text) {
   const file = path.join(os.tmpdir(), `roverlab-bench-${process.pid}.json`);
   writeFileSync(file, text);
-  const native = [], wasm = [];
-  const best = (run) => Math.max(...Array.from({ length: BEST }, run));
-  const nativeBest = () => best(() => nativeRun(file)), wasmBest = () => best(() => wasmRun(text));
-  for (let i = 0; i < RUNS; i++) {
-    if (i % 2) wasm.push(wasmBest()), native.push(nativeBest());
-    else native.push(nativeBest()), wasm.push(wasmBest());
-  }
-  return { native: median(native), wasm: median(wasm), ratio: median(wasm.map((w, i) => w / native[i])) };
+  const runs = { native: async () => nativeRun(file), node: () => nodeRun(text), chromium: () => chromiumRun(text) };
+  const got = { native: [], node: [], chromium: [] };
+  const order = Object.keys(runs);
+  for (let i = 0; i < RUNS; i++)
+    for (let k = 0; k < order.length; k++) {
+      const name = order[(k + i) % order.length];
+      let best = 0;
+      for (let b = 0; b < BEST; b++) best = Math.max(best, await runs[name]());
+      got[name].push(best);
+    }
+  const ratio = (name) => median(got[name].map((w, i) => w / got.native[i]));
+  return { native: median(got.native), node: median(got.node), chromium: median(got.chromium), nodeRatio: ratio('node'), chromiumRatio: ratio('chromium') };
 }
 
 /** articulated6 on flat ground with extra 0.5 × 0.5 × 0.1 m boxes beside its path, `pieces` in total. */
@@ -101,43 +123,53 @@ const files = readdirSync(path.join(root, 'terrains')).filter((f) => f.endsWith(
  * V8 compiles a hot function with its optimising tier in the background, and
  * the core's large functions take several seconds of runs to be swapped in.
  */
-function warmUp(text) {
-  let last = wasmRun(text);
+async function warmUp(run, text) {
+  let last = await run(text);
   for (let i = 1; i < 10; i++) {
-    const rate = wasmRun(text);
+    const rate = await run(text);
     if (Math.abs(rate / last - 1) < 0.05) return i + 1;
     last = rate;
   }
   return 10;
 }
-const warmUpRuns = {};
-for (const file of files) warmUpRuns[file] = warmUp(readFileSync(path.join(root, 'terrains', file), 'utf8'));
+const warmUpRuns = { node: {}, chromium: {} };
+for (const file of files) {
+  const text = readFileSync(path.join(root, 'terrains', file), 'utf8');
+  warmUpRuns.node[file] = await warmUp(nodeRun, text);
+  warmUpRuns.chromium[file] = await warmUp(chromiumRun, text);
+}
 const scenarios = {};
 for (const file of files) {
   const text = readFileSync(path.join(root, 'terrains', file), 'utf8');
   const s = JSON.parse(text);
   const dt = s.simulation?.dt ?? 4e-4;
-  const { native, wasm, ratio } = rates(text);
+  const r = await rates(text);
   scenarios[file] = {
     preset: s.robot.preset,
     dt,
-    native_steps_per_s: Math.round(native),
-    wasm_steps_per_s: Math.round(wasm),
-    native_real_time_factor: +(native * dt).toFixed(2),
-    wasm_real_time_factor: +(wasm * dt).toFixed(2),
-    wasm_over_native: +ratio.toFixed(3),  // steps per second, per-round median
-    wasm_time_over_native: +(1 / ratio).toFixed(3),
-    wasm_time_target_met: 1 / ratio <= WASM_TIME_TARGET,
+    native_steps_per_s: Math.round(r.native),
+    native_real_time_factor: +(r.native * dt).toFixed(2),
   };
+  for (const engine of ['chromium', 'node']) {
+    const ratio = r[`${engine}Ratio`];
+    Object.assign(scenarios[file], {
+      [`${engine}_wasm_steps_per_s`]: Math.round(r[engine]),
+      [`${engine}_wasm_real_time_factor`]: +(r[engine] * dt).toFixed(2),
+      [`${engine}_wasm_over_native`]: +ratio.toFixed(3),  // steps per second, per-round median
+      [`${engine}_wasm_time_over_native`]: +(1 / ratio).toFixed(3),
+      [`${engine}_wasm_time_target_met`]: 1 / ratio <= WASM_TIME_TARGET,
+    });
+  }
   console.log(file, scenarios[file]);
 }
 const scaling = {};
 for (const pieces of [10, 1000, 10000]) {
   const text = withPieces(pieces);
-  const { native, wasm } = rates(text);
-  scaling[pieces] = { native_steps_per_s: Math.round(native), wasm_steps_per_s: Math.round(wasm) };
+  const r = await rates(text);
+  scaling[pieces] = { native_steps_per_s: Math.round(r.native), chromium_wasm_steps_per_s: Math.round(r.chromium), node_wasm_steps_per_s: Math.round(r.node) };
   console.log('pieces', pieces, scaling[pieces]);
 }
+await chromium.close();
 const growth = (k) => +(scaling[10][k] / scaling[10000][k]).toFixed(3);
 const digest = createHash('sha256');
 for (const dir of ['common', 'contact', 'dynamics', 'geometry', 'robots', 'scenario', 'sim', 'terrain'])
@@ -145,7 +177,8 @@ for (const dir of ['common', 'contact', 'dynamics', 'geometry', 'robots', 'scena
 const result = {
   date: new Date().toISOString(),
   command: `node tests/bench/sim_bench.mjs${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}`,
-  method: `median of ${RUNS} rounds, each the best of ${BEST} fresh native runs and the best of ${BEST} fresh WASM runs of the first ${SECONDS} s simulated, in alternating order (wasm_over_native is the median of the rounds' ratios); native = the roverlab CLI's timing of its stepping loop (Release, g++); WASM = the same core (Emscripten 3.1.6) under Node ${process.version}, timed from the first step as the CLI is; before the first timed run every scenario ran untimed until two runs in a row agreed within 5 % (V8's optimising tier swapped in; warm_up_runs)`,
+  method: `median of ${RUNS} rounds, each the best of ${BEST} fresh native runs, the best of ${BEST} fresh WASM runs under Node and the best of ${BEST} in Chromium, of the first ${SECONDS} s simulated, in rotating order (an ENGINE_wasm_over_native is the median of the rounds' ratios); native = the roverlab CLI's timing of its stepping loop (Release, g++); WASM = the same core (Emscripten 3.1.6) through World.step (with the app's telemetry row every 10 ms) under Node ${process.version} and in a page of headless ${chromium.version}, the engine the app runs in, timed from the first step as the CLI is; before the first timed run every scenario ran untimed in each engine until two runs in a row agreed within 5 % (V8's optimising tier swapped in; warm_up_runs)`,
+  engines: { chromium: chromium.version, node: `Node ${process.version}` },
   warm_up_runs: warmUpRuns,
   core_sha256: digest.digest('hex'),
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, load_average_before: loadBefore, load_average_after: os.loadavg() },
@@ -153,14 +186,20 @@ const result = {
     native: execFileSync('c++', ['--version']).toString().split('\n')[0],
     emscripten: execFileSync('emcc', ['--version'], { env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } }).toString().split('\n')[0],
   },
-  wasm_time_target: `WASM time per step ≤ ${WASM_TIME_TARGET} × native on every scenario: ${Object.values(scenarios).filter((x) => x.wasm_time_target_met).length} of ${files.length} met`,
+  wasm_time_target: Object.fromEntries(
+    ['chromium', 'node'].map((engine) => [
+      engine,
+      `WASM time per step ≤ ${WASM_TIME_TARGET} × native on every scenario: ${Object.values(scenarios).filter((x) => x[`${engine}_wasm_time_target_met`]).length} of ${files.length} met`,
+    ]),
+  ),
   scenarios,
   terrain_scaling_articulated6: {
     ...scaling,
     cost_growth_10_to_10000_native: growth('native_steps_per_s'),
-    cost_growth_10_to_10000_wasm: growth('wasm_steps_per_s'),
+    cost_growth_10_to_10000_chromium_wasm: growth('chromium_wasm_steps_per_s'),
+    cost_growth_10_to_10000_node_wasm: growth('node_wasm_steps_per_s'),
     target: 1.3,
   },
 };
 writeFileSync(outFile, JSON.stringify(result, null, 2) + '\n');
-console.log('growth native', result.terrain_scaling_articulated6.cost_growth_10_to_10000_native, 'wasm', result.terrain_scaling_articulated6.cost_growth_10_to_10000_wasm);
+console.log('growth', JSON.stringify(result.terrain_scaling_articulated6));
