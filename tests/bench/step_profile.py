@@ -3,12 +3,12 @@
     /usr/bin/python3 tests/bench/step_profile.py [--build=build/profile] [--seconds=2]
                                                 [--out=docs/benchmarks/step_profile.json]
 
-The build is a Release one (-O3, the same code as build/native's) in its own folder;
+The build is a Release one (-O3, the code of build/native's tests) in its own folder;
 callgrind names functions from the symbol table. The core's translation units are not
-inlined into each other (no link-time optimisation), so each stage of
-core/world/step.cpp's evaluate() is a function of its own:
+inlined into each other (no link-time optimisation, which build/native's command-line tool
+has), so each stage of core/world/step.cpp's evaluate() is a function of its own:
 
-    cmake -S . -B build/profile -DCMAKE_BUILD_TYPE=Release
+    cmake -S . -B build/profile -DCMAKE_BUILD_TYPE=Release -DROVERLAB_NATIVE_LTO=OFF
     cmake --build build/profile --target roverlab -j 2
 
 Each scenario runs twice under valgrind's callgrind: `roverlab run S` for its whole
@@ -87,6 +87,9 @@ def main():
     binary = os.path.join(args.build, "roverlab")
     if not os.path.exists(binary):
         sys.exit(f"{binary} is missing: build it as this script's header says")
+    cache = os.path.join(args.build, "CMakeCache.txt")
+    if "ROVERLAB_NATIVE_LTO:BOOL=OFF" not in open(cache, encoding="utf-8").read():
+        sys.exit(f"{args.build} links with -flto (its stages are inlined): configure it as this script's header says")
     results = {}
     with tempfile.TemporaryDirectory() as folder:
         for scenario in args.scenarios.split(","):
