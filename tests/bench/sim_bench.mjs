@@ -17,14 +17,14 @@
 // BEST in Chromium, in rotating order, each stepping the same SECONDS of
 // simulated time from the start (timing covers stepping only, not parsing or
 // building the terrain), and a WASM/native ratio is the median of the rounds'
-// ratios, so that a change of the machine's speed hits the builds alike. Best of BEST: another job on the
-// host only ever slows a run, and on a shared virtual machine back-to-back
-// native runs of one scenario ranged over 264 000 to 577 000 steps/s.
-// Before the first timed round every scenario runs untimed in each engine until two
-// runs in a row agree within 5 %: V8 first runs WebAssembly from its baseline
-// compiler and compiles hot functions with its optimising one in the
-// background, which for the core's large functions takes several runs; timed
-// earlier, WASM would be measured at half its speed.
+// ratios, so that a change of the machine's speed hits the builds alike. Best
+// of BEST: another job on the host only ever slows a run, and on a shared
+// virtual machine back-to-back native runs of one scenario ranged over
+// 264 000 to 577 000 steps/s. Before the first timed round every scenario runs
+// untimed in each engine until two runs in a row agree within 5 %: V8 first
+// runs WebAssembly from its baseline compiler and compiles hot functions with
+// its optimising one in the background, which for the core's large functions
+// takes several runs; timed earlier, WASM would be measured at half its speed.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
