@@ -22,13 +22,13 @@
 // (from memory, no compression, `application/wasm` for the core) on localhost.
 // Command: node tests/bench/first_frame_bench.mjs [--runs=7] [--dist=dist] [--out=docs/benchmarks/first_frame.json]
 //          [--trace=test-results/first_frame_trace.json] (a Chromium performance trace of one more run)
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { launchBrowser, resultsDir, root } from '../browser/support.mjs';
+import { serve } from './static_server.mjs';
 
 const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const RUNS = Number(option('runs', 7));
@@ -36,41 +36,6 @@ const DIST = path.resolve(root, option('dist', 'dist'));
 const OUT = path.resolve(root, option('out', 'docs/benchmarks/first_frame.json'));
 const TRACE = option('trace', null);
 const TIMEOUT_MS = 60_000;
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-};
-
-/** A static server of `dir` on a free localhost port, its files read into memory first: { server, url }. */
-function serve(dir) {
-  const files = new Map();
-  const read = (file) => {
-    if (!files.has(file)) files.set(file, existsSync(file) && statSync(file).isFile() ? readFileSync(file) : null);
-    return files.get(file);
-  };
-  const server = http.createServer((req, res) => {
-    const name = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
-    const file = path.join(dir, name.endsWith('/') ? `${name}index.html` : name);
-    const bytes = file.startsWith(dir) ? read(file) : null;
-    if (!bytes) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, {
-      'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'Content-Length': bytes.length,
-      'Cache-Control': 'no-cache',
-    });
-    res.end(bytes);
-  });
-  return new Promise((resolve) => server.listen(0, 'localhost', () => resolve({ server, url: `http://localhost:${server.address().port}/` })));
-}
 
 const sizes = new Map();
 /** The file's bytes as served and gzipped (level 9), from dist/. */
