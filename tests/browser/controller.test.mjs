@@ -129,11 +129,17 @@ describe('the Controller tab', { timeout: 120_000 }, () => {
   });
 
   test('fetch, importScripts and the worker’s postMessage are not there: the run stops with a message', async () => {
-    for (const call of ['fetch("http://example.com/")', 'importScripts("x.js")', 'Function("return this")().postMessage({ type: "frame" })']) {
+    for (const [call, name] of [
+      ['fetch("http://example.com/")', 'fetch'],
+      ['importScripts("x.js")', 'importScripts'],
+      ['Function("return this")().postMessage({ type: "frame" })', 'postMessage'],
+    ]) {
       await typeProgram(calling(call));
       await apply();
-      await waitFor(() => window.__roverlab.program.error !== null);
-      expect((await hooks()).program.error.message, call).toMatch(/^line 3: update at t = 0 s: TypeError: /);
+      // This program's error, not the one before it (which stays on show until the new program runs).
+      const shown = await waitFor((name) => window.__roverlab.program.error?.message.includes(name) && window.__roverlab.program.error, name);
+      const error = await shown.jsonValue();
+      expect(error.message, call).toMatch(/^line 3: update at t = 0 s: TypeError: /);
     }
   });
 
