@@ -171,8 +171,7 @@ bool isGhost(const Terrain& terrain, int index, const BoxManifold& m, const Vec3
     if (side < 0 || (side == 0 && patch.neighbour > index)) continue;
     bool all = true;
     for (int k = 0; k < m.count && all; ++k)
-      all = m.depths[k] <= 0 ||
-            inConvexPolygon(patch.polygon, patch.plane.normal, m.points[k], kFlushTolerance);
+      all = m.depths[k] <= 0 || patch.covers(m.points[k], kFlushTolerance);
     if (all) return true;
   }
   return false;

@@ -13,22 +13,7 @@ namespace {
 
 // True when q lies in the convex patch polygon (on its plane) within tol.
 bool onPatch(const SharedPatch& patch, const Vec3& q, double tol) {
-  if (std::abs(patch.plane.signedDistance(q)) > tol) return false;
-  const Vec3& n = patch.plane.normal;
-  const size_t k = patch.polygon.size();
-  double sign = 0;
-  for (size_t i = 0; i < k; ++i) {
-    const Vec3& a = patch.polygon[i];
-    const Vec3& b = patch.polygon[(i + 1) % k];
-    const Vec3 edge = b - a;
-    const double length = edge.norm();
-    if (length <= 1e-12) continue;  // a repeated vertex
-    const double s = edge.cross(q - a).dot(n) / length;
-    if (std::abs(s) <= tol) continue;  // on this edge's line: inside for this edge
-    if (sign == 0) sign = s;
-    if (s * sign < 0) return false;
-  }
-  return true;
+  return std::abs(patch.plane.signedDistance(q)) <= tol && patch.covers(q, tol);
 }
 
 // The face of `poly` through q (within tol) that best faces direction n,

@@ -58,21 +58,6 @@ bool contains(const Polytope& poly, const Vec3& p, double tol) {
   return true;
 }
 
-bool inConvexPolygon(const std::vector<Vec3>& polygon, const Vec3& normal, const Vec3& q,
-                     double tol) {
-  const size_t k = polygon.size();
-  double sign = 0;
-  for (size_t i = 0; i < k; ++i) {
-    const Vec3& a = polygon[i];
-    const Vec3 edge = polygon[(i + 1) % k] - a;
-    const double s = edge.cross(q - a).dot(normal) / std::max(edge.norm(), 1e-300);
-    if (std::abs(s) <= tol) continue;  // on this edge's line: inside for this edge
-    if (sign == 0) sign = s;
-    if (s * sign < 0) return false;
-  }
-  return k >= 3;
-}
-
 Expected<Polytope> makeHull(const std::vector<Vec3>& input) {
   const int n = static_cast<int>(input.size());
   if (n < 4)

@@ -53,10 +53,4 @@ void buildFaceEdges(Polytope& poly);
 /// True when the point lies inside or on the polytope within `tol` (m).
 bool contains(const Polytope& poly, const Vec3& p, double tol = 0.0);
 
-/// True when q, projected along `normal` onto the plane of the convex polygon
-/// (vertices in order, either way round), falls inside it or within `tol` (m)
-/// of an edge's line.
-bool inConvexPolygon(const std::vector<Vec3>& polygon, const Vec3& normal, const Vec3& q,
-                     double tol);
-
 }  // namespace roverlab

@@ -77,13 +77,15 @@ bool findSharedPatches(std::vector<TerrainPiece>& pieces) {
         if (signedArea(polyB) < 0) std::reverse(polyB.begin(), polyB.end());
         const Poly2 patch = clipConvex(polyA, polyB);
         if (patch.size() < 3 || std::abs(signedArea(patch)) <= 1e-9 * a.scale * a.scale) continue;
-        SharedPatch sa{j, pa, {}}, sb{i, pb, {}};
+        SharedPatch sa{j, pa, {}, {}}, sb{i, pb, {}, {}};
         // Clipping repeats a vertex where an edge passes through a corner:
         // keep one of each (an edge of zero length has no inside).
         for (size_t k = 0; k < patch.size(); ++k)
           if ((patch[k] - patch[(k + 1) % patch.size()]).norm() > 1e-9 * a.scale)
             sa.polygon.push_back(patch[k].x() * u + patch[k].y() * v + pa.offset * pa.normal);
         for (const Vec3& q : sa.polygon) sb.polygon.push_back(q - pb.signedDistance(q) * pb.normal);
+        sa.setSides();
+        sb.setSides();
         pieces[i].shared.push_back(std::move(sa));
         pieces[j].shared.push_back(std::move(sb));
       }
@@ -91,6 +93,32 @@ bool findSharedPatches(std::vector<TerrainPiece>& pieces) {
 }
 
 }  // namespace
+
+void SharedPatch::setSides() {
+  sides.clear();
+  const size_t k = polygon.size();
+  for (size_t i = 0; i < k; ++i) {
+    const Vec3& a = polygon[i];
+    const Vec3 side = polygon[(i + 1) % k] - a;
+    const double length = side.norm();
+    if (length <= 1e-12) continue;  // a repeated vertex
+    const Vec3 out = plane.normal.cross(side) / length;
+    sides.push_back({out, out.dot(a)});
+  }
+}
+
+bool SharedPatch::covers(const Vec3& q, double tol) const {
+  // The polygon is convex: q is inside when its offsets from the sides'
+  // lines beyond tol all have one sign, whichever way round the polygon runs.
+  double sign = 0;
+  for (const Plane& side : sides) {
+    const double s = side.signedDistance(q);
+    if (std::abs(s) <= tol) continue;  // on this side's line: inside for this side
+    if (sign == 0) sign = s;
+    if (s * sign < 0) return false;
+  }
+  return sides.size() >= 3;
+}
 
 int TerrainBuilder::addMaterial(const Material& m) {
   materials_.push_back(m);
@@ -138,6 +166,7 @@ int Terrain::meshOf(int id) const {
 }
 
 int Terrain::materialOf(int id) const {
+  if (id < static_cast<int>(pieces.size())) return pieces[id].material;
   if (const int mesh = meshOf(id); mesh >= 0) return meshes[mesh].material;
   const int field = heightfieldOf(id);
   return field < 0 ? pieces[id].material : heightfields[field].material;

@@ -22,6 +22,16 @@ struct SharedPatch {
   int neighbour = -1;         ///< index of the abutting piece
   Plane plane;                ///< the owning piece's face plane (outward normal)
   std::vector<Vec3> polygon;  ///< patch vertices (m), convex, on the plane
+  /// The lines of the polygon's sides of nonzero length, as planes square to
+  /// `plane` (unit normal n × side / |side|, through the side's first vertex),
+  /// made by setSides: a point's offsets from them decide whether the polygon covers it.
+  std::vector<Plane> sides;
+
+  /// Makes `sides` from `polygon` and `plane`.
+  void setSides();
+  /// True when q, projected along the plane's normal, falls inside the
+  /// polygon or within `tol` (m) of a side's line.
+  bool covers(const Vec3& q, double tol) const;
 };
 
 struct TerrainPiece {
