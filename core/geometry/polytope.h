@@ -2,6 +2,8 @@
 // set of convex polyhedra). Built once from points by a convex hull; immutable.
 #pragma once
 
+#include <cstddef>
+#include <new>
 #include <vector>
 
 #include "common/types.h"
@@ -15,6 +17,21 @@ struct Plane {
   double signedDistance(const Vec3& p) const { return normal.dot(p) - offset; }
 };
 
+/// Allocates on 64-byte cache lines: an array of n such lines' worth of
+/// elements then spans n lines, not n + 1.
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kLine{64};
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kLine)); }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, kLine); }
+  friend bool operator==(const CacheLineAllocator&, const CacheLineAllocator&) { return true; }
+  friend bool operator!=(const CacheLineAllocator&, const CacheLineAllocator&) { return false; }
+};
+
 /// One edge of one face: the plane through the edge perpendicular to the face,
 /// normal pointing out of the face, and the edge's two vertices.
 struct FaceEdge {
@@ -24,8 +41,10 @@ struct FaceEdge {
 
 /// A convex polytope in world coordinates.
 struct Polytope {
-  std::vector<Vec3> vertices;                  ///< hull vertices (m), no duplicates
-  std::vector<Plane> faces;                    ///< one plane per face, outward normals
+  std::vector<Vec3> vertices;  ///< hull vertices (m), no duplicates
+  /// one plane per face, outward normals; on cache lines, because a point
+  /// query reads them all first (pointDistance in geometry/gjk.h)
+  std::vector<Plane, CacheLineAllocator<Plane>> faces;
   std::vector<std::vector<int>> faceVertices;  ///< per face: vertex indices, CCW seen from outside
   std::vector<FaceEdge> edges;                 ///< face edges, grouped by face
   std::vector<int> edgeStart;    ///< (faces + 1): faces[f]'s edges are edgeStart[f]..edgeStart[f+1]
