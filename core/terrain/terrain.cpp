@@ -168,8 +168,7 @@ int Terrain::meshOf(int id) const {
 int Terrain::materialOf(int id) const {
   if (id < static_cast<int>(pieces.size())) return pieces[id].material;
   if (const int mesh = meshOf(id); mesh >= 0) return meshes[mesh].material;
-  const int field = heightfieldOf(id);
-  return field < 0 ? pieces[id].material : heightfields[field].material;
+  return heightfields[heightfieldOf(id)].material;
 }
 
 namespace {

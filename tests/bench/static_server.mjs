@@ -26,7 +26,8 @@ export function serve(dir) {
   const server = http.createServer((req, res) => {
     const name = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
     const file = path.join(dir, name.endsWith('/') ? `${name}index.html` : name);
-    const bytes = file.startsWith(dir) ? read(file) : null;
+    const inside = file.startsWith(path.join(dir, path.sep));  // not a sibling folder named like it
+    const bytes = inside ? read(file) : null;
     if (!bytes) {
       res.writeHead(404).end();
       return;
