@@ -7,7 +7,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$ROOT"
 
-PACKAGES=(emscripten libeigen3-dev catch2 nlohmann-json3-dev libstb-dev libbenchmark-dev librapidxml-dev python3-pybind11 pybind11-dev python3-numpy python3-dask python3-distributed chromium cmake g++ make clang-format)
+PACKAGES=(emscripten libeigen3-dev catch2 nlohmann-json3-dev libstb-dev libbenchmark-dev librapidxml-dev python3-pybind11 pybind11-dev python3-numpy python3-dask python3-distributed chromium cmake g++ clang-14 lld-14 llvm-14 make clang-format)
 
 if command -v dpkg-query >/dev/null; then
   missing=()

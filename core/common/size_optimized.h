@@ -6,10 +6,11 @@
 // The templates they use (Eigen, nlohmann/json, the standard library) are
 // declared before, in the headers, and keep the build's -O3: the simulation
 // step shares them, and link-time optimisation keeps one copy of each.
-// Natively (g++) the markers do nothing.
+// Natively the markers do nothing: there a study builds a scenario per run,
+// and the size of the program matters little.
 #pragma once
 
-#if defined(__clang__)
+#if defined(__EMSCRIPTEN__)
 #define ROVERLAB_SIZE_OPTIMIZED_BEGIN \
   _Pragma("clang attribute push(__attribute__((minsize)), apply_to = function)")
 #define ROVERLAB_SIZE_OPTIMIZED_END _Pragma("clang attribute pop")

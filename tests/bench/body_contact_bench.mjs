@@ -13,12 +13,14 @@
 // (fastest) run of each side is reported too. With body contact a robot may
 // move differently (a body that touches the ground is held up by it), so the
 // two runs need not take the same path.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { nativeCompiler } from './native_compiler.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -71,10 +73,10 @@ for (const dir of ['common', 'contact', 'control', 'dynamics', 'geometry', 'robo
 const result = {
   date: new Date().toISOString(),
   command: `node tests/bench/body_contact_bench.mjs${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}`,
-  method: `${ROUNDS} rounds per scenario, each its full duration once with simulation.chassis_contact=true and once false, in alternating order; steps_per_s is the roverlab CLI's timing of its stepping loop (Release, g++); cost = off/on − 1 per round, median over the rounds`,
+  method: `${ROUNDS} rounds per scenario, each its full duration once with simulation.chassis_contact=true and once false, in alternating order; steps_per_s is the roverlab CLI's timing of its stepping loop (Release, ${nativeCompiler(cli)}); cost = off/on − 1 per round, median over the rounds`,
   core_sha256: digest.digest('hex'),
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, load_average_before: loadBefore, load_average_after: os.loadavg() },
-  compiler: execFileSync('c++', ['--version']).toString().split('\n')[0],
+  compiler: nativeCompiler(cli),
   target_cost_percent: 10,
   largest_cost_percent: Math.max(...costs),
   median_cost_percent: +median(costs).toFixed(1),

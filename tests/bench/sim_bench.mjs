@@ -32,6 +32,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { nativeCompiler } from './native_compiler.mjs';
+
 import { openBenchPage } from './chromium_page.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -177,13 +179,13 @@ for (const dir of ['common', 'contact', 'dynamics', 'geometry', 'robots', 'scena
 const result = {
   date: new Date().toISOString(),
   command: `node tests/bench/sim_bench.mjs${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}`,
-  method: `median of ${RUNS} rounds, each the best of ${BEST} fresh native runs, the best of ${BEST} fresh WASM runs under Node and the best of ${BEST} in Chromium, of the first ${SECONDS} s simulated, in rotating order (an ENGINE_wasm_over_native is the median of the rounds' ratios); native = the roverlab CLI's timing of its stepping loop (Release, g++); WASM = the same core (Emscripten 3.1.6) through World.step (with the app's telemetry row every 10 ms) under Node ${process.version} and in a page of headless ${chromium.version}, the engine the app runs in, timed from the first step as the CLI is; before the first timed run every scenario ran untimed in each engine until two runs in a row agreed within 5 % (V8's optimising tier swapped in; warm_up_runs)`,
+  method: `median of ${RUNS} rounds, each the best of ${BEST} fresh native runs, the best of ${BEST} fresh WASM runs under Node and the best of ${BEST} in Chromium, of the first ${SECONDS} s simulated, in rotating order (an ENGINE_wasm_over_native is the median of the rounds' ratios); native = the roverlab CLI's timing of its stepping loop (Release, ${nativeCompiler(cli)}); WASM = the same core (Emscripten 3.1.6) through World.step (with the app's telemetry row every 10 ms) under Node ${process.version} and in a page of headless ${chromium.version}, the engine the app runs in, timed from the first step as the CLI is; before the first timed run every scenario ran untimed in each engine until two runs in a row agreed within 5 % (V8's optimising tier swapped in; warm_up_runs)`,
   engines: { chromium: chromium.version, node: `Node ${process.version}` },
   warm_up_runs: warmUpRuns,
   core_sha256: digest.digest('hex'),
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, load_average_before: loadBefore, load_average_after: os.loadavg() },
   compilers: {
-    native: execFileSync('c++', ['--version']).toString().split('\n')[0],
+    native: nativeCompiler(cli),
     emscripten: execFileSync('emcc', ['--version'], { env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } }).toString().split('\n')[0],
   },
   wasm_time_target: Object.fromEntries(

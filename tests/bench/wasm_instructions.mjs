@@ -14,7 +14,7 @@
 // steps, the same difference. V8 runs on one thread with fixed seeds
 // (`--single-threaded --predictable --hash-seed=1 --random-seed=1`): without
 // them the background threads' waiting made the count vary by up to 10 % from
-// run to run; with them, by 0.1 %. Both count x86-64 instructions: g++'s code against
+// run to run; with them, by 0.1 %. Both count x86-64 instructions: clang's native code against
 // the code V8 makes from the module. Both cover the same simulated stretch,
 // steps FIRST to LAST from the scenario's start; the WASM step also keeps the
 // app's telemetry row every 10 ms, as in sim.json. Instructions are not time,
@@ -27,6 +27,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { nativeCompiler } from './native_compiler.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const option = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -105,7 +107,7 @@ if (out) {
   writeFileSync(out, JSON.stringify({
     date: new Date().toISOString(),
     command: `node tests/bench/wasm_instructions.mjs ${process.argv.slice(2).join(' ')}`.trim(),
-    method: `x86-64 instructions of steps ${FIRST} to ${LAST} from the scenario's start, per step, counted by valgrind's callgrind (the difference of a run of ${LAST} steps and one of ${FIRST}): natively the roverlab CLI (Release, g++); in WebAssembly the same core (Emscripten 3.1.6) in Node ${process.version} with V8's optimising compiler only, on one thread, seeds fixed (${V8_FLAGS.join(' ')}), World.step (with the app's telemetry row every 10 ms)`,
+    method: `x86-64 instructions of steps ${FIRST} to ${LAST} from the scenario's start, per step, counted by valgrind's callgrind (the difference of a run of ${LAST} steps and one of ${FIRST}): natively the roverlab CLI (Release, ${nativeCompiler(cli)}); in WebAssembly the same core (Emscripten 3.1.6) in Node ${process.version} with V8's optimising compiler only, on one thread, seeds fixed (${V8_FLAGS.join(' ')}), World.step (with the app's telemetry row every 10 ms)`,
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model },
     scenarios: results,
   }, null, 2) + '\n');

@@ -179,7 +179,10 @@ class Oracle {
     if (in_.phiEnd - r.phi < kMargin) r.mark("contact near phi_k");
     if (std::abs(in_.alpha) < kMargin) r.mark("alpha near 0");  // n = 1 vs 2, 3 vs 4
     r.overlapsLater = overlapsAfter(r.phi);
-    return finish(r, touching(r.phi, r));
+    // touching() marks ties in r: called first, as the order of a call's
+    // arguments is the compiler's choice.
+    const Feature f = touching(r.phi, r);
+    return finish(r, f);
   }
 
  private:
