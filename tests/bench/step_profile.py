@@ -3,7 +3,7 @@
     /usr/bin/python3 tests/bench/step_profile.py [--build=build/profile] [--seconds=2]
                                                 [--out=docs/benchmarks/step_profile.json]
 
-The build is a Release one (-O3, the code of build/native's tests) in its own folder;
+The build is a Release one (-O3, clang, as build/native) in its own folder;
 callgrind names functions from the symbol table. The core's translation units are not
 inlined into each other (no link-time optimisation, which build/native's command-line tool
 has), so each stage of core/world/step.cpp's evaluate() is a function of its own:
