@@ -259,7 +259,11 @@ int addBody(Multibody& model, Body body) {
   const InertiaBlocks inertia = inertiaBlocks(bodyInertia(body));
   const Vec6 axis = jointAxis(body);
   // A leaf so far; its parent, now with a child, is no rotor.
-  if (body.parent >= 0) model.rotor[body.parent] = 0;
+  if (body.parent >= 0) {
+    model.rotor[body.parent] = 0;
+    if (model.bodies[body.parent].joint == JointType::Revolute)
+      model.frameParallel[body.parent] = 0;
+  }
   const bool rotor = body.parent >= 0 && axisymmetric(body, inertia);
   Vec6 u = Vec6::Zero();
   double dInverse = 0.0;
@@ -288,14 +292,22 @@ int addBody(Multibody& model, Body body) {
   model.rotor.push_back(rotor ? 1 : 0);
   model.rotorU.push_back(u);
   model.rotorUParent.push_back(uParent);
-  model.treeParallel.push_back(body.tree.rot == Mat3::Identity() ? 1 : 0);
+  const bool treeParallel = body.tree.rot == Mat3::Identity();
+  model.treeParallel.push_back(treeParallel ? 1 : 0);
+  model.frameParallel.push_back(treeParallel && (rotor || body.joint == JointType::Prismatic ||
+                                                 body.joint == JointType::Fixed)
+                                    ? 1
+                                    : 0);
   model.rotorDInverse.push_back(dInverse);
   model.rotorInertia.push_back(passed);
   model.bodies.push_back(std::move(body));
   return static_cast<int>(model.bodies.size()) - 1;
 }
 
-void keepFrame(Multibody& model, int body) { model.rotor[body] = 0; }
+void keepFrame(Multibody& model, int body) {
+  model.rotor[body] = 0;
+  if (model.bodies[body].joint == JointType::Revolute) model.frameParallel[body] = 0;
+}
 
 Mat3 worldRotationWithSpin(const Multibody& model, const MultibodyState& state,
                            const MultibodyData& data, int body) {
@@ -369,6 +381,12 @@ void forwardKinematics(const Multibody& model, const MultibodyState& state, Mult
     if (b.parent < 0) {
       data.worldToBody[i] = data.parentToBody[i];
       data.velocity[i] = vJ;
+    } else if (model.frameParallel[i]) {
+      const Transform& parent = data.worldToBody[b.parent];
+      const Vec3& pos = data.parentToBody[i].pos;
+      data.worldToBody[i].rot = parent.rot;
+      data.worldToBody[i].pos = parent.pos + parent.rot.transpose() * pos;
+      data.velocity[i] = applyShift(pos, data.velocity[b.parent]) + vJ;
     } else {
       data.worldToBody[b.parent].then(data.parentToBody[i], data.worldToBody[i]);
       data.velocity[i] = data.parentToBody[i].apply(data.velocity[b.parent]) + vJ;
@@ -464,7 +482,9 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
       parent.a += model.rotorInertia[i].a;
       parent.b += model.rotorInertia[i].b;
       parent.c += model.rotorInertia[i].c;
-      data.bias[b.parent] += x.applyTransposeForce(paChild + u * (data.dInverse[i] * uBias));
+      const Vec6 f = paChild + u * (data.dInverse[i] * uBias);
+      data.bias[b.parent] +=
+          model.frameParallel[i] ? applyTransposeForceShift(x.pos, f) : x.applyTransposeForce(f);
       continue;
     }
     InertiaBlocks& ia = data.articulatedInertia[i];
@@ -509,7 +529,8 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
         const bool turnsAbout = b.joint == JointType::Revolute && model.treeParallel[i] && k < 3;
         addTransformedInertia(x, ia, data.articulatedInertia[b.parent], turnsAbout ? k : -1);
       }
-      data.bias[b.parent] += x.applyTransposeForce(paChild);
+      data.bias[b.parent] += model.frameParallel[i] ? applyTransposeForceShift(x.pos, paChild)
+                                                    : x.applyTransposeForce(paChild);
     }
   }
   // Pass 3: accelerations, root to leaves, from the world's acceleration −g
@@ -527,7 +548,9 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
       continue;
     }
     Vec6 a = data.coriolis[i];
-    a += data.parentToBody[i].apply(b.parent >= 0 ? data.accel[b.parent] : world);
+    const Vec6& aParent = b.parent >= 0 ? data.accel[b.parent] : world;
+    a += model.frameParallel[i] ? applyShift(data.parentToBody[i].pos, aParent)
+                                : data.parentToBody[i].apply(aParent);
     switch (jointDofs(b.joint)) {
       case 1: {
         const double qdd = data.dInverse[i] * (data.uBias[i] - data.u[i].dot(a));

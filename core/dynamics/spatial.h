@@ -72,6 +72,25 @@ struct Transform {
   }
 };
 
+/// Transform::apply for a rotation that is the identity (frame B parallel to
+/// A, its origin at `pos`): the same numbers, less the products with the
+/// rotation's ones and zeros (a zero's sign aside, see multibody.cpp's
+/// "Coordinate axes").
+inline Vec6 applyShift(const Vec3& pos, const Vec6& m) {
+  Vec6 out;
+  out.head<3>() = m.head<3>();
+  out.tail<3>() = m.tail<3>() - pos.cross(m.head<3>());
+  return out;
+}
+
+/// Transform::applyTransposeForce for a rotation that is the identity, likewise.
+inline Vec6 applyTransposeForceShift(const Vec3& pos, const Vec6& f) {
+  Vec6 out;
+  out.tail<3>() = f.tail<3>();
+  out.head<3>() = f.head<3>() + pos.cross(f.tail<3>());
+  return out;
+}
+
 /// v ×m m (RBDA eq. 2.31).
 inline Vec6 crossMotion(const Vec6& v, const Vec6& m) {
   Vec6 out;

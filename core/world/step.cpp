@@ -46,19 +46,16 @@ void reserveState(WorldState& s) {
 }
 
 // Whether every q is finite and every |v| within kExplodedSpeed: the check of
-// every step, one pass over q and one over v without branches (x · 0 is ±0
-// for a finite x and NaN otherwise, so the sum stays 0 while every
-// coordinate is finite; a NaN fails the comparison).
+// every step, one pass over q and one over v, each coordinate tested on its
+// own (no chain of additions from one to the next), without branches: x − x
+// is 0 for a finite x and NaN otherwise, and a NaN fails every comparison.
 bool stateFine(const WorldState& state) {
   const Eigen::VectorXd& q = state.bodies.q;
   const Eigen::VectorXd& v = state.bodies.v;
-  double zero = 0.0, fastest = 0.0;
-  for (Eigen::Index i = 0; i < q.size(); ++i) zero += q[i] * 0.0;
-  for (Eigen::Index i = 0; i < v.size(); ++i) {
-    zero += v[i] * 0.0;
-    fastest = std::max(fastest, std::abs(v[i]));
-  }
-  return zero == 0.0 && fastest <= kExplodedSpeed;
+  bool fine = true;
+  for (Eigen::Index i = 0; i < q.size(); ++i) fine &= q[i] - q[i] == 0.0;
+  for (Eigen::Index i = 0; i < v.size(); ++i) fine &= std::abs(v[i]) <= kExplodedSpeed;
+  return fine;
 }
 
 // The body that failed stateFine, in words.
@@ -170,7 +167,13 @@ void evaluate(const WorldModel& model, const WorldState& state, WorldData& data)
 bool step(const WorldModel& model, WorldState& state, WorldData& data) {
   if (!data.error.empty()) return false;
   MultibodyState& previous = data.previous;
-  previous = state.bodies;        // reuses the buffers of the last step
+  // A copy into the buffers of the last step (its sizes do not change): a
+  // block copy, where Eigen's assignment copies one coordinate at a time.
+  previous.q.resize(state.bodies.q.size());
+  previous.v.resize(state.bodies.v.size());
+  std::copy_n(state.bodies.q.data(), state.bodies.q.size(), previous.q.data());
+  std::copy_n(state.bodies.v.data(), state.bodies.v.size(), previous.v.data());
+  previous.time = state.bodies.time;
   integrate(model, state, data);  // 7. integrate (evaluating 1–6 once, or four times for RK4)
   if (!stateFine(state)) {
     data.error = blowUpMessage(model, state);
