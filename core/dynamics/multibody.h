@@ -5,10 +5,10 @@
 // scratch written by the algorithms.
 #pragma once
 
-#include <Eigen/Cholesky>
 #include <string>
 #include <vector>
 
+#include "dynamics/cholesky6.h"
 #include "dynamics/spatial.h"
 
 namespace roverlab {
@@ -165,7 +165,7 @@ struct MultibodyData {
   std::vector<Vec6> u;           ///< 1-DOF joints: U = I^A S
   std::vector<double> dInverse;  ///< 1-DOF joints: 1 / (S^T U)
   std::vector<double> uBias;     ///< 1-DOF joints: τ − S^T p^A (rotors: τ − S^T p^A − U·c)
-  std::vector<Eigen::LLT<Mat6>> freeInertia;  ///< free joints: factorised I^A (S is the identity)
+  std::vector<Cholesky6> freeInertia;  ///< free joints: factorised I^A (S is the identity)
   std::vector<Vec6> responseForce, responseAccel;  ///< scratch of abaResponse
   std::vector<double> responseTau;                 ///< scratch of abaResponse: τ − Sᵀ p^A
 };

@@ -611,11 +611,10 @@ Expected<Robot> compileRobot(const RobotDescription& d, const CompileOptions& op
   aba(robot.bodies, neutralState(robot.bodies), data);
   for (int b = 0; b < nBodies; ++b) {
     const Body& body = robot.bodies.bodies[b];
-    const bool singular =
-        jointDofs(body.joint) == 1
-            ? !(std::isfinite(data.dInverse[b]) && data.dInverse[b] > 0 &&
-                1 / data.dInverse[b] > 1e-12)
-            : jointDofs(body.joint) == 6 && data.freeInertia[b].info() != Eigen::Success;
+    const bool singular = jointDofs(body.joint) == 1
+                              ? !(std::isfinite(data.dInverse[b]) && data.dInverse[b] > 0 &&
+                                  1 / data.dInverse[b] > 1e-12)
+                              : jointDofs(body.joint) == 6 && !data.freeInertia[b].ok;
     if (!singular || b < virtualBodies) continue;
     failBody(b,
              " has no inertia about its axis at the start pose (its links are massless, or a "

@@ -8,6 +8,7 @@
 //   (dynamics/multibody) → integrate (world/integrate).
 #pragma once
 
+#include <Eigen/Cholesky>
 #include <memory>
 #include <string>
 #include <vector>
