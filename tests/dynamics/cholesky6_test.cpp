@@ -2,6 +2,7 @@
 
 #include <Eigen/Cholesky>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstring>
 #include <random>
 
