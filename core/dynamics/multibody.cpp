@@ -259,11 +259,7 @@ int addBody(Multibody& model, Body body) {
   const InertiaBlocks inertia = inertiaBlocks(bodyInertia(body));
   const Vec6 axis = jointAxis(body);
   // A leaf so far; its parent, now with a child, is no rotor.
-  if (body.parent >= 0) {
-    model.rotor[body.parent] = 0;
-    if (model.bodies[body.parent].joint == JointType::Revolute)
-      model.frameParallel[body.parent] = 0;
-  }
+  if (body.parent >= 0) model.rotor[body.parent] = 0;
   const bool rotor = body.parent >= 0 && axisymmetric(body, inertia);
   Vec6 u = Vec6::Zero();
   double dInverse = 0.0;
@@ -294,20 +290,16 @@ int addBody(Multibody& model, Body body) {
   model.rotorUParent.push_back(uParent);
   const bool treeParallel = body.tree.rot == Mat3::Identity();
   model.treeParallel.push_back(treeParallel ? 1 : 0);
-  model.frameParallel.push_back(treeParallel && (rotor || body.joint == JointType::Prismatic ||
-                                                 body.joint == JointType::Fixed)
-                                    ? 1
-                                    : 0);
+  model.frameParallel.push_back(
+      treeParallel && (body.joint == JointType::Prismatic || body.joint == JointType::Fixed) ? 1
+                                                                                             : 0);
   model.rotorDInverse.push_back(dInverse);
   model.rotorInertia.push_back(passed);
   model.bodies.push_back(std::move(body));
   return static_cast<int>(model.bodies.size()) - 1;
 }
 
-void keepFrame(Multibody& model, int body) {
-  model.rotor[body] = 0;
-  if (model.bodies[body].joint == JointType::Revolute) model.frameParallel[body] = 0;
-}
+void keepFrame(Multibody& model, int body) { model.rotor[body] = 0; }
 
 Mat3 worldRotationWithSpin(const Multibody& model, const MultibodyState& state,
                            const MultibodyData& data, int body) {
@@ -484,7 +476,7 @@ void abaFromKinematics(const Multibody& model, MultibodyData& data) {
       parent.c += model.rotorInertia[i].c;
       const Vec6 f = paChild + u * (data.dInverse[i] * uBias);
       data.bias[b.parent] +=
-          model.frameParallel[i] ? applyTransposeForceShift(x.pos, f) : x.applyTransposeForce(f);
+          model.treeParallel[i] ? applyTransposeForceShift(x.pos, f) : x.applyTransposeForce(f);
       continue;
     }
     InertiaBlocks& ia = data.articulatedInertia[i];

@@ -126,10 +126,10 @@ struct Multibody {
   /// X_tree's rotation is the identity (the joint frame is parallel to the
   /// parent's): kinematics and inertias skip multiplying by it.
   std::vector<char> treeParallel;
-  /// The frame the kinematics keep of the body stays parallel to its
-  /// parent's whatever q (X_tree's rotation is the identity, and the joint
-  /// turns nothing: a prismatic or fixed joint, or a rotor's hub frame):
-  /// λ(i) → i moves vectors by a shift alone (applyShift).
+  /// A prismatic or fixed joint whose frame is parallel to its parent's: the
+  /// body's frame stays parallel whatever q, and λ(i) → i moves vectors by a
+  /// shift alone (applyShift). (A rotor's hub frame is X_tree's: parallel
+  /// when treeParallel is.)
   std::vector<char> frameParallel;
 };
 
