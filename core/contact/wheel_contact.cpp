@@ -187,15 +187,12 @@ int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& ce
   // the piece or feature (m).
   const auto emit = [&](int id, const Vec3& closest, const Vec3& normal, double distance,
                         const auto& depthAt) {
-    WheelContact c;
-    c.piece = id;
-    c.normal = normal;
-    c.surfacePoint = closest;
     const double axial = normal.dot(axle);
+    Vec3 point;         // contact point (m)
+    double deflection;  // Z (m)
     if (std::abs(axial) <= band) {
-      c.point = centre - wheel.radius * normal;
-      c.distance = distance;
-      c.deflection = wheel.radius - distance;
+      point = centre - wheel.radius * normal;
+      deflection = wheel.radius - distance;
     } else {
       // The sphere's nearest point lies beyond the tread (a steeply tilted
       // wheel): the wheel bears on the rim of the cut on the ground side,
@@ -204,13 +201,14 @@ int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& ce
       const Vec3 across = (normal - axial * axle).normalized();
       const double rim =
           std::sqrt(std::max(0.0, wheel.radius * wheel.radius - 0.25 * wheel.width * wheel.width));
-      c.point = centre - std::copysign(0.5 * wheel.width, axial) * axle - rim * across;
-      const double depth = depthAt(c.point);
+      point = centre - std::copysign(0.5 * wheel.width, axial) * axle - rim * across;
+      const double depth = depthAt(point);
       if (depth >= 0) return;
-      c.deflection = -depth;
-      c.distance = wheel.radius - c.deflection;
+      deflection = -depth;
+      distance = wheel.radius - deflection;
     }
-    out.push_back(c);
+    // Each field set once, not zeroed first (in WASM that is a call to memset).
+    out.push_back({id, point, closest, normal, distance, deflection});
   };
   for (const Candidate& candidate : candidates) {
     const PointDistance& pd = candidate.pd;

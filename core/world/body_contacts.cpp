@@ -24,14 +24,14 @@ void bodyContactStage(const WorldModel& model, WorldData& data) {
     res.normalLoad = 0;
     if (!model.bodyContact.enabled) continue;
     const ContactBox& box = model.boxes[b];
-    BodyMotion motion;
-    motion.origin = worldPoint(data.bodies, box.body, Vec3::Zero());
+    const Vec3 origin = worldPoint(data.bodies, box.body, Vec3::Zero());
     const Mat3 rotation = worldRotation(data.bodies, box.body);
-    const OrientedBox placed = worldBox(box, motion.origin, rotation);
-    if (!boxNearTerrain(*model.terrain, box, motion.origin, placed, scratch.near[b], scratch))
-      continue;
-    motion.velocity = worldPointVelocity(data.bodies, box.body, Vec3::Zero());
-    motion.omega = worldAngularVelocity(data.bodies, box.body);
+    const OrientedBox placed = worldBox(box, origin, rotation);
+    if (!boxNearTerrain(*model.terrain, box, origin, placed, scratch.near[b], scratch)) continue;
+    // Made whole, not zeroed and then set: in WASM a zeroed 72-byte struct is
+    // a call to memset (docs/benchmarks/README.md, wasm_instructions.json).
+    const BodyMotion motion{origin, worldPointVelocity(data.bodies, box.body, Vec3::Zero()),
+                            worldAngularVelocity(data.bodies, box.body)};
     boxContacts(*model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
     Vec6& ext = data.bodies.externalForce[box.body];
     for (const BodyContact& c : res.contacts) {
