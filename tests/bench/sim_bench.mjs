@@ -121,18 +121,24 @@ function withPieces(pieces) {
 const loadBefore = os.loadavg();
 const files = readdirSync(path.join(root, 'terrains')).filter((f) => f.endsWith('.json')).sort();
 /**
- * Untimed runs of a scenario until two in a row agree within 5 % (at most 10):
- * V8 compiles a hot function with its optimising tier in the background, and
- * the core's large functions take several seconds of runs to be swapped in.
+ * Untimed runs of a scenario for at least WARM_UP_SECONDS of wall time and until
+ * two in a row agree within 2 % (at most 200 runs): V8 compiles a hot function
+ * with its optimising tier in the background, and the core's large functions
+ * take about half a second of runs to be swapped in. A shorter warm-up (until
+ * two runs agreed within 5 %) ended while a small robot's 15 ms runs still sped
+ * up: in Chromium the wheel rig's rate rose over 23 runs.
  */
+const WARM_UP_SECONDS = 2;
 async function warmUp(run, text) {
+  const start = performance.now();
   let last = await run(text);
-  for (let i = 1; i < 10; i++) {
+  for (let i = 1; i < 200; i++) {
     const rate = await run(text);
-    if (Math.abs(rate / last - 1) < 0.05) return i + 1;
+    const agreed = Math.abs(rate / last - 1) < 0.02;
+    if (agreed && performance.now() - start >= WARM_UP_SECONDS * 1000) return i + 1;
     last = rate;
   }
-  return 10;
+  return 200;
 }
 const warmUpRuns = { node: {}, chromium: {} };
 for (const file of files) {
@@ -179,7 +185,7 @@ for (const dir of ['common', 'contact', 'dynamics', 'geometry', 'robots', 'scena
 const result = {
   date: new Date().toISOString(),
   command: `node tests/bench/sim_bench.mjs${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}`,
-  method: `median of ${RUNS} rounds, each the best of ${BEST} fresh native runs, the best of ${BEST} fresh WASM runs under Node and the best of ${BEST} in Chromium, of the first ${SECONDS} s simulated, in rotating order (an ENGINE_wasm_over_native is the median of the rounds' ratios); native = the roverlab CLI's timing of its stepping loop (Release, ${nativeCompiler(cli)}); WASM = the same core (Emscripten 3.1.6) through World.step (with the app's telemetry row every 10 ms) under Node ${process.version} and in a page of headless ${chromium.version}, the engine the app runs in, timed from the first step as the CLI is; before the first timed run every scenario ran untimed in each engine until two runs in a row agreed within 5 % (V8's optimising tier swapped in; warm_up_runs)`,
+  method: `median of ${RUNS} rounds, each the best of ${BEST} fresh native runs, the best of ${BEST} fresh WASM runs under Node and the best of ${BEST} in Chromium, of the first ${SECONDS} s simulated, in rotating order (an ENGINE_wasm_over_native is the median of the rounds' ratios); native = the roverlab CLI's timing of its stepping loop (Release, ${nativeCompiler(cli)}); WASM = the same core (Emscripten 3.1.6) through World.step (with the app's telemetry row every 10 ms) under Node ${process.version} and in a page of headless ${chromium.version}, the engine the app runs in, timed from the first step as the CLI is; before the first timed run every scenario ran untimed in each engine for at least ${WARM_UP_SECONDS} s and until two runs in a row agreed within 2 % (V8's optimising tier swapped in; warm_up_runs)`,
   engines: { chromium: chromium.version, node: `Node ${process.version}` },
   warm_up_runs: warmUpRuns,
   core_sha256: digest.digest('hex'),
