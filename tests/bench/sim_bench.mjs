@@ -124,9 +124,8 @@ const files = readdirSync(path.join(root, 'terrains')).filter((f) => f.endsWith(
  * Untimed runs of a scenario for at least WARM_UP_SECONDS of wall time and until
  * two in a row agree within 2 % (at most 200 runs): V8 compiles a hot function
  * with its optimising tier in the background, and the core's large functions
- * take about half a second of runs to be swapped in. A shorter warm-up (until
- * two runs agreed within 5 %) ended while a small robot's 15 ms runs still sped
- * up: in Chromium the wheel rig's rate rose over 23 runs.
+ * take about half a second of runs to be swapped in: in a fresh Chromium page a
+ * small robot's 15 ms runs speed up over some 20 runs, two of them often alike.
  */
 const WARM_UP_SECONDS = 2;
 async function warmUp(run, text) {
