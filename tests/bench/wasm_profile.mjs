@@ -37,7 +37,7 @@ if (!existsSync(path.join(wasmDir, 'roverlab_core.wasm'))) throw new Error(`no r
 function profile(file, steps) {
   const cg = path.join(os.tmpdir(), `roverlab-wasm-profile-${process.pid}-${steps}.out`);
   return new Promise((resolve, reject) => {
-    const args = ['--tool=callgrind', '--smc-check=all', '--dump-instr=yes', `--callgrind-out-file=${cg}`, process.execPath, ...V8_FLAGS, '--perf-basic-prof', driver, '--drive', wasmDir, file, String(steps)];
+    const args = ['--tool=callgrind', '--smc-check=all', '--dump-instr=yes', `--callgrind-out-file=${cg}`, process.execPath, ...V8_FLAGS, '--perf-basic-prof', `--logfile=${os.devNull}`, driver, '--drive', wasmDir, file, String(steps)];
     const child = spawn('valgrind', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
