@@ -51,12 +51,21 @@ bool overlapAlong(const Vec3& l, double up, double down, ContactAxis kind, int i
 }
 
 // Overlap of the box and the polytope along the unit axis l; false when l separates them.
-bool testAxis(const OrientedBox& box, const Polytope& poly, const Vec3& l, ContactAxis kind,
-              int index, double bias, Axis& best) {
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (const Vec3& v : poly.vertices) {
-    const double s = v.dot(l);
-    lo = std::min(lo, s), hi = std::max(hi, s);
+bool testAxis(const OrientedBox& box, const Polytope& poly, const PieceFeatures& features,
+              const Vec3& l, ContactAxis kind, int index, double bias, Axis& best) {
+  double lo, hi;  // the polytope's extent along l (m)
+  if (features.parallelepiped) {
+    const double mid = features.centre.dot(l);
+    const double reach = std::abs(features.halfEdges[0].dot(l)) +
+                         std::abs(features.halfEdges[1].dot(l)) +
+                         std::abs(features.halfEdges[2].dot(l));
+    lo = mid - reach, hi = mid + reach;
+  } else {
+    lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const Vec3& v : poly.vertices) {
+      const double s = v.dot(l);
+      lo = std::min(lo, s), hi = std::max(hi, s);
+    }
   }
   const double c = box.centre.dot(l), r = boxRadius(box, l);
   return overlapAlong(l, hi - (c - r), (c + r) - lo, kind, index, bias, best);
@@ -334,6 +343,22 @@ void features(const Polytope& poly, const Terrain* terrain, const std::vector<Sh
       }
     if (!repeated) out.directions.push_back({e, d, out.edgeActive[e] != 0});
   }
+  // A parallelepiped: its three edge directions' halves reach every vertex
+  // from the centre (to 1e-12 of its size: its vertices are given or made
+  // as such, to their rounding).
+  out.parallelepiped = poly.vertices.size() == 8 && out.directions.size() == 3;
+  for (int k = 0; k < 3 && out.parallelepiped; ++k) {
+    const FaceEdge& edge = poly.edges[out.directions[k].edge];
+    out.halfEdges[k] = 0.5 * (poly.vertices[edge.to] - poly.vertices[edge.from]);
+  }
+  out.centre = poly.centroid;
+  for (int corner = 0; corner < 8 && out.parallelepiped; ++corner) {
+    Vec3 v = out.centre;
+    for (int k = 0; k < 3; ++k) v += (corner >> k & 1 ? 1.0 : -1.0) * out.halfEdges[k];
+    bool found = false;
+    for (const Vec3& w : poly.vertices) found = found || (w - v).norm() <= 1e-12 * poly.scale;
+    out.parallelepiped = found;
+  }
   out.faceLow.clear();
   for (const Plane& f : poly.faces) {
     double low = std::numeric_limits<double>::infinity();
@@ -367,7 +392,8 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
     if (up <= down) overlapAlong(face.normal, up, down, ContactAxis::PieceFace, f, bias, bestFace);
   }
   for (int i = 0; i < 3; ++i)
-    if (!testAxis(box, poly, box.axes.col(i), ContactAxis::BoxFace, i, kBoxFaceBias, best))
+    if (!testAxis(box, poly, features, box.axes.col(i), ContactAxis::BoxFace, i, kBoxFaceBias,
+                  best))
       return false;
   const int edges = static_cast<int>(poly.edges.size());
   for (const EdgeDirection& d : features.directions) {
@@ -375,7 +401,7 @@ bool boxPolytopeManifold(const OrientedBox& box, const Polytope& poly,
       const Vec3 l = box.axes.col(i).cross(d.direction);
       const double n2 = l.squaredNorm();
       if (n2 <= 1e-12) continue;  // parallel: the face axes cover it
-      if (!testAxis(box, poly, l / std::sqrt(n2), ContactAxis::Edges, i * edges + d.edge,
+      if (!testAxis(box, poly, features, l / std::sqrt(n2), ContactAxis::Edges, i * edges + d.edge,
                     d.active ? kEdgeBias : std::numeric_limits<double>::infinity(), best))
         return false;
     }

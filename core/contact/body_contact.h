@@ -137,6 +137,12 @@ struct PieceFeatures {
   std::vector<double> faceLow;   ///< (faces) min over vertices of normal·v (m)
   std::vector<char> faceActive;  ///< (faces) on the union's surface
   std::vector<char> edgeActive;  ///< (Polytope::edges) neither of its faces inside the union
+  /// A parallelepiped (a box, or a sheared one: its 8 vertices are
+  /// centre ± halfEdges[0] ± halfEdges[1] ± halfEdges[2]): its extent along an
+  /// axis l is centre·l ± Σ|halfEdges[k]·l|, three products instead of one per vertex.
+  bool parallelepiped = false;
+  Vec3 centre = Vec3::Zero();  ///< (parallelepiped) the mean of its vertices (m)
+  Vec3 halfEdges[3] = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};  ///< (parallelepiped) (m)
 };
 
 /// The features of terrain piece `piece`, into `out`.

@@ -150,6 +150,52 @@ TEST_CASE("a box polytope has three edge directions and its size along each face
       CHECK(std::abs(directions[a].direction.dot(directions[b].direction)) < 1e-12);
 }
 
+TEST_CASE("a parallelepiped piece is known by its centre and half edges, and only it",
+          "[contact][body]") {
+  // Its extent along an axis, centre·l ± Σ|halfEdges·l|, is its vertices' to
+  // their rounding (1e-12 of its size): a box turned about all three axes and
+  // a sheared box, along random unit axes.
+  const Eigen::Matrix3d turned =
+      (Eigen::AngleAxisd(0.3, Vec3::UnitZ()) * Eigen::AngleAxisd(0.7, Vec3::UnitX()) *
+       Eigen::AngleAxisd(-0.2, Vec3::UnitY()))
+          .toRotationMatrix();
+  const Vec3 c(1.5, -2, 0.4), g0(0.6, 0, 0), g1(0.3, 0.5, 0), g2(-0.1, 0.2, 0.35);
+  std::vector<Vec3> sheared;
+  for (int k = 0; k < 8; ++k)
+    sheared.push_back(c + (k & 1 ? 1 : -1) * g0 + (k & 2 ? 1 : -1) * g1 + (k & 4 ? 1 : -1) * g2);
+  const Polytope pieces[2] = {hullOf(orientedBox(c, Vec3(1.2, 0.4, 2.0), turned)),
+                              makeHull(sheared).value()};
+  shapes::Rng rng(11);
+  for (const Polytope& poly : pieces) {
+    PieceFeatures features;
+    pieceFeatures(poly, features);
+    REQUIRE(features.parallelepiped);
+    for (int n = 0; n < 200; ++n) {
+      const Vec3 l = shapes::unitVector(rng);
+      double lo = INFINITY, hi = -INFINITY;
+      for (const Vec3& v : poly.vertices) lo = std::min(lo, v.dot(l)), hi = std::max(hi, v.dot(l));
+      double reach = 0;
+      for (const Vec3& g : features.halfEdges) reach += std::abs(g.dot(l));
+      CHECK(std::abs(features.centre.dot(l) + reach - hi) <= 1e-12 * poly.scale);
+      CHECK(std::abs(features.centre.dot(l) - reach - lo) <= 1e-12 * poly.scale);
+    }
+  }
+  // Not parallelepipeds: a wedge (6 vertices) and a frustum (8 vertices, the
+  // top face smaller than the bottom).
+  PieceFeatures features;
+  pieceFeatures(makeHull({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1), Vec3(1, 0, 1),
+                          Vec3(0, 1, 1)})
+                    .value(),
+                features);
+  CHECK_FALSE(features.parallelepiped);
+  pieceFeatures(
+      makeHull({Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(2, 2, 0), Vec3(0, 2, 0), Vec3(0.5, 0.5, 1),
+                Vec3(1.5, 0.5, 1), Vec3(1.5, 1.5, 1), Vec3(0.5, 1.5, 1)})
+          .value(),
+      features);
+  CHECK_FALSE(features.parallelepiped);
+}
+
 TEST_CASE("two crossing edges give one contact between them", "[contact][body]") {
   // A box turned 45° about x and then 30° about z hangs its lowest edge
   // across the step's top edge (along y at x = 1, z = 0.65).
