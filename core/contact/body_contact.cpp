@@ -75,12 +75,17 @@ bool testAxis(const OrientedBox& box, const Polytope& poly, const PieceFeatures&
 void clip(const std::vector<Vec3>& in, const Vec3& n, double offset, std::vector<Vec3>& out) {
   out.clear();
   const size_t k = in.size();
+  if (k == 0) return;
+  // Each edge a → b, from corner 0 round; each corner's height over the plane found once.
+  const double d0 = n.dot(in[0]) - offset;
+  double da = d0;
   for (size_t i = 0; i < k; ++i) {
     const Vec3& a = in[i];
-    const Vec3& b = in[(i + 1) % k];
-    const double da = n.dot(a) - offset, db = n.dot(b) - offset;
+    const Vec3& b = in[i + 1 < k ? i + 1 : 0];
+    const double db = i + 1 < k ? n.dot(b) - offset : d0;
     if (da <= 0) out.push_back(a);
     if ((da < 0 && db > 0) || (da > 0 && db < 0)) out.push_back(a + da / (da - db) * (b - a));
+    da = db;
   }
 }
 

@@ -18,7 +18,7 @@ void jointForceStage(const WorldModel& model, const WorldState& state, WorldData
   // The speed controllers' integrals for the end of the step (conditional
   // integration: not while the torque saturates and the error would drive
   // it further).
-  integrals = state.integrals;
+  copyInto(state.integrals, integrals);
   for (size_t a = 0; a < robot.actuators.size(); ++a) {
     const Actuator& act = robot.actuators[a];
     const Body& b = bodies[act.body];

@@ -5,9 +5,22 @@
 // part of WorldData.
 #pragma once
 
+#include <algorithm>
+#include <vector>
+
 #include "world/world.h"
 
 namespace roverlab {
+
+/// `to` = `from`, copied into to's buffer where the copy is inlined (the
+/// step's vectors keep their sizes, or stay within what they reserved, so it
+/// does not allocate): libc++'s vector assignment is a call in WebAssembly,
+/// of 75 to 85 instructions, and a step makes several.
+template <class T>
+void copyInto(const std::vector<T>& from, std::vector<T>& to) {
+  to.resize(from.size());
+  std::copy_n(from.data(), from.size(), to.data());
+}
 
 /// Wheel contacts ([GKS2025] §2, eq. 1): each wheel's centre and axle from the
 /// kinematics, and its contacts with the pieces near it (point-GJK, seams

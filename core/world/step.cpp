@@ -180,8 +180,9 @@ bool step(const WorldModel& model, WorldState& state, WorldData& data) {
     state.bodies = previous;
     return false;
   }
-  for (size_t w = 0; w < model.robot.wheels.size(); ++w) state.tread[w] = data.wheels[w].tread;
-  state.integrals = data.integrals;
+  for (size_t w = 0; w < model.robot.wheels.size(); ++w)
+    copyInto(data.wheels[w].tread, state.tread[w]);
+  copyInto(data.integrals, state.integrals);
   return true;
 }
 
