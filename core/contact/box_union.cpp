@@ -14,6 +14,14 @@ double turn(const UnionPoint& a, const UnionPoint& b, const UnionPoint& c) {
   return (b.u - a.u) * (c.v - a.v) - (b.v - a.v) * (c.u - a.u);
 }
 
+// std::round (halves away from zero) without a call to the math library:
+// x − trunc(x) is exact, and from 2⁵² on every double is whole.
+double roundHalfAway(double x) {
+  if (!(std::abs(x) < 4503599627370496.0)) return x;
+  const double t = std::copysign(static_cast<double>(static_cast<long long>(x)), x);
+  return std::abs(x - t) >= 0.5 ? t + std::copysign(1.0, x) : t;
+}
+
 bool coincide(const UnionPoint& a, const UnionPoint& b) {
   return std::abs(a.u - b.u) <= kHullTolerance && std::abs(a.v - b.v) <= kHullTolerance;
 }
@@ -80,8 +88,8 @@ void unionContacts(const ContactBox& box, const Eigen::Matrix3d& axes, const Bod
     // On a grid of kHullTolerance: points of one straight side (clipped from
     // different parts) then share their coordinate exactly, and the sort
     // takes them in order along it.
-    p.u = std::round(axes.col((a + 1) % 3).dot(p.onPolygon) / kHullTolerance) * kHullTolerance;
-    p.v = std::round(axes.col((a + 2) % 3).dot(p.onPolygon) / kHullTolerance) * kHullTolerance;
+    p.u = roundHalfAway(axes.col((a + 1) % 3).dot(p.onPolygon) / kHullTolerance) * kHullTolerance;
+    p.v = roundHalfAway(axes.col((a + 2) % 3).dot(p.onPolygon) / kHullTolerance) * kHullTolerance;
   }
   std::vector<int>& order = u.order;
   order.resize(points.size());
@@ -142,10 +150,13 @@ void unionContacts(const ContactBox& box, const Eigen::Matrix3d& axes, const Bod
   contact.resize(kept);
 
   // One spring-damper per box face, shared by its points in proportion to depth.
+  double sums[6] = {0, 0, 0, 0, 0, 0};  // each face's points' depths, added in order (m)
+  for (int i : contact) {
+    const int face = u.groups[points[i].group].boxFace;
+    if (face >= 0 && face < 6) sums[face] += points[i].depth;
+  }
   for (int face = 0; face < 6; ++face) {
-    double sum = 0;
-    for (int i : contact)
-      if (u.groups[points[i].group].boxFace == face) sum += points[i].depth;
+    const double sum = sums[face];
     if (sum <= 0) continue;
     BodyContact c;
     double deepest = 0;
