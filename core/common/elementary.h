@@ -1,6 +1,7 @@
 // Elementary functions the core computes itself: sine, cosine, arc tangent,
 // exponential, logarithm, cube root and hypotenuse from the four IEEE-754
-// operations and sqrt alone, which every platform rounds alike. The native
+// operations and sqrt alone, which every platform rounds alike (and rounding
+// to a whole number, inline). The native
 // build's libm (glibc) and the WASM build's (musl) round some results
 // differently in the last bit; with these the two builds give the same bits,
 // and so the same state_hash, for the same scenario. tests/js/layers.test.mjs
@@ -14,6 +15,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <cmath>
 
 namespace roverlab::elementary {
 
@@ -31,6 +33,15 @@ double cbrt(double x);
 double hypot(double x, double y);
 /// acos(x) for x in [-1, 1] (NaN outside).
 double acos(double x);
+
+/// std::round(x), bit for bit (halves away from zero, the sign of zero kept),
+/// inline: in WebAssembly and on baseline x86-64 the library's is a call.
+/// x − trunc(x) is exact, and from 2⁵² on every double is whole.
+inline double round(double x) {
+  if (!(std::abs(x) < 4503599627370496.0)) return x;
+  const double t = std::copysign(static_cast<double>(static_cast<long long>(x)), x);
+  return std::abs(x - t) >= 0.5 ? t + std::copysign(1.0, x) : t;
+}
 
 /// Rotation by `angle` (rad) about the unit vector `axis`, as
 /// Eigen::AngleAxisd(angle, axis).toRotationMatrix() gives it.

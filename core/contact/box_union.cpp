@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/elementary.h"
 #include "contact/body_contact.h"
 
 namespace roverlab {
@@ -12,14 +13,6 @@ namespace {
 // > 0 when c lies left of a → b.
 double turn(const UnionPoint& a, const UnionPoint& b, const UnionPoint& c) {
   return (b.u - a.u) * (c.v - a.v) - (b.v - a.v) * (c.u - a.u);
-}
-
-// std::round (halves away from zero) without a call to the math library:
-// x − trunc(x) is exact, and from 2⁵² on every double is whole.
-double roundHalfAway(double x) {
-  if (!(std::abs(x) < 4503599627370496.0)) return x;
-  const double t = std::copysign(static_cast<double>(static_cast<long long>(x)), x);
-  return std::abs(x - t) >= 0.5 ? t + std::copysign(1.0, x) : t;
 }
 
 bool coincide(const UnionPoint& a, const UnionPoint& b) {
@@ -88,8 +81,10 @@ void unionContacts(const ContactBox& box, const Eigen::Matrix3d& axes, const Bod
     // On a grid of kHullTolerance: points of one straight side (clipped from
     // different parts) then share their coordinate exactly, and the sort
     // takes them in order along it.
-    p.u = roundHalfAway(axes.col((a + 1) % 3).dot(p.onPolygon) / kHullTolerance) * kHullTolerance;
-    p.v = roundHalfAway(axes.col((a + 2) % 3).dot(p.onPolygon) / kHullTolerance) * kHullTolerance;
+    p.u =
+        elementary::round(axes.col((a + 1) % 3).dot(p.onPolygon) / kHullTolerance) * kHullTolerance;
+    p.v =
+        elementary::round(axes.col((a + 2) % 3).dot(p.onPolygon) / kHullTolerance) * kHullTolerance;
   }
   std::vector<int>& order = u.order;
   order.resize(points.size());

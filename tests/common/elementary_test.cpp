@@ -142,6 +142,47 @@ TEST_CASE("cube root, hypotenuse and arc cosine are within 3 ulp", "[elementary]
   CHECK(std::isnan(em::acos(1.5)));
 }
 
+TEST_CASE("round gives std::round's bits", "[elementary]") {
+  // Halves (away from zero), the sign of zero, the last halves below 2^52,
+  // whole numbers beyond, infinities and NaN; then seeded values over decades.
+  const auto same = [](double x) {
+    const double a = em::round(x), b = std::round(x);
+    return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
+  };
+  const double two52 = 4503599627370496.0;
+  for (const double x : {0.0,
+                         -0.0,
+                         0.3,
+                         -0.3,
+                         0.5,
+                         -0.5,
+                         0.49999999999999994,
+                         1.5,
+                         -1.5,
+                         2.5,
+                         -2.5,
+                         two52 - 0.5,
+                         -(two52 - 0.5),
+                         two52 - 1.5,
+                         two52,
+                         two52 + 1,
+                         2 * two52 + 2,
+                         1e300,
+                         -1e300,
+                         kInf,
+                         -kInf,
+                         kNaN,
+                         std::numeric_limits<double>::denorm_min()})
+    CHECK(same(x));
+  std::mt19937_64 rng(5);
+  int differ = 0;
+  for (int k = 0; k < kSamples; ++k) {
+    const double x = spread(rng, -3, 17, true);
+    differ += !same(x) + !same(std::floor(x) + 0.5);
+  }
+  CHECK(differ == 0);
+}
+
 TEST_CASE("rotation and quaternion agree with Eigen's AngleAxis", "[elementary]") {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> u(-1, 1);
