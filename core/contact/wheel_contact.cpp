@@ -207,8 +207,10 @@ int wheelTouches(const Terrain& terrain, const WheelShape& wheel, const Vec3& ce
       deflection = -depth;
       distance = wheel.radius - deflection;
     }
-    // Each field set once, not zeroed first (in WASM that is a call to memset).
-    out.push_back({id, point, closest, normal, distance, deflection});
+    // Each field set once, not zeroed first (in WASM that is a call to memset),
+    // in WheelContact's order.
+    out.push_back({/*piece=*/id, /*point=*/point, /*surfacePoint=*/closest, /*normal=*/normal,
+                   /*distance=*/distance, /*deflection=*/deflection});
   };
   for (const Candidate& candidate : candidates) {
     const PointDistance& pd = candidate.pd;

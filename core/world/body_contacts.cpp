@@ -30,8 +30,9 @@ void bodyContactStage(const WorldModel& model, WorldData& data) {
     if (!boxNearTerrain(*model.terrain, box, origin, placed, scratch.near[b], scratch)) continue;
     // Made whole, not zeroed and then set: in WASM a zeroed 72-byte struct is
     // a call to memset (docs/benchmarks/README.md, wasm_instructions.json).
-    const BodyMotion motion{origin, worldPointVelocity(data.bodies, box.body, Vec3::Zero()),
-                            worldAngularVelocity(data.bodies, box.body)};
+    const BodyMotion motion{/*origin=*/origin,
+                            /*velocity=*/worldPointVelocity(data.bodies, box.body, Vec3::Zero()),
+                            /*omega=*/worldAngularVelocity(data.bodies, box.body)};
     boxContacts(*model.terrain, box, placed, scratch.candidates, motion, scratch, res.contacts);
     Vec6& ext = data.bodies.externalForce[box.body];
     for (const BodyContact& c : res.contacts) {
