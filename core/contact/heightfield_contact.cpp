@@ -215,12 +215,16 @@ void forTrianglesNear(const Heightfield& f, const NearList* near, const Vec3& ce
     // farther by that bound (with a margin of 1e-9 r for its rounding) are
     // passed over: a wheel rolling along its ground barely changes its
     // height above the planes of the triangles under it.
+    // The centre, the list's size and its start are read once: `visit`
+    // writes through pointers the compiler cannot tell apart from them.
     const double reach = radius * (1 + 1e-9);
+    const double x = centre.x(), y = centre.y(), z = centre.z();
     const double* p = near->planes.data();
-    for (size_t k = 0; k < near->items.size(); k += 2, p += kNearListPlanes) {
-      if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
-      const int iu = near->items[k];
-      visit(iu >> 1, near->items[k + 1], iu & 1, p + kNearListBound);
+    const int* item = near->items.data();
+    const int* const end = item + near->items.size();
+    for (; item != end; item += 2, p += kNearListPlanes) {
+      if (p[0] * x + p[1] * y + p[2] * z - p[3] >= reach) continue;
+      visit(item[0] >> 1, item[1], item[0] & 1, p + kNearListBound);
     }
     return;
   }
@@ -423,13 +427,20 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   if (compact && all.empty() &&
       (n == 0 || (near && index.make(hits, n, near->cells)) || index.make(hits, n))) {
     // Triangles only: each hit's ghost check reads the hits of the triangles
-    // through its edge or corner, and only the hits kept are made in full.
+    // through its edge or corner, and only the hits kept are made in full
+    // (the one contact of most queries straight into `out`).
+    int kept[kMaxHits], m = 0;
+    for (int k = 0; k < n; ++k)
+      if (hits[k].c0 < 0 || !isFieldGhost(hits, index, hits[k], span2, tol)) kept[m++] = k;
+    if (m <= 1) {
+      if (m == 1) surfaceHitOf(f, hits[kept[0]], out.emplace_back());
+      return;
+    }
     std::vector<int>& order = scratch.order;
     order.clear();
-    for (int k = 0; k < n; ++k) {
-      if (hits[k].c0 >= 0 && isFieldGhost(hits, index, hits[k], span2, tol)) continue;
-      order.push_back(static_cast<int>(all.size()));
-      surfaceHitOf(f, hits[k], all.emplace_back());
+    for (int k = 0; k < m; ++k) {
+      order.push_back(k);
+      surfaceHitOf(f, hits[kept[k]], all.emplace_back());
     }
     mergeSurfaceContacts(all, order, tol, out);
     return;
