@@ -328,12 +328,16 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
     signed char hitAt[kNearListLinked];
     // Each listed feature the plane bound does not keep out of reach: a
     // wall's hit in full into `all`, a triangle's numbers (at its index) to `triangle`.
+    // The centre and the list are read once: the callers write through
+    // pointers the compiler cannot tell apart from them.
+    const double centreX = centre.x(), centreY = centre.y(), centreZ = centre.z();
     const auto inReach = [&](auto&& triangle) {
       const size_t listed = list->items.size() / kMeshListedItems;
       const double* p = list->planes.data();
-      for (size_t at = 0; at < listed; ++at, p += kMeshListedNumbers) {
-        if (p[0] * centre.x() + p[1] * centre.y() + p[2] * centre.z() - p[3] >= reach) continue;
-        const int f = list->items[kMeshListedItems * at];
+      const int* item = list->items.data();
+      for (size_t at = 0; at < listed; ++at, p += kMeshListedNumbers, item += kMeshListedItems) {
+        if (p[0] * centreX + p[1] * centreY + p[2] * centreZ - p[3] >= reach) continue;
+        const int f = *item;
         if (f < triangles) {
           triangle(static_cast<int>(at), p + kNearListBound);
         } else {
@@ -355,16 +359,22 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
       // Triangles only: each hit's ghost check reads the hits of the
       // triangles through its edge or corner, and only the hits kept are
       // made in full.
+      // (The one contact of most queries is made straight into `out`.)
+      const double tie = tieOf(radius, tol);
+      int kept[kMaxHits], m = 0;
+      for (int k = 0; k < n; ++k)
+        if (hits[k].c0 < 0 ||
+            !isMeshGhost(*list, hits, n, first, hitMask, hitAt, hits[k], tie, span2, tol))
+          kept[m++] = k;
+      if (m <= 1) {
+        if (m == 1) surfaceHitOf(*list, centre, hits[kept[0]], out.emplace_back());
+        return;
+      }
       std::vector<int>& order = scratch.order;
       order.clear();
-      const double tie = tieOf(radius, tol);
-      for (int k = 0; k < n; ++k) {
-        if (hits[k].c0 >= 0 &&
-            isMeshGhost(*list, hits, n, first, hitMask, hitAt, hits[k], tie, span2, tol))
-          continue;
-        order.push_back(static_cast<int>(all.size()));
-        surfaceHitOf(*list, centre, hits[k], h);
-        all.push_back(h);
+      for (int k = 0; k < m; ++k) {
+        order.push_back(k);
+        surfaceHitOf(*list, centre, hits[kept[k]], all.emplace_back());
       }
       mergeSurfaceContacts(all, order, tol, out);
       return;
