@@ -428,19 +428,25 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
       (n == 0 || (near && index.make(hits, n, near->cells)) || index.make(hits, n))) {
     // Triangles only: each hit's ghost check reads the hits of the triangles
     // through its edge or corner, and only the hits kept are made in full
-    // (the one contact of most queries straight into `out`).
+    // (through `h`: in WebAssembly, a SurfaceHit made in place in a vector
+    // first takes its default values), the one contact of most queries
+    // straight into `out`.
     int kept[kMaxHits], m = 0;
     for (int k = 0; k < n; ++k)
       if (hits[k].c0 < 0 || !isFieldGhost(hits, index, hits[k], span2, tol)) kept[m++] = k;
     if (m <= 1) {
-      if (m == 1) surfaceHitOf(f, hits[kept[0]], out.emplace_back());
+      if (m == 1) {
+        surfaceHitOf(f, hits[kept[0]], h);
+        out.push_back(h);
+      }
       return;
     }
     std::vector<int>& order = scratch.order;
     order.clear();
     for (int k = 0; k < m; ++k) {
       order.push_back(k);
-      surfaceHitOf(f, hits[kept[k]], all.emplace_back());
+      surfaceHitOf(f, hits[kept[k]], h);
+      all.push_back(h);
     }
     mergeSurfaceContacts(all, order, tol, out);
     return;

@@ -358,8 +358,9 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
     if (compact && all.empty()) {
       // Triangles only: each hit's ghost check reads the hits of the
       // triangles through its edge or corner, and only the hits kept are
-      // made in full.
-      // (The one contact of most queries is made straight into `out`.)
+      // made in full (through `h`: in WebAssembly, a SurfaceHit made in
+      // place in a vector first takes its default values), the one contact
+      // of most queries straight into `out`.
       const double tie = tieOf(radius, tol);
       int kept[kMaxHits], m = 0;
       for (int k = 0; k < n; ++k)
@@ -367,14 +368,18 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
             !isMeshGhost(*list, hits, n, first, hitMask, hitAt, hits[k], tie, span2, tol))
           kept[m++] = k;
       if (m <= 1) {
-        if (m == 1) surfaceHitOf(*list, centre, hits[kept[0]], out.emplace_back());
+        if (m == 1) {
+          surfaceHitOf(*list, centre, hits[kept[0]], h);
+          out.push_back(h);
+        }
         return;
       }
       std::vector<int>& order = scratch.order;
       order.clear();
       for (int k = 0; k < m; ++k) {
         order.push_back(k);
-        surfaceHitOf(*list, centre, hits[kept[k]], all.emplace_back());
+        surfaceHitOf(*list, centre, hits[kept[k]], h);
+        all.push_back(h);
       }
       mergeSurfaceContacts(all, order, tol, out);
       return;
