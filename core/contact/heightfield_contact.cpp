@@ -102,10 +102,6 @@ void fieldTriangle(const Heightfield& f, int i, int j, int upper, double t[kFiel
   t[kEE] = (cx - bx) * (cx - bx) + (cy - by) * (cy - by) + (cz - bz) * (cz - bz);
 }
 
-// Most hits of a query kept compact (FieldHit); a query with more (a wheel far
-// larger than the cells) makes every hit in full.
-constexpr int kMaxHits = 64;
-
 // The part of a triangle's hit the ghost rule needs; the rest of its
 // SurfaceHit is made only for the hits kept (surfaceHitOf).
 struct FieldHit {
@@ -390,13 +386,13 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
       });
   if (inPlan && !near) cellRange(f, centre.x(), centre.y(), radius, cells);
   // The triangles' hits, kept compact until the ghosts are known.
-  FieldHit hits[kMaxHits];
+  FieldHit hits[kMaxCompactHits];
   int n = 0;
   bool compact = true;  // false: more hits than kept compact
   forTrianglesNear(f, near, centre, radius, cells, [&](int i, int j, int upper, const double* t) {
     if (!compact) return;
     if (!fieldTriangleHit(f, i, j, upper, t, centre, radius, r2, hits[n])) return;
-    compact = ++n < kMaxHits;
+    compact = ++n < kMaxCompactHits;
   });
   // The walls of the cells at the field's border, seen from outside.
   Vec3 v[4];
@@ -427,28 +423,10 @@ void heightfieldSphereHits(const Heightfield& f, const Vec3& centre, double radi
   if (compact && all.empty() &&
       (n == 0 || (near && index.make(hits, n, near->cells)) || index.make(hits, n))) {
     // Triangles only: each hit's ghost check reads the hits of the triangles
-    // through its edge or corner, and only the hits kept are made in full
-    // (through `h`: in WebAssembly, a SurfaceHit made in place in a vector
-    // first takes its default values), the one contact of most queries
-    // straight into `out`.
-    int kept[kMaxHits], m = 0;
-    for (int k = 0; k < n; ++k)
-      if (hits[k].c0 < 0 || !isFieldGhost(hits, index, hits[k], span2, tol)) kept[m++] = k;
-    if (m <= 1) {
-      if (m == 1) {
-        surfaceHitOf(f, hits[kept[0]], h);
-        out.push_back(h);
-      }
-      return;
-    }
-    std::vector<int>& order = scratch.order;
-    order.clear();
-    for (int k = 0; k < m; ++k) {
-      order.push_back(k);
-      surfaceHitOf(f, hits[kept[k]], h);
-      all.push_back(h);
-    }
-    mergeSurfaceContacts(all, order, tol, out);
+    // through its edge or corner, and only the hits kept are made in full.
+    keepCompactHits(
+        n, [&](int k) { return hits[k].c0 >= 0 && isFieldGhost(hits, index, hits[k], span2, tol); },
+        [&](int k, SurfaceHit& made) { surfaceHitOf(f, hits[k], made); }, tol, scratch, h, out);
     return;
   }
   // Walls, or more hits than kept compact (a wheel far larger than the

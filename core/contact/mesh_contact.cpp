@@ -53,10 +53,6 @@ struct MeshSides {
   double ee() const { return t[kEE]; }
 };
 
-// Most hits of a query kept compact (MeshHit); a query with more (a wheel
-// far larger than the triangles) makes every hit in full.
-constexpr int kMaxHits = 64;
-
 // The part of a listed triangle's hit the ghost rule needs; the rest of its
 // SurfaceHit is made only for the hits kept (surfaceHitOf).
 struct MeshHit {
@@ -319,7 +315,7 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
   if (list) {
     // The triangles' hits, kept compact until the ghosts are known, from the
     // list's numbers alone; walls' hits in full.
-    MeshHit hits[kMaxHits];
+    MeshHit hits[kMaxCompactHits];
     int n = 0;
     bool compact = true;  // false: more hits than kept compact
     // With the list linked: the listed features with a hit (bit k for the
@@ -353,35 +349,21 @@ void meshSphereHits(const TriMesh& m, const Vec3& centre, double radius, Surface
       hits[n].at = at;
       if (hits[n].d2 < hits[first].d2) first = n;
       if (linked) hitMask |= std::uint64_t{1} << at, hitAt[at] = static_cast<signed char>(n);
-      compact = ++n < kMaxHits;
+      compact = ++n < kMaxCompactHits;
     });
     if (compact && all.empty()) {
       // Triangles only: each hit's ghost check reads the hits of the
       // triangles through its edge or corner, and only the hits kept are
-      // made in full (through `h`: in WebAssembly, a SurfaceHit made in
-      // place in a vector first takes its default values), the one contact
-      // of most queries straight into `out`.
+      // made in full.
       const double tie = tieOf(radius, tol);
-      int kept[kMaxHits], m = 0;
-      for (int k = 0; k < n; ++k)
-        if (hits[k].c0 < 0 ||
-            !isMeshGhost(*list, hits, n, first, hitMask, hitAt, hits[k], tie, span2, tol))
-          kept[m++] = k;
-      if (m <= 1) {
-        if (m == 1) {
-          surfaceHitOf(*list, centre, hits[kept[0]], h);
-          out.push_back(h);
-        }
-        return;
-      }
-      std::vector<int>& order = scratch.order;
-      order.clear();
-      for (int k = 0; k < m; ++k) {
-        order.push_back(k);
-        surfaceHitOf(*list, centre, hits[kept[k]], h);
-        all.push_back(h);
-      }
-      mergeSurfaceContacts(all, order, tol, out);
+      keepCompactHits(
+          n,
+          [&](int k) {
+            return hits[k].c0 >= 0 &&
+                   isMeshGhost(*list, hits, n, first, hitMask, hitAt, hits[k], tie, span2, tol);
+          },
+          [&](int k, SurfaceHit& made) { surfaceHitOf(*list, centre, hits[k], made); }, tol,
+          scratch, h, out);
       return;
     }
     // Walls, or more hits than kept compact: every hit in full, each checked

@@ -397,6 +397,42 @@ inline void mergeSurfaceContacts(const std::vector<SurfaceHit>& all, std::vector
   }
 }
 
+/// Most hits a heightfield or mesh query keeps compact (its own small record
+/// each, until the ghosts are known); a query with more (a wheel far larger
+/// than the triangles) makes every hit in full.
+constexpr int kMaxCompactHits = 64;
+
+/// The contacts among a query's n ≤ kMaxCompactHits compact hits, appended to
+/// `out`: ghost(k) tells whether hit k is a ghost, make(k, h) makes hit k in
+/// full. The one contact of most queries is copied straight into `out`;
+/// several are merged (mergeSurfaceContacts) through scratch.hits, which the
+/// caller has left empty. Each is made through `h`, not in place: in
+/// WebAssembly a SurfaceHit made in place in a vector first takes its default
+/// values.
+template <class Ghost, class Make>
+void keepCompactHits(int n, Ghost&& ghost, Make&& make, double tol, SurfaceScratch& scratch,
+                     SurfaceHit& h, std::vector<SurfaceHit>& out) {
+  int kept[kMaxCompactHits], m = 0;
+  for (int k = 0; k < n; ++k)
+    if (!ghost(k)) kept[m++] = k;
+  if (m <= 1) {
+    if (m == 1) {
+      make(kept[0], h);
+      out.push_back(h);
+    }
+    return;
+  }
+  std::vector<SurfaceHit>& all = scratch.hits;
+  std::vector<int>& order = scratch.order;
+  order.clear();
+  for (int k = 0; k < m; ++k) {
+    order.push_back(static_cast<int>(all.size()));
+    make(kept[k], h);
+    all.push_back(h);
+  }
+  mergeSurfaceContacts(all, order, tol, out);
+}
+
 /// The contacts among the candidate hits (scratch.hits), appended to `out`: ghosts
 /// dropped (isSurfaceGhost, with `candidates`), coincident points (within
 /// `tol`, m) merged into one contact, the nearer, or on a tie the one most
